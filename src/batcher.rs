@@ -1,0 +1,487 @@
+//! The Batcher: turns the frame's drawables, in tree order, into one vertex stream, one index stream and a short
+//! list of batches (index ranges sharing a blend mode, topology and a set of up to `max_textures` textures).
+//!
+//! A new batch starts only when the blend mode or topology changes, when a texture is new to the batch and the
+//! batch is full, or when the caller forces a break (masks). Frames of one texture share a slot. Slot lookup is
+//! O(1): a per-texture `(tick, slot)` pair is valid while its tick equals the current batch's tick (PixiJS's
+//! `_batchTick`).
+//!
+//! The streams keep last frame's contents and note the range that changed ([`TrackedVec`]), so a static scene
+//! uploads nothing and a scene whose structure did not change re-uploads no indices. Nothing here touches wgpu.
+
+use crate::pipeline::Topology;
+use crate::{BlendMode, TextureId};
+use bytemuck::{Pod, Zeroable};
+use std::ops::Range;
+
+/// Most textures one batch can bind (the texture bind group's size).
+pub const MAX_BATCH_TEXTURES: usize = 16;
+
+/// One vertex of the batch stream: 24 bytes, positions already in clip space.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Vertex {
+    /// Clip-space position.
+    pub position: [f32; 2],
+    /// Texture coordinates.
+    pub uv: [f32; 2],
+    /// Tint times alpha, RGBA8 straight alpha (premultiplied in the vertex shader).
+    pub color: u32,
+    /// Slot of the texture in the batch's bind group.
+    pub texture: u32,
+}
+
+/// A `Vec` rewritten each frame from the start, remembering which range differs from the previous frame.
+#[derive(Debug, Default)]
+pub struct TrackedVec<T> {
+    data: Vec<T>,
+    len: usize,
+    dirty: Option<Range<usize>>,
+}
+
+impl<T: Pod + Default> TrackedVec<T> {
+    /// Starts a new frame: writes go to the front again, nothing is dirty yet.
+    pub fn rewind(&mut self) {
+        self.len = 0;
+        self.dirty = None;
+    }
+
+    /// Elements written this frame.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was written this frame.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// This frame's elements.
+    pub fn as_slice(&self) -> &[T] {
+        &self.data[..self.len]
+    }
+
+    /// The range written this frame whose contents differ from last frame's.
+    pub fn dirty(&self) -> Option<Range<usize>> {
+        self.dirty.clone()
+    }
+
+    /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
+    pub fn mark_all_dirty(&mut self) {
+        self.dirty = (self.len > 0).then(|| 0..self.len);
+    }
+
+    #[inline]
+    fn mark(&mut self, r: Range<usize>) {
+        self.dirty = Some(match self.dirty.take() {
+            Some(d) => d.start.min(r.start)..d.end.max(r.end),
+            None => r,
+        });
+    }
+
+    /// Appends `items`, comparing them with what stood there last frame.
+    #[inline]
+    pub fn push_slice(&mut self, items: &[T]) {
+        let start = self.len;
+        let end = start + items.len();
+        if end <= self.data.len() {
+            let old = &mut self.data[start..end];
+            if bytemuck::cast_slice::<T, u8>(old) != bytemuck::cast_slice::<T, u8>(items) {
+                old.copy_from_slice(items);
+                self.mark(start..end);
+            }
+        } else {
+            self.data.truncate(start);
+            self.data.extend_from_slice(items);
+            self.mark(start..end);
+        }
+        self.len = end;
+    }
+}
+
+/// The textures bound by one batch, in slot order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TextureSet {
+    ids: [Option<TextureId>; MAX_BATCH_TEXTURES],
+    len: u8,
+}
+
+impl TextureSet {
+    const EMPTY: TextureSet = TextureSet {
+        ids: [None; MAX_BATCH_TEXTURES],
+        len: 0,
+    };
+
+    /// The textures, slot 0 first.
+    pub fn ids(&self) -> impl Iterator<Item = TextureId> + '_ {
+        self.ids[..self.len as usize].iter().map(|t| t.expect("filled slot"))
+    }
+
+    /// Number of textures.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A run of indices drawn with one pipeline and one texture bind group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// First index in the index stream.
+    pub index_start: u32,
+    /// Number of indices.
+    pub index_count: u32,
+    /// Resolved blend mode.
+    pub blend: BlendMode,
+    /// Primitive topology.
+    pub topology: Topology,
+    /// Textures bound, in slot order.
+    pub textures: TextureSet,
+}
+
+/// Builds the frame's vertex and index streams and its batches.
+#[derive(Debug)]
+pub struct Batcher {
+    /// The vertex stream.
+    pub vertices: TrackedVec<Vertex>,
+    /// The index stream (`u32`, absolute vertex indices).
+    pub indices: TrackedVec<u32>,
+    batches: Vec<Batch>,
+    max_textures: usize,
+    current: Batch,
+    tick: u32,
+    /// Per texture index: (tick when it got a slot, slot).
+    slots: Vec<(u32, u8)>,
+}
+
+impl Batcher {
+    /// A batcher whose batches hold at most `max_textures` textures (clamped to `1..=MAX_BATCH_TEXTURES`).
+    pub fn new(max_textures: usize) -> Batcher {
+        Batcher {
+            vertices: TrackedVec::default(),
+            indices: TrackedVec::default(),
+            batches: Vec::new(),
+            max_textures: max_textures.clamp(1, MAX_BATCH_TEXTURES),
+            current: Self::empty_batch(0),
+            tick: 1,
+            slots: Vec::new(),
+        }
+    }
+
+    fn empty_batch(index_start: u32) -> Batch {
+        Batch {
+            index_start,
+            index_count: 0,
+            blend: BlendMode::Normal,
+            topology: Topology::TriangleList,
+            textures: TextureSet::EMPTY,
+        }
+    }
+
+    /// Most textures per batch.
+    pub fn max_textures(&self) -> usize {
+        self.max_textures
+    }
+
+    /// Starts a frame: streams rewound, no batches.
+    pub fn begin(&mut self) {
+        self.vertices.rewind();
+        self.indices.rewind();
+        self.batches.clear();
+        self.start_batch();
+    }
+
+    fn start_batch(&mut self) {
+        self.tick = self.tick.wrapping_add(1);
+        if self.tick == 0 {
+            // After wrap-around, stale ticks could match: forget them all.
+            self.slots.iter_mut().for_each(|s| *s = (0, 0));
+            self.tick = 1;
+        }
+        self.current = Self::empty_batch(self.indices.len() as u32);
+    }
+
+    /// Ends the current batch (if it drew anything) so the next element starts a new one.
+    pub fn break_batch(&mut self) {
+        if self.current.index_count > 0 {
+            self.batches.push(self.current);
+        }
+        self.start_batch();
+    }
+
+    /// Ends the frame's last batch.
+    pub fn finish(&mut self) {
+        self.break_batch();
+    }
+
+    /// The frame's batches (complete after [`Batcher::finish`]).
+    pub fn batches(&self) -> &[Batch] {
+        &self.batches
+    }
+
+    /// The slot of `texture` in the current batch, breaking first if the blend mode or topology differ or the
+    /// texture does not fit.
+    #[inline]
+    fn prepare(&mut self, texture: TextureId, blend: BlendMode, topology: Topology) -> u32 {
+        let c = &self.current;
+        if c.index_count > 0 && (c.blend != blend || c.topology != topology) {
+            self.break_batch();
+        }
+        let i = texture.index as usize;
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, (0, 0));
+        }
+        let (tick, slot) = self.slots[i];
+        if tick == self.tick {
+            return slot as u32;
+        }
+        if self.current.textures.len as usize == self.max_textures {
+            self.break_batch();
+        }
+        let c = &mut self.current;
+        let slot = c.textures.len;
+        c.textures.ids[slot as usize] = Some(texture);
+        c.textures.len += 1;
+        c.blend = blend;
+        c.topology = topology;
+        self.slots[i] = (self.tick, slot);
+        slot as u32
+    }
+
+    /// Adds a textured quad. `corners` are clip-space positions in the order top-left, top-right, bottom-right,
+    /// bottom-left of the texture frame `uv = [u0, v0, u1, v1]`.
+    #[inline]
+    pub fn push_quad(
+        &mut self,
+        texture: TextureId,
+        corners: [[f32; 2]; 4],
+        uv: [f32; 4],
+        color: u32,
+        blend: BlendMode,
+    ) {
+        let slot = self.prepare(texture, blend, Topology::TriangleList);
+        let base = self.vertices.len() as u32;
+        let v = |position, u, v| Vertex {
+            position,
+            uv: [u, v],
+            color,
+            texture: slot,
+        };
+        self.vertices.push_slice(&[
+            v(corners[0], uv[0], uv[1]),
+            v(corners[1], uv[2], uv[1]),
+            v(corners[2], uv[2], uv[3]),
+            v(corners[3], uv[0], uv[3]),
+        ]);
+        self.indices
+            .push_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        self.current.index_count += 6;
+    }
+
+    /// Adds an indexed mesh: `vertices` are (clip-space position, uv) pairs, `indices` are relative to them.
+    pub fn push_mesh(
+        &mut self,
+        texture: TextureId,
+        vertices: impl ExactSizeIterator<Item = ([f32; 2], [f32; 2])>,
+        indices: &[u32],
+        color: u32,
+        blend: BlendMode,
+        topology: Topology,
+    ) {
+        let slot = self.prepare(texture, blend, topology);
+        let base = self.vertices.len() as u32;
+        for (position, uv) in vertices {
+            self.vertices.push_slice(&[Vertex {
+                position,
+                uv,
+                color,
+                texture: slot,
+            }]);
+        }
+        for chunk in indices.chunks(64) {
+            let mut buf = [0u32; 64];
+            for (d, s) in buf.iter_mut().zip(chunk) {
+                *d = base + s;
+            }
+            self.indices.push_slice(&buf[..chunk.len()]);
+        }
+        self.current.index_count += indices.len() as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn tex(i: u32) -> TextureId {
+        TextureId {
+            index: i,
+            generation: 0,
+        }
+    }
+
+    const Q: [[f32; 2]; 4] = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    const UV: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+    fn quad(b: &mut Batcher, t: u32, blend: BlendMode) {
+        b.push_quad(tex(t), Q, UV, 0xffff_ffff, blend);
+    }
+
+    #[test]
+    fn sixteen_textures_one_batch_seventeenth_breaks() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        for t in 0..16 {
+            quad(&mut b, t, BlendMode::Normal);
+        }
+        quad(&mut b, 3, BlendMode::Normal); // already in the batch: same slot
+        assert_eq!(b.vertices.as_slice().last().unwrap().texture, 3);
+        quad(&mut b, 16, BlendMode::Normal);
+        b.finish();
+        assert_eq!(b.batches().len(), 2);
+        assert_eq!(b.batches()[0].textures.len(), 16);
+        assert_eq!(b.batches()[0].index_count, 17 * 6);
+        assert_eq!(b.batches()[1].textures.ids().collect::<Vec<_>>(), vec![tex(16)]);
+        assert_eq!(b.vertices.as_slice().last().unwrap().texture, 0);
+    }
+
+    #[test]
+    fn blend_change_breaks_but_tint_does_not() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 0, BlendMode::Normal);
+        b.push_quad(tex(0), Q, UV, 0x8000_00ff, BlendMode::Normal);
+        quad(&mut b, 0, BlendMode::Add);
+        quad(&mut b, 0, BlendMode::Add);
+        quad(&mut b, 0, BlendMode::Normal);
+        b.finish();
+        let blends: Vec<_> = b.batches().iter().map(|x| (x.blend, x.index_count)).collect();
+        assert_eq!(
+            blends,
+            vec![
+                (BlendMode::Normal, 12),
+                (BlendMode::Add, 12),
+                (BlendMode::Normal, 6)
+            ]
+        );
+        // Batches tile the index stream.
+        assert_eq!(b.batches()[1].index_start, 12);
+        assert_eq!(b.batches()[2].index_start, 24);
+    }
+
+    #[test]
+    fn topology_change_breaks() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 0, BlendMode::Normal);
+        let verts = [([0.0, 0.0], [0.0, 0.0]), ([1.0, 1.0], [0.0, 0.0])];
+        b.push_mesh(tex(0), verts.into_iter(), &[0, 1], 0, BlendMode::Normal, Topology::LineList);
+        b.finish();
+        assert_eq!(b.batches().len(), 2);
+        assert_eq!(b.batches()[1].topology, Topology::LineList);
+        assert_eq!(&b.indices.as_slice()[6..], &[4, 5]);
+    }
+
+    #[test]
+    fn forced_break_and_empty_batches_are_dropped() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        b.break_batch();
+        quad(&mut b, 0, BlendMode::Normal);
+        b.break_batch();
+        b.break_batch();
+        quad(&mut b, 0, BlendMode::Normal);
+        b.finish();
+        assert_eq!(b.batches().len(), 2);
+    }
+
+    #[test]
+    fn unchanged_frames_are_not_dirty_and_moved_sprites_are() {
+        let mut b = Batcher::new(16);
+        for frame in 0..3 {
+            b.begin();
+            for i in 0..10 {
+                let x = if frame == 2 && i == 4 { 0.5 } else { 0.0 };
+                b.push_quad(tex(0), [[x, 0.0]; 4], UV, 0, BlendMode::Normal);
+            }
+            b.finish();
+            match frame {
+                0 => {
+                    assert_eq!(b.vertices.dirty(), Some(0..40));
+                    assert_eq!(b.indices.dirty(), Some(0..60));
+                }
+                1 => {
+                    assert_eq!(b.vertices.dirty(), None);
+                    assert_eq!(b.indices.dirty(), None);
+                }
+                _ => {
+                    assert_eq!(b.vertices.dirty(), Some(16..20));
+                    assert_eq!(b.indices.dirty(), None);
+                }
+            }
+        }
+        b.vertices.mark_all_dirty();
+        assert_eq!(b.vertices.dirty(), Some(0..40));
+    }
+
+    #[test]
+    fn buffers_are_reused_across_frames() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        for _ in 0..100 {
+            quad(&mut b, 0, BlendMode::Normal);
+        }
+        b.finish();
+        let cap = b.vertices.data.capacity();
+        for _ in 0..5 {
+            b.begin();
+            for _ in 0..100 {
+                quad(&mut b, 0, BlendMode::Normal);
+            }
+            b.finish();
+        }
+        assert_eq!(b.vertices.data.capacity(), cap);
+    }
+
+    proptest! {
+        /// Whatever the sequence, batches tile the index stream, never exceed the texture limit, every vertex's
+        /// slot points at its own texture, and consecutive batches differ for a reason.
+        #[test]
+        fn batches_are_well_formed(
+            max in 1usize..=16,
+            items in proptest::collection::vec((0u32..40, 0usize..3), 0..200),
+        ) {
+            let mut b = Batcher::new(max);
+            b.begin();
+            let modes = [BlendMode::Normal, BlendMode::Add, BlendMode::Screen];
+            let mut expect_tex = Vec::new();
+            for &(t, m) in &items {
+                quad(&mut b, t, modes[m]);
+                expect_tex.push(t);
+            }
+            b.finish();
+            let mut next = 0u32;
+            for batch in b.batches() {
+                prop_assert_eq!(batch.index_start, next);
+                prop_assert!(batch.index_count > 0);
+                prop_assert!(batch.textures.len() <= max);
+                next += batch.index_count;
+                for q in (batch.index_start / 6)..(batch.index_start + batch.index_count) / 6 {
+                    let v = b.vertices.as_slice()[q as usize * 4];
+                    let bound: Vec<_> = batch.textures.ids().collect();
+                    prop_assert_eq!(bound[v.texture as usize], tex(expect_tex[q as usize]));
+                }
+            }
+            prop_assert_eq!(next as usize, items.len() * 6);
+            for w in b.batches().windows(2) {
+                let full = w[0].textures.len() == max;
+                prop_assert!(w[0].blend != w[1].blend || full, "needless break");
+            }
+        }
+    }
+}

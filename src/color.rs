@@ -1,0 +1,109 @@
+//! Colours: sRGB-encoded components with straight alpha, blended as stored (as PixiJS does).
+
+/// An sRGB-encoded colour with straight (not premultiplied) alpha, each component in `0.0..=1.0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Color {
+    /// Red.
+    pub r: f32,
+    /// Green.
+    pub g: f32,
+    /// Blue.
+    pub b: f32,
+    /// Alpha (opacity).
+    pub a: f32,
+}
+
+impl Default for Color {
+    fn default() -> Self {
+        Color::WHITE
+    }
+}
+
+impl Color {
+    /// Opaque white; the neutral tint.
+    pub const WHITE: Color = Color::rgb(1.0, 1.0, 1.0);
+    /// Opaque black.
+    pub const BLACK: Color = Color::rgb(0.0, 0.0, 0.0);
+    /// Fully transparent black.
+    pub const TRANSPARENT: Color = Color::rgba(0.0, 0.0, 0.0, 0.0);
+    /// Opaque red.
+    pub const RED: Color = Color::rgb(1.0, 0.0, 0.0);
+    /// Opaque green.
+    pub const GREEN: Color = Color::rgb(0.0, 1.0, 0.0);
+    /// Opaque blue.
+    pub const BLUE: Color = Color::rgb(0.0, 0.0, 1.0);
+
+    /// An opaque colour.
+    pub const fn rgb(r: f32, g: f32, b: f32) -> Color {
+        Color { r, g, b, a: 1.0 }
+    }
+
+    /// A colour with alpha.
+    pub const fn rgba(r: f32, g: f32, b: f32, a: f32) -> Color {
+        Color { r, g, b, a }
+    }
+
+    /// An opaque colour from `0xRRGGBB`, as PixiJS tints are written.
+    pub fn hex(rgb: u32) -> Color {
+        Color::rgba8((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8, 255)
+    }
+
+    /// A colour from 8-bit components.
+    pub fn rgba8(r: u8, g: u8, b: u8, a: u8) -> Color {
+        let f = |v: u8| v as f32 / 255.0;
+        Color::rgba(f(r), f(g), f(b), f(a))
+    }
+
+    /// Component-wise product (how tints combine down the tree).
+    #[inline]
+    pub fn mul(self, o: Color) -> Color {
+        Color::rgba(self.r * o.r, self.g * o.g, self.b * o.b, self.a * o.a)
+    }
+
+    /// Whether every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.r.is_finite() && self.g.is_finite() && self.b.is_finite() && self.a.is_finite()
+    }
+
+    /// Packs to RGBA8 in memory order (little-endian `0xAABBGGRR`), straight alpha, clamped.
+    #[inline]
+    pub fn to_rgba8_u32(self) -> u32 {
+        let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u32;
+        q(self.r) | q(self.g) << 8 | q(self.b) << 16 | q(self.a) << 24
+    }
+
+    /// As a wgpu clear colour, premultiplied (targets hold premultiplied colour).
+    pub fn to_wgpu_premultiplied(self) -> wgpu::Color {
+        let a = self.a.clamp(0.0, 1.0) as f64;
+        wgpu::Color {
+            r: self.r.clamp(0.0, 1.0) as f64 * a,
+            g: self.g.clamp(0.0, 1.0) as f64 * a,
+            b: self.b.clamp(0.0, 1.0) as f64 * a,
+            a,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_and_packing() {
+        let c = Color::hex(0xff8000);
+        assert_eq!(c.to_rgba8_u32(), 0xff_00_80_ff);
+        assert_eq!(Color::rgba(2.0, -1.0, 0.0, 0.5).to_rgba8_u32(), 0x80_00_00_ff);
+    }
+
+    #[test]
+    fn tints_multiply() {
+        let c = Color::rgba(0.5, 1.0, 0.0, 0.5).mul(Color::rgba(0.5, 0.5, 1.0, 0.5));
+        assert_eq!(c, Color::rgba(0.25, 0.5, 0.0, 0.25));
+    }
+
+    #[test]
+    fn clear_colour_is_premultiplied() {
+        let c = Color::rgba(1.0, 0.5, 0.0, 0.5).to_wgpu_premultiplied();
+        assert_eq!((c.r, c.g, c.b, c.a), (0.5, 0.25, 0.0, 0.5));
+    }
+}

@@ -1,0 +1,102 @@
+//! The crate's one error type.
+//!
+//! Set-up and loading return [`Result`]. Inside a frame, bad input (a NaN transform, a node whose texture was
+//! dropped) is skipped with a `log::warn!` and counted in [`crate::FrameStats::nodes_skipped`]; the rest draws.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in stage2d, each variant saying what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No GPU adapter matched. Install a driver (on Linux without a GPU: `apt-get install mesa-vulkan-drivers`)
+    /// or loosen `WGPU_BACKEND` / `WGPU_ADAPTER_NAME`.
+    #[error("no GPU adapter found ({0}); install a Vulkan or GL driver (e.g. mesa-vulkan-drivers) or check WGPU_BACKEND / WGPU_ADAPTER_NAME")]
+    NoAdapter(String),
+    /// The adapter refused to create a device.
+    #[error("could not create a GPU device: {0}")]
+    RequestDevice(#[from] wgpu::RequestDeviceError),
+    /// An image file could not be read or decoded.
+    #[error("could not load image {path}: {source}")]
+    ImageFile {
+        /// The file that failed.
+        path: PathBuf,
+        /// Why it failed.
+        source: image::ImageError,
+    },
+    /// Image bytes could not be decoded (corrupt or unsupported format).
+    #[error("could not decode image: {0}")]
+    ImageDecode(#[from] image::ImageError),
+    /// A texture with a zero width or height was requested.
+    #[error("texture size {width}x{height} is empty; both sides must be at least 1 pixel")]
+    ZeroSizeTexture {
+        /// Requested width in pixels.
+        width: u32,
+        /// Requested height in pixels.
+        height: u32,
+    },
+    /// A texture is larger than the device allows.
+    #[error("texture size {width}x{height} exceeds the device limit of {max} pixels per side; downscale it or split it into tiles")]
+    TextureTooLarge {
+        /// Requested width in pixels.
+        width: u32,
+        /// Requested height in pixels.
+        height: u32,
+        /// The device's `max_texture_dimension_2d`.
+        max: u32,
+    },
+    /// Raw pixel data does not match the stated size.
+    #[error("pixel data has {got} bytes, expected {expected} for the stated size")]
+    PixelDataSize {
+        /// Bytes given.
+        got: usize,
+        /// Bytes expected (`width * height * 4`).
+        expected: usize,
+    },
+    /// A frame rectangle lies outside its texture.
+    #[error("frame {x},{y} {width}x{height} lies outside its {texture_width}x{texture_height} texture")]
+    FrameOutOfBounds {
+        /// Frame left edge in pixels.
+        x: u32,
+        /// Frame top edge in pixels.
+        y: u32,
+        /// Frame width in pixels.
+        width: u32,
+        /// Frame height in pixels.
+        height: u32,
+        /// Width of the texture.
+        texture_width: u32,
+        /// Height of the texture.
+        texture_height: u32,
+    },
+    /// A texture handle refers to a texture that was destroyed.
+    #[error("texture handle {0:?} is stale (the texture was destroyed)")]
+    StaleTexture(crate::TextureId),
+    /// A node handle refers to a node that was removed.
+    #[error("node handle {0:?} is stale (the node was removed)")]
+    StaleNode(crate::NodeId),
+    /// A node cannot become a child of itself or of its own descendant.
+    #[error("node {0:?} cannot be moved under itself or its own descendant")]
+    CyclicParent(crate::NodeId),
+    /// A registry of small ids is full: the id would not fit in its key field.
+    #[error("too many {kind}: at most {max} fit in the pipeline key")]
+    TooManyIds {
+        /// What ran out ("shaders", "geometry layouts").
+        kind: &'static str,
+        /// How many fit.
+        max: u32,
+    },
+    /// Reading pixels back from the GPU failed.
+    #[error("reading pixels back from the GPU failed: {0}")]
+    Readback(String),
+    /// Writing a PNG failed.
+    #[error("could not write {path}: {source}")]
+    SaveImage {
+        /// The file that failed.
+        path: PathBuf,
+        /// Why it failed.
+        source: image::ImageError,
+    },
+}
+
+/// `Result` with stage2d's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,74 @@
+//! # stage2d
+//!
+//! A batching 2D renderer on wgpu in the style of PixiJS v8: a scene graph of containers and sprites drawn in
+//! as few draw calls as their textures and blend modes allow, through a two-tier pipeline cache and an encoder
+//! that skips redundant state changes, with built-in statistics.
+//!
+//! ## A frame
+//! 1. **Collect** ([`collect`]): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
+//!    blend modes. Bad nodes (NaN transforms, destroyed textures) are skipped with a warning.
+//! 2. **Batch** ([`batcher`]): append quads to one grow-only vertex and index stream; break batches only on blend
+//!    mode, topology or texture overflow (16 textures per batch by default).
+//! 3. **Upload**: write only the byte ranges that changed since the last frame.
+//! 4. **Prepare**: look up pipelines in the [`PipelineSystem`] and bind groups in the [`TextureSystem`] (created on
+//!    first use only).
+//! 5. **Record**: one render pass per target; the [`Encoder`] issues `set_*` calls only when state changes.
+//! 6. **Submit**, then **trim**: fold the counters into [`Stats`].
+//!
+//! ## Usage
+//! ```no_run
+//! use stage2d::{Color, Node, Renderer, RendererOptions, Sampling, Scene};
+//! # fn main() -> stage2d::Result<()> {
+//! let mut renderer = Renderer::new_headless(RendererOptions::default())?;
+//! let bunny = renderer.load_texture("assets/bunny0.png", Sampling::NEAREST)?;
+//! let mut scene = Scene::new();
+//! let sprite = scene.add(scene.root(), Node::sprite(bunny).at(100.0, 80.0).anchor(0.5, 1.0))?;
+//! scene.get_mut(sprite).unwrap().rotation = 0.3;
+//! let target = renderer.create_render_target(800, 600)?;
+//! renderer.render(&scene, &target, Some(Color::hex(0x1099bb)))?;
+//! renderer.save_png(&target, "frame.png")?;
+//! println!("draw calls: {}", renderer.stats().last_frame.draw_calls);
+//! # Ok(()) }
+//! ```
+//!
+//! Colours are sRGB-encoded values blended as stored, with premultiplied alpha throughout; targets are
+//! `Rgba8Unorm`/`Bgra8Unorm`. The origin is top-left, y points down, pixel centres are at +0.5.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod batcher;
+mod blend;
+pub mod collect;
+mod color;
+pub mod encoder;
+mod error;
+mod node;
+pub mod pipeline;
+mod renderer;
+mod scene;
+pub mod shader;
+mod sprite;
+mod stats;
+mod target;
+mod texture;
+mod texture_system;
+
+pub use batcher::{Batch, Batcher, Vertex};
+pub use blend::BlendMode;
+pub use color::Color;
+pub use encoder::{BoundState, Encoder};
+pub use error::{Error, Result};
+pub use node::{Node, NodeKind};
+pub use pipeline::PipelineSystem;
+pub use renderer::{select_adapter, Renderer, RendererOptions};
+pub use scene::{NodeId, Scene};
+pub use sprite::Sprite;
+pub use stats::{FrameStats, Stats};
+pub use target::RenderTarget;
+pub use texture::{Filter, Sampling, Texture, TextureId, Wrap};
+pub use texture_system::TextureSystem;
+
+pub use glam;
+pub use image;
+pub use wgpu;

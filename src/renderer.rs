@@ -1,0 +1,551 @@
+//! The Renderer: owns the device and every system, and runs a frame through its phases:
+//! collect and batch (CPU) → upload → prepare pipelines and bind groups → one pass that only records → submit →
+//! trim (stats). Steady state creates nothing: buffers only grow, pipelines and bind groups are cached.
+
+use crate::batcher::{Batcher, MAX_BATCH_TEXTURES, Vertex};
+use crate::collect::{pixel_to_clip, Collector};
+use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
+use crate::pipeline::{
+    GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId, PipelineSystem, ShaderDesc,
+    ShaderId, StateFlags,
+};
+use crate::stats::{FrameStats, Stats};
+use crate::target::{padded_bytes_per_row, premultiply, unpremultiply, RenderTarget};
+use crate::texture_system::TextureSystem;
+use crate::{shader, Color, Error, Result, Sampling, Scene, Texture};
+use std::ops::Range;
+use std::path::Path;
+
+/// How to set up a [`Renderer`].
+#[derive(Clone, Debug)]
+pub struct RendererOptions {
+    /// Most textures one batch binds; clamped to the device's per-stage sampled-texture and sampler limits and to
+    /// 16.
+    pub max_textures_per_batch: usize,
+    /// Adapter preference when `WGPU_ADAPTER_NAME` is not set (`WGPU_POWER_PREF` overrides it).
+    pub power_preference: wgpu::PowerPreference,
+}
+
+impl Default for RendererOptions {
+    fn default() -> Self {
+        RendererOptions {
+            max_textures_per_batch: MAX_BATCH_TEXTURES,
+            power_preference: wgpu::PowerPreference::HighPerformance,
+        }
+    }
+}
+
+/// Picks an adapter the way wgpu's helpers do: `WGPU_ADAPTER_NAME` (a case-insensitive substring) if set,
+/// otherwise the preferred adapter, otherwise the fallback (software) adapter. Never panics.
+pub fn select_adapter(
+    instance: &wgpu::Instance,
+    surface: Option<&wgpu::Surface<'_>>,
+    power_preference: wgpu::PowerPreference,
+) -> Result<wgpu::Adapter> {
+    if let Ok(name) = std::env::var("WGPU_ADAPTER_NAME") {
+        let wanted = name.to_lowercase();
+        let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        let mut seen = Vec::new();
+        for a in adapters {
+            let info = a.get_info();
+            if surface.is_some_and(|s| !a.is_surface_supported(s)) {
+                continue;
+            }
+            if info.name.to_lowercase().contains(&wanted) {
+                return Ok(a);
+            }
+            seen.push(format!("{} ({:?})", info.name, info.backend));
+        }
+        return Err(Error::NoAdapter(format!(
+            "WGPU_ADAPTER_NAME={name} matched none of: {}",
+            seen.join(", ")
+        )));
+    }
+    let power = wgpu::PowerPreference::from_env().unwrap_or(power_preference);
+    for force_fallback_adapter in [false, true] {
+        let req = instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: power,
+            force_fallback_adapter,
+            compatible_surface: surface,
+            ..Default::default()
+        });
+        if let Ok(a) = pollster::block_on(req) {
+            return Ok(a);
+        }
+    }
+    Err(Error::NoAdapter("request_adapter found none".into()))
+}
+
+/// A grow-only GPU buffer with a stable id and a generation bumped when it is re-created.
+#[derive(Debug)]
+struct GpuBuffer {
+    buffer: Option<wgpu::Buffer>,
+    id: u32,
+    generation: u32,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl GpuBuffer {
+    fn new(id: u32, usage: wgpu::BufferUsages, label: &'static str) -> Self {
+        GpuBuffer {
+            buffer: None,
+            id,
+            generation: 0,
+            usage: usage | wgpu::BufferUsages::COPY_DST,
+            label,
+        }
+    }
+
+    /// Makes room for `bytes`; returns whether the buffer was re-created (its contents are then lost).
+    fn reserve(&mut self, device: &wgpu::Device, bytes: u64, stats: &mut FrameStats) -> bool {
+        if self.buffer.as_ref().is_some_and(|b| b.size() >= bytes) || bytes == 0 {
+            return false;
+        }
+        let size = bytes.next_power_of_two().max(64 * 1024);
+        self.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(self.label),
+            size,
+            usage: self.usage,
+            mapped_at_creation: false,
+        }));
+        self.generation += 1;
+        stats.buffers_created += 1;
+        true
+    }
+
+    fn binding(&self) -> BufferBinding {
+        BufferBinding {
+            buffer: self.id,
+            generation: self.generation,
+            offset: 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Draw {
+    pipeline: PipelineId,
+    bind_group: BindGroupId,
+    indices: Range<u32>,
+}
+
+/// The stage2d renderer. See the crate docs for the frame lifecycle.
+#[derive(Debug)]
+pub struct Renderer {
+    #[allow(dead_code)]
+    instance: wgpu::Instance,
+    adapter: wgpu::Adapter,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipelines: PipelineSystem,
+    textures: TextureSystem,
+    batcher: Batcher,
+    collector: Collector,
+    batch_shader: ShaderId,
+    batch_geometry: GeometryLayoutId,
+    vertices: GpuBuffer,
+    indices: GpuBuffer,
+    draws: Vec<Draw>,
+    bound: BoundState,
+    stats: Stats,
+}
+
+impl Renderer {
+    /// A renderer without a window, on the adapter chosen from the environment (`WGPU_BACKEND`,
+    /// `WGPU_ADAPTER_NAME`, `WGPU_POWER_PREF`), software adapters included.
+    pub fn new_headless(options: RendererOptions) -> Result<Renderer> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = select_adapter(&instance, None, options.power_preference)?;
+        Self::from_adapter(instance, adapter, options)
+    }
+
+    /// A renderer on a chosen adapter (for windows: one compatible with the surface).
+    pub fn from_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        options: RendererOptions,
+    ) -> Result<Renderer> {
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("stage2d"),
+            required_features: wgpu::Features::empty(),
+            required_limits: limits.clone(),
+            ..Default::default()
+        }))?;
+        let slots = options
+            .max_textures_per_batch
+            .min(limits.max_sampled_textures_per_shader_stage as usize)
+            .min(limits.max_samplers_per_shader_stage as usize)
+            .clamp(1, MAX_BATCH_TEXTURES);
+        let textures = TextureSystem::new(device.clone(), queue.clone(), slots);
+        let mut pipelines = PipelineSystem::new(device.clone());
+        let batch_shader = pipelines.register_shader(ShaderDesc {
+            label: "stage2d batch",
+            source: shader::batch_source(slots),
+            vertex_entry: "vs_main",
+            fragment_entry: "fs_main",
+            bind_group_layouts: vec![textures.layout().clone()],
+        })?;
+        let batch_geometry = pipelines.register_geometry(GeometryLayout {
+            stride: std::mem::size_of::<Vertex>() as u64,
+            attributes: wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32]
+                .to_vec(),
+        })?;
+        let mut stats = Stats::default();
+        stats.total.accumulate(&FrameStats {
+            shader_modules_created: pipelines.counters().shader_modules_created,
+            ..Default::default()
+        });
+        let mut r = Renderer {
+            instance,
+            adapter,
+            device,
+            queue,
+            pipelines,
+            textures,
+            batcher: Batcher::new(slots),
+            collector: Collector::default(),
+            batch_shader,
+            batch_geometry,
+            vertices: GpuBuffer::new(0, wgpu::BufferUsages::VERTEX, "stage2d vertices"),
+            indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
+            draws: Vec::new(),
+            bound: BoundState::default(),
+            stats,
+        };
+        r.absorb_texture_stats();
+        Ok(r)
+    }
+
+    /// The device.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The adapter's name, backend and driver.
+    pub fn adapter_info(&self) -> wgpu::AdapterInfo {
+        self.adapter.get_info()
+    }
+
+    /// The adapter.
+    pub fn adapter(&self) -> &wgpu::Adapter {
+        &self.adapter
+    }
+
+    /// Most textures one batch binds on this device.
+    pub fn max_textures_per_batch(&self) -> usize {
+        self.batcher.max_textures()
+    }
+
+    /// The pipeline system (for its counters and recorded keys).
+    pub fn pipelines(&self) -> &PipelineSystem {
+        &self.pipelines
+    }
+
+    /// Counters of the last frame and in total.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// A 1x1 opaque white texture, handy for solid rectangles (`Node::sprite(white).sized(w, h).tinted(c)`).
+    pub fn white_texture(&self) -> Texture {
+        self.textures.white()
+    }
+
+    fn absorb_texture_stats(&mut self) {
+        let s = self.textures.take_stats();
+        self.stats.total.accumulate(&s);
+    }
+
+    /// A texture from straight-alpha RGBA8 pixels (`width * height * 4` bytes).
+    pub fn create_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        rgba: &[u8],
+        sampling: Sampling,
+    ) -> Result<Texture> {
+        let mut pixels = rgba.to_vec();
+        premultiply(&mut pixels);
+        let t = self
+            .textures
+            .create_from_premultiplied(width, height, &pixels, sampling);
+        self.absorb_texture_stats();
+        t
+    }
+
+    /// A texture from a decoded image.
+    pub fn texture_from_image(&mut self, image: &image::RgbaImage, sampling: Sampling) -> Result<Texture> {
+        self.create_texture(image.width(), image.height(), image.as_raw(), sampling)
+    }
+
+    /// A texture from encoded PNG or JPEG bytes. Corrupt bytes are [`Error::ImageDecode`].
+    pub fn texture_from_bytes(&mut self, bytes: &[u8], sampling: Sampling) -> Result<Texture> {
+        let img = image::load_from_memory(bytes)?.to_rgba8();
+        self.texture_from_image(&img, sampling)
+    }
+
+    /// A texture from a PNG or JPEG file. A missing or corrupt file is [`Error::ImageFile`] naming it.
+    pub fn load_texture(&mut self, path: impl AsRef<Path>, sampling: Sampling) -> Result<Texture> {
+        let path = path.as_ref();
+        let img = image::open(path)
+            .map_err(|source| Error::ImageFile {
+                path: path.to_owned(),
+                source,
+            })?
+            .to_rgba8();
+        self.texture_from_image(&img, sampling)
+    }
+
+    /// Destroys a texture and the bind groups holding it. Nodes still showing it are skipped with a warning.
+    pub fn destroy_texture(&mut self, texture: Texture) -> Result<()> {
+        self.textures.destroy(texture.id())
+    }
+
+    /// An offscreen `Rgba8Unorm` target of `width x height` pixels.
+    pub fn create_render_target(&mut self, width: u32, height: u32) -> Result<RenderTarget> {
+        self.textures.check_size(width, height)?;
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("stage2d render target"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        self.stats.total.textures_created += 1;
+        let view = texture.create_view(&Default::default());
+        Ok(RenderTarget {
+            texture,
+            view,
+            format,
+            width,
+            height,
+        })
+    }
+
+    /// Draws `scene` into `target`, cleared to `clear` first (or drawn over its contents with `None`).
+    pub fn render(&mut self, scene: &Scene, target: &RenderTarget, clear: Option<Color>) -> Result<()> {
+        self.render_to_view(scene, &target.view, target.format, (target.width, target.height), clear)
+    }
+
+    /// Draws `scene` into any colour view of `format` and `size` (a window's surface texture, for example).
+    pub fn render_to_view(
+        &mut self,
+        scene: &Scene,
+        view: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        clear: Option<Color>,
+    ) -> Result<()> {
+        let mut frame = FrameStats::default();
+        let before = self.pipelines.counters();
+
+        // Collect and batch: CPU only.
+        self.batcher.begin();
+        let textures = &self.textures;
+        self.collector.collect(
+            scene,
+            pixel_to_clip(size.0.max(1), size.1.max(1)),
+            &mut self.batcher,
+            |t| textures.is_live(t),
+            &mut frame,
+        );
+        self.batcher.finish();
+
+        // Upload.
+        self.upload(&mut frame);
+
+        // Prepare: pipelines and bind groups, before any pass opens.
+        self.pipelines.set_target_state(GlobalState::default(), format);
+        self.draws.clear();
+        for b in self.batcher.batches() {
+            let bind_group = self.textures.bind_group(&b.textures);
+            let pipeline = self.pipelines.get_pipeline(GraphicsState {
+                geometry: self.batch_geometry,
+                shader: self.batch_shader,
+                flags: StateFlags::default(),
+                blend: b.blend,
+                topology: b.topology,
+            })?;
+            self.draws.push(Draw {
+                pipeline,
+                bind_group,
+                indices: b.index_start..b.index_start + b.index_count,
+            });
+        }
+
+        // Record: one pass, only set_* and draw.
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stage2d frame") });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("stage2d pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: match clear {
+                            Some(c) => wgpu::LoadOp::Clear(c.to_wgpu_premultiplied()),
+                            None => wgpu::LoadOp::Load,
+                        },
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let mut enc = Encoder::new(&mut pass, &mut self.bound, &mut frame, size);
+            if !self.draws.is_empty() {
+                let (vb, ib) = (&self.vertices, &self.indices);
+                enc.set_vertex_buffer(0, vb.binding(), vb.buffer.as_ref().expect("uploaded"));
+                enc.set_index_buffer(ib.binding(), ib.buffer.as_ref().expect("uploaded"));
+            }
+            for d in &self.draws {
+                enc.set_pipeline(d.pipeline, self.pipelines.pipeline(d.pipeline));
+                enc.set_bind_group(0, d.bind_group, self.textures.get_bind_group(d.bind_group));
+                enc.draw_indexed(d.indices.clone());
+            }
+        }
+
+        // Submit.
+        self.queue.submit([encoder.finish()]);
+
+        // Trim: fold the counters into the stats.
+        let after = self.pipelines.counters();
+        frame.pipeline_hits_without_hash = after.cache.hits_without_hash - before.cache.hits_without_hash;
+        frame.pipeline_hits_with_hash = after.cache.hits_with_hash - before.cache.hits_with_hash;
+        frame.pipeline_misses = after.cache.misses - before.cache.misses;
+        frame.pipe_cache_switches = after.cache.pipe_cache_switches - before.cache.pipe_cache_switches;
+        frame.pipelines_created = after.pipelines_created - before.pipelines_created;
+        frame.shader_modules_created = after.shader_modules_created - before.shader_modules_created;
+        frame.accumulate(&self.textures.take_stats());
+        self.stats.last_frame = frame;
+        self.stats.total.accumulate(&frame);
+        self.stats.frames += 1;
+        Ok(())
+    }
+
+    fn upload(&mut self, frame: &mut FrameStats) {
+        let v_bytes = std::mem::size_of_val(self.batcher.vertices.as_slice()) as u64;
+        if self.vertices.reserve(&self.device, v_bytes, frame) {
+            self.batcher.vertices.mark_all_dirty();
+        }
+        let i_bytes = std::mem::size_of_val(self.batcher.indices.as_slice()) as u64;
+        if self.indices.reserve(&self.device, i_bytes, frame) {
+            self.batcher.indices.mark_all_dirty();
+        }
+        if let (Some(r), Some(buf)) = (self.batcher.vertices.dirty(), &self.vertices.buffer) {
+            let data: &[u8] = bytemuck::cast_slice(&self.batcher.vertices.as_slice()[r.clone()]);
+            self.queue
+                .write_buffer(buf, (r.start * std::mem::size_of::<Vertex>()) as u64, data);
+            frame.bytes_uploaded += data.len() as u64;
+        }
+        if let (Some(r), Some(buf)) = (self.batcher.indices.dirty(), &self.indices.buffer) {
+            let data: &[u8] = bytemuck::cast_slice(&self.batcher.indices.as_slice()[r.clone()]);
+            self.queue.write_buffer(buf, (r.start * 4) as u64, data);
+            frame.bytes_uploaded += data.len() as u64;
+        }
+    }
+
+    /// Blocks until the GPU has finished all submitted work.
+    pub fn wait_idle(&self) -> Result<()> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| Error::Readback(e.to_string()))
+    }
+
+    /// Reads a target back as premultiplied RGBA8, exactly as stored.
+    pub fn read_pixels_premultiplied(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
+        let (w, h) = (target.width, target.height);
+        let row = padded_bytes_per_row(w);
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("stage2d readback"),
+            size: row as u64 * h as u64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stage2d readback") });
+        encoder.copy_texture_to_buffer(
+            target.texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row),
+                    rows_per_image: Some(h),
+                },
+            },
+            wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+        );
+        self.queue.submit([encoder.finish()]);
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.wait_idle()?;
+        rx.recv()
+            .map_err(|e| Error::Readback(e.to_string()))?
+            .map_err(|e| Error::Readback(e.to_string()))?;
+        let mapped = buffer
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Readback(e.to_string()))?;
+        let mut out = Vec::with_capacity((w * h * 4) as usize);
+        for y in 0..h as usize {
+            out.extend_from_slice(&mapped[y * row as usize..][..w as usize * 4]);
+        }
+        drop(mapped);
+        if matches!(
+            target.format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
+            out.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
+        }
+        Ok(image::RgbaImage::from_raw(w, h, out).expect("size matches"))
+    }
+
+    /// Reads a target back as straight-alpha RGBA8 (what PNG files hold).
+    pub fn read_pixels(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
+        let mut img = self.read_pixels_premultiplied(target)?;
+        unpremultiply(&mut img);
+        Ok(img)
+    }
+
+    /// Reads a target back and saves it as a PNG with straight alpha.
+    pub fn save_png(&self, target: &RenderTarget, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        self.read_pixels(target)?
+            .save(path)
+            .map_err(|source| Error::SaveImage {
+                path: path.to_owned(),
+                source,
+            })
+    }
+}

@@ -1,0 +1,252 @@
+//! The scene graph: nodes in an arena addressed by generational [`NodeId`] handles.
+//!
+//! Nodes live in one `Vec` and refer to children by id, so a frame walks contiguous memory and adding, removing or
+//! reordering children never reallocates nodes. A removed node's slot is reused with a new generation, so old
+//! handles to it are detected instead of reaching the new node.
+
+use crate::{Error, Node, Result};
+
+/// A handle to a node of a [`Scene`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId {
+    index: u32,
+    generation: u32,
+}
+
+#[derive(Debug)]
+pub(crate) struct Slot {
+    generation: u32,
+    pub(crate) node: Option<Node>,
+    pub(crate) parent: Option<NodeId>,
+    pub(crate) children: Vec<NodeId>,
+}
+
+/// A tree of [`Node`]s under one root container.
+#[derive(Debug)]
+pub struct Scene {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    root: NodeId,
+    len: usize,
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Scene {
+    /// A scene holding only its root container.
+    pub fn new() -> Scene {
+        Scene {
+            slots: vec![Slot {
+                generation: 0,
+                node: Some(Node::container()),
+                parent: None,
+                children: Vec::new(),
+            }],
+            free: Vec::new(),
+            root: NodeId {
+                index: 0,
+                generation: 0,
+            },
+            len: 1,
+        }
+    }
+
+    /// The root container.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// Number of live nodes, the root included.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the scene holds only its root.
+    pub fn is_empty(&self) -> bool {
+        self.len == 1
+    }
+
+    #[inline]
+    pub(crate) fn slot(&self, id: NodeId) -> Option<&Slot> {
+        self.slots
+            .get(id.index as usize)
+            .filter(|s| s.generation == id.generation && s.node.is_some())
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, id: NodeId) -> Option<&mut Slot> {
+        self.slots
+            .get_mut(id.index as usize)
+            .filter(|s| s.generation == id.generation && s.node.is_some())
+    }
+
+    /// Whether `id` names a live node.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.slot(id).is_some()
+    }
+
+    /// The node, or `None` if it was removed.
+    #[inline]
+    pub fn get(&self, id: NodeId) -> Option<&Node> {
+        self.slot(id).and_then(|s| s.node.as_ref())
+    }
+
+    /// The node for changing, or `None` if it was removed.
+    #[inline]
+    pub fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        self.slot_mut(id).and_then(|s| s.node.as_mut())
+    }
+
+    /// The node's children, in draw order (empty for a removed node).
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        self.slot(id).map_or(&[], |s| &s.children)
+    }
+
+    /// The node's parent (`None` for the root or a removed node).
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        self.slot(id).and_then(|s| s.parent)
+    }
+
+    /// Adds `node` as the last (topmost) child of `parent`.
+    pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
+        if !self.contains(parent) {
+            return Err(Error::StaleNode(parent));
+        }
+        let slot = Slot {
+            generation: 0,
+            node: Some(node),
+            parent: Some(parent),
+            children: Vec::new(),
+        };
+        let id = match self.free.pop() {
+            Some(index) => {
+                let s = &mut self.slots[index as usize];
+                let generation = s.generation.wrapping_add(1);
+                *s = Slot { generation, ..slot };
+                NodeId { index, generation }
+            }
+            None => {
+                self.slots.push(slot);
+                NodeId {
+                    index: self.slots.len() as u32 - 1,
+                    generation: 0,
+                }
+            }
+        };
+        self.len += 1;
+        self.slots[parent.index as usize].children.push(id);
+        Ok(id)
+    }
+
+    /// Removes `id` and its whole subtree. Removing the root only removes its children.
+    pub fn remove(&mut self, id: NodeId) -> Result<()> {
+        if !self.contains(id) {
+            return Err(Error::StaleNode(id));
+        }
+        if let Some(parent) = self.slots[id.index as usize].parent {
+            self.slots[parent.index as usize].children.retain(|&c| c != id);
+        }
+        let mut stack = std::mem::take(&mut self.slots[id.index as usize].children);
+        if id != self.root {
+            stack.push(id);
+        }
+        while let Some(n) = stack.pop() {
+            let s = &mut self.slots[n.index as usize];
+            stack.append(&mut s.children);
+            s.node = None;
+            s.parent = None;
+            self.free.push(n.index);
+            self.len -= 1;
+        }
+        Ok(())
+    }
+
+    /// Moves `id` (with its subtree) under `new_parent` at `index` among its children (clamped; `usize::MAX`
+    /// for topmost). Moving a node under itself or its own descendant is refused.
+    pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId, index: usize) -> Result<()> {
+        if !self.contains(id) || id == self.root {
+            return Err(Error::StaleNode(id));
+        }
+        if !self.contains(new_parent) {
+            return Err(Error::StaleNode(new_parent));
+        }
+        let mut up = Some(new_parent);
+        while let Some(a) = up {
+            if a == id {
+                return Err(Error::CyclicParent(id));
+            }
+            up = self.parent(a);
+        }
+        if let Some(old) = self.slots[id.index as usize].parent {
+            self.slots[old.index as usize].children.retain(|&c| c != id);
+        }
+        let kids = &mut self.slots[new_parent.index as usize].children;
+        kids.insert(index.min(kids.len()), id);
+        self.slots[id.index as usize].parent = Some(new_parent);
+        Ok(())
+    }
+
+    /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom).
+    pub fn set_child_index(&mut self, id: NodeId, index: usize) -> Result<()> {
+        let parent = self.parent(id).ok_or(Error::StaleNode(id))?;
+        let kids = &mut self.slots[parent.index as usize].children;
+        let from = kids.iter().position(|&c| c == id).expect("child listed in its parent");
+        let child = kids.remove(from);
+        kids.insert(index.min(kids.len()), child);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_get_remove_and_stale_handles() {
+        let mut s = Scene::new();
+        let a = s.add(s.root(), Node::container()).unwrap();
+        let b = s.add(a, Node::container().at(1.0, 2.0)).unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.get(b).unwrap().position.x, 1.0);
+        assert_eq!(s.parent(b), Some(a));
+        s.remove(a).unwrap();
+        assert_eq!(s.len(), 1);
+        assert!(s.get(a).is_none() && s.get(b).is_none());
+        // The slot is reused with a new generation: the old handle stays dead.
+        let c = s.add(s.root(), Node::container()).unwrap();
+        assert!(s.get(c).is_some());
+        assert!(s.get(a).is_none() && s.get(b).is_none());
+        assert!(matches!(s.add(b, Node::container()), Err(Error::StaleNode(_))));
+        assert!(s.remove(b).is_err());
+    }
+
+    #[test]
+    fn reorder_and_reparent() {
+        let mut s = Scene::new();
+        let r = s.root();
+        let ids: Vec<_> = (0..4).map(|_| s.add(r, Node::container()).unwrap()).collect();
+        s.set_child_index(ids[3], 0).unwrap();
+        assert_eq!(s.children(r), &[ids[3], ids[0], ids[1], ids[2]]);
+        s.set_parent(ids[0], ids[1], usize::MAX).unwrap();
+        assert_eq!(s.children(r), &[ids[3], ids[1], ids[2]]);
+        assert_eq!(s.children(ids[1]), &[ids[0]]);
+        assert!(matches!(
+            s.set_parent(ids[1], ids[0], 0),
+            Err(Error::CyclicParent(_))
+        ));
+    }
+
+    #[test]
+    fn removing_the_root_clears_the_scene_but_keeps_the_root() {
+        let mut s = Scene::new();
+        let r = s.root();
+        s.add(r, Node::container()).unwrap();
+        s.remove(r).unwrap();
+        assert!(s.is_empty());
+        assert!(s.add(r, Node::container()).is_ok());
+    }
+}

@@ -1,0 +1,110 @@
+//! Built-in counters: what the last frame did and what all frames did together.
+//!
+//! PixiJS users have asked for draw-call and cache statistics since 2013; here they are part of the renderer.
+
+/// Counters for one frame (or, in [`Stats::total`], summed over all frames).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    /// `draw_indexed` calls recorded.
+    pub draw_calls: u64,
+    /// Sprites drawn.
+    pub sprites: u64,
+    /// Nodes (and their subtrees) skipped for bad input, each with a warning.
+    pub nodes_skipped: u64,
+    /// Render passes begun.
+    pub render_passes: u64,
+    /// `set_pipeline` calls sent to wgpu.
+    pub set_pipeline_issued: u64,
+    /// `set_pipeline` calls skipped because the pipeline was already bound.
+    pub set_pipeline_skipped: u64,
+    /// `set_bind_group` calls sent.
+    pub set_bind_group_issued: u64,
+    /// `set_bind_group` calls skipped.
+    pub set_bind_group_skipped: u64,
+    /// `set_vertex_buffer` / `set_index_buffer` calls sent.
+    pub set_buffer_issued: u64,
+    /// `set_vertex_buffer` / `set_index_buffer` calls skipped.
+    pub set_buffer_skipped: u64,
+    /// `set_stencil_reference` calls sent.
+    pub set_stencil_reference_issued: u64,
+    /// `set_stencil_reference` calls skipped.
+    pub set_stencil_reference_skipped: u64,
+    /// Pipeline lookups answered from the last result without hashing.
+    pub pipeline_hits_without_hash: u64,
+    /// Pipeline lookups answered by hashing into the current tier-2 map.
+    pub pipeline_hits_with_hash: u64,
+    /// Pipeline lookups that had to create a pipeline.
+    pub pipeline_misses: u64,
+    /// Times `pipe_cache` moved to another tier-2 map.
+    pub pipe_cache_switches: u64,
+    /// Render pipelines created.
+    pub pipelines_created: u64,
+    /// Shader modules created.
+    pub shader_modules_created: u64,
+    /// Bind groups created.
+    pub bind_groups_created: u64,
+    /// Bind groups served from the cache.
+    pub bind_group_cache_hits: u64,
+    /// GPU buffers created.
+    pub buffers_created: u64,
+    /// GPU textures created.
+    pub textures_created: u64,
+    /// Bytes written to GPU buffers and textures.
+    pub bytes_uploaded: u64,
+}
+
+impl FrameStats {
+    /// All pipeline lookups.
+    pub fn pipeline_lookups(&self) -> u64 {
+        self.pipeline_hits_without_hash + self.pipeline_hits_with_hash + self.pipeline_misses
+    }
+
+    /// Adds every counter of `other` to `self`.
+    pub fn accumulate(&mut self, o: &FrameStats) {
+        macro_rules! add { ($($f:ident),*) => { $( self.$f += o.$f; )* } }
+        add!(
+            draw_calls, sprites, nodes_skipped, render_passes, set_pipeline_issued, set_pipeline_skipped,
+            set_bind_group_issued, set_bind_group_skipped, set_buffer_issued, set_buffer_skipped,
+            set_stencil_reference_issued, set_stencil_reference_skipped, pipeline_hits_without_hash,
+            pipeline_hits_with_hash, pipeline_misses, pipe_cache_switches, pipelines_created,
+            shader_modules_created, bind_groups_created, bind_group_cache_hits, buffers_created,
+            textures_created, bytes_uploaded
+        );
+    }
+}
+
+/// The last frame's counters and the running totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Counters of the last completed frame.
+    pub last_frame: FrameStats,
+    /// Counters summed over every frame, plus work done between frames (texture loads).
+    pub total: FrameStats,
+    /// Frames rendered.
+    pub frames: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accumulate_adds_every_field() {
+        let mut a = FrameStats {
+            draw_calls: 1,
+            bytes_uploaded: 10,
+            pipeline_misses: 2,
+            ..Default::default()
+        };
+        let b = FrameStats {
+            draw_calls: 2,
+            bytes_uploaded: 5,
+            pipeline_hits_with_hash: 3,
+            ..Default::default()
+        };
+        a.accumulate(&b);
+        assert_eq!(a.draw_calls, 3);
+        assert_eq!(a.bytes_uploaded, 15);
+        assert_eq!(a.pipeline_lookups(), 5);
+    }
+}

@@ -1,0 +1,170 @@
+//! Texture handles: which texture, which frame (sub-rectangle) of it, and how it is sampled.
+//!
+//! A [`Texture`] is a small `Copy` value. It names GPU storage owned by the renderer's
+//! [`TextureSystem`](crate::TextureSystem) through a generational [`TextureId`], so a handle to a destroyed texture
+//! is detected (the node is skipped with a warning) instead of drawing another texture.
+
+use crate::{Error, Result};
+
+/// A generational index into the renderer's texture storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TextureId {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl TextureId {
+    /// The storage slot (dense, reused after a texture is destroyed).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// Texture filtering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// Bilinear.
+    #[default]
+    Linear,
+    /// Nearest texel (pixel art).
+    Nearest,
+}
+
+/// What happens outside `0..1` texture coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Wrap {
+    /// Clamp to the edge.
+    #[default]
+    Clamp,
+    /// Repeat (tile).
+    Repeat,
+}
+
+/// How a texture is sampled. Samplers are cached by this value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sampling {
+    /// Filtering for magnification and minification.
+    pub filter: Filter,
+    /// Addressing in both directions.
+    pub wrap: Wrap,
+}
+
+impl Sampling {
+    /// Nearest filtering, clamped.
+    pub const NEAREST: Sampling = Sampling {
+        filter: Filter::Nearest,
+        wrap: Wrap::Clamp,
+    };
+    /// Linear filtering, clamped (the default).
+    pub const LINEAR: Sampling = Sampling {
+        filter: Filter::Linear,
+        wrap: Wrap::Clamp,
+    };
+}
+
+/// A texture, or a frame (sub-rectangle in pixels) of one. Frames of one texture share a batch slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Texture {
+    id: TextureId,
+    size: [u32; 2],
+    frame: [u32; 4],
+}
+
+impl Texture {
+    pub(crate) fn new(id: TextureId, width: u32, height: u32) -> Texture {
+        Texture {
+            id,
+            size: [width, height],
+            frame: [0, 0, width, height],
+        }
+    }
+
+    /// The storage this handle points at.
+    pub fn id(&self) -> TextureId {
+        self.id
+    }
+
+    /// Size of the whole texture in pixels.
+    pub fn source_size(&self) -> [u32; 2] {
+        self.size
+    }
+
+    /// The frame `[x, y, width, height]` in pixels of the whole texture.
+    pub fn frame_rect(&self) -> [u32; 4] {
+        self.frame
+    }
+
+    /// Width and height of the frame in pixels.
+    pub fn size(&self) -> [f32; 2] {
+        [self.frame[2] as f32, self.frame[3] as f32]
+    }
+
+    /// The frame at `x, y` of `width x height` pixels, measured in the whole texture (atlas frames).
+    /// Errors with [`Error::FrameOutOfBounds`] if it does not fit, or is empty.
+    pub fn frame(&self, x: u32, y: u32, width: u32, height: u32) -> Result<Texture> {
+        let fits = width > 0
+            && height > 0
+            && x.checked_add(width).is_some_and(|r| r <= self.size[0])
+            && y.checked_add(height).is_some_and(|b| b <= self.size[1]);
+        if !fits {
+            return Err(Error::FrameOutOfBounds {
+                x,
+                y,
+                width,
+                height,
+                texture_width: self.size[0],
+                texture_height: self.size[1],
+            });
+        }
+        Ok(Texture {
+            frame: [x, y, width, height],
+            ..*self
+        })
+    }
+
+    /// Texture coordinates of the frame: `[u0, v0, u1, v1]`.
+    #[inline]
+    pub fn uvs(&self) -> [f32; 4] {
+        let (w, h) = (self.size[0] as f32, self.size[1] as f32);
+        let [x, y, fw, fh] = self.frame;
+        [
+            x as f32 / w,
+            y as f32 / h,
+            (x + fw) as f32 / w,
+            (y + fh) as f32 / h,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tex() -> Texture {
+        Texture::new(
+            TextureId {
+                index: 0,
+                generation: 0,
+            },
+            64,
+            32,
+        )
+    }
+
+    #[test]
+    fn frames_map_to_uvs() {
+        let f = tex().frame(16, 8, 16, 8).unwrap();
+        assert_eq!(f.uvs(), [0.25, 0.25, 0.5, 0.5]);
+        assert_eq!(f.size(), [16.0, 8.0]);
+        assert_eq!(f.id(), tex().id());
+        assert_eq!(tex().uvs(), [0.0, 0.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn frames_outside_the_texture_are_errors() {
+        assert!(tex().frame(60, 0, 8, 8).is_err());
+        assert!(tex().frame(0, 0, 0, 8).is_err());
+        assert!(tex().frame(u32::MAX, 0, 2, 2).is_err());
+        assert!(tex().frame(0, 0, 64, 32).is_ok());
+    }
+}

@@ -1,0 +1,315 @@
+//! The TextureSystem: GPU textures behind [`TextureId`]s, samplers cached by [`Sampling`], and the batch
+//! bind-group cache (Babylon.js's bind-group cache): one bind group per distinct ordered set of textures, padded
+//! with a 1x1 white texture, created once and reused every frame. Destroying a texture drops every bind group
+//! that holds it, and its slot is reused with a new generation, so a stale id can never reach a new texture.
+
+use crate::batcher::TextureSet;
+use crate::encoder::BindGroupId;
+use crate::stats::FrameStats;
+use crate::{Error, Result, Sampling, Texture, TextureId};
+use std::collections::HashMap;
+
+#[derive(Debug)]
+struct GpuTexture {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    sampler: usize,
+}
+
+#[derive(Debug)]
+struct Slot {
+    generation: u32,
+    gpu: Option<GpuTexture>,
+}
+
+/// Owns every texture the renderer can draw.
+#[derive(Debug)]
+pub struct TextureSystem {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    sampler_ids: HashMap<Sampling, usize>,
+    samplers: Vec<wgpu::Sampler>,
+    white: Texture,
+    max_dimension: u32,
+    slots_per_group: usize,
+    layout: wgpu::BindGroupLayout,
+    groups_by_set: HashMap<TextureSet, BindGroupId>,
+    groups: HashMap<BindGroupId, (wgpu::BindGroup, TextureSet)>,
+    next_group: u32,
+    stats: FrameStats,
+}
+
+impl TextureSystem {
+    /// A system whose batch bind groups hold `slots_per_group` textures.
+    pub fn new(device: wgpu::Device, queue: wgpu::Queue, slots_per_group: usize) -> Self {
+        let mut entries = Vec::new();
+        for i in 0..slots_per_group as u32 {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: 2 * i,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            });
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: 2 * i + 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            });
+        }
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage2d batch textures"),
+            entries: &entries,
+        });
+        let max_dimension = device.limits().max_texture_dimension_2d;
+        let mut sys = TextureSystem {
+            device,
+            queue,
+            slots: Vec::new(),
+            free: Vec::new(),
+            sampler_ids: HashMap::new(),
+            samplers: Vec::new(),
+            white: Texture::new(
+                TextureId {
+                    index: 0,
+                    generation: 0,
+                },
+                1,
+                1,
+            ),
+            max_dimension,
+            slots_per_group,
+            layout,
+            groups_by_set: HashMap::new(),
+            groups: HashMap::new(),
+            next_group: 0,
+            stats: FrameStats::default(),
+        };
+        sys.white = sys
+            .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
+            .expect("a 1x1 texture always fits");
+        sys
+    }
+
+    /// The bind-group layout of batch textures (group 0 of the batch shader).
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// A 1x1 opaque white texture (solid-colour shapes and bind-group padding).
+    pub fn white(&self) -> Texture {
+        self.white
+    }
+
+    /// Counters of work done since the last [`TextureSystem::take_stats`].
+    pub fn take_stats(&mut self) -> FrameStats {
+        std::mem::take(&mut self.stats)
+    }
+
+    /// Whether `id` names a live texture.
+    #[inline]
+    pub fn is_live(&self, id: TextureId) -> bool {
+        self.slots
+            .get(id.index as usize)
+            .is_some_and(|s| s.generation == id.generation && s.gpu.is_some())
+    }
+
+    fn sampler(&mut self, sampling: Sampling) -> usize {
+        if let Some(&i) = self.sampler_ids.get(&sampling) {
+            return i;
+        }
+        let filter = match sampling.filter {
+            crate::Filter::Linear => wgpu::FilterMode::Linear,
+            crate::Filter::Nearest => wgpu::FilterMode::Nearest,
+        };
+        let address = match sampling.wrap {
+            crate::Wrap::Clamp => wgpu::AddressMode::ClampToEdge,
+            crate::Wrap::Repeat => wgpu::AddressMode::Repeat,
+        };
+        let s = self.device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("stage2d sampler"),
+            address_mode_u: address,
+            address_mode_v: address,
+            mag_filter: filter,
+            min_filter: filter,
+            ..Default::default()
+        });
+        self.samplers.push(s);
+        self.sampler_ids.insert(sampling, self.samplers.len() - 1);
+        self.samplers.len() - 1
+    }
+
+    /// Checks a requested size against zero and the device limit.
+    pub fn check_size(&self, width: u32, height: u32) -> Result<()> {
+        if width == 0 || height == 0 {
+            return Err(Error::ZeroSizeTexture { width, height });
+        }
+        if width > self.max_dimension || height > self.max_dimension {
+            return Err(Error::TextureTooLarge {
+                width,
+                height,
+                max: self.max_dimension,
+            });
+        }
+        Ok(())
+    }
+
+    /// Uploads premultiplied RGBA8 pixels as a new texture.
+    pub fn create_from_premultiplied(
+        &mut self,
+        width: u32,
+        height: u32,
+        pixels: &[u8],
+        sampling: Sampling,
+    ) -> Result<Texture> {
+        self.check_size(width, height)?;
+        let expected = width as usize * height as usize * 4;
+        if pixels.len() != expected {
+            return Err(Error::PixelDataSize {
+                got: pixels.len(),
+                expected,
+            });
+        }
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("stage2d texture"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        self.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            pixels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * width),
+                rows_per_image: Some(height),
+            },
+            size,
+        );
+        self.stats.textures_created += 1;
+        self.stats.bytes_uploaded += pixels.len() as u64;
+        let view = texture.create_view(&Default::default());
+        let sampler = self.sampler(sampling);
+        let gpu = GpuTexture {
+            texture,
+            view,
+            sampler,
+        };
+        let id = match self.free.pop() {
+            Some(index) => {
+                let s = &mut self.slots[index as usize];
+                s.generation = s.generation.wrapping_add(1);
+                s.gpu = Some(gpu);
+                TextureId {
+                    index,
+                    generation: s.generation,
+                }
+            }
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    gpu: Some(gpu),
+                });
+                TextureId {
+                    index: self.slots.len() as u32 - 1,
+                    generation: 0,
+                }
+            }
+        };
+        Ok(Texture::new(id, width, height))
+    }
+
+    /// Destroys a texture and every cached bind group holding it. Nodes still showing it are skipped with a
+    /// warning. The white texture cannot be destroyed.
+    pub fn destroy(&mut self, id: TextureId) -> Result<()> {
+        if !self.is_live(id) || id == self.white.id() {
+            return Err(Error::StaleTexture(id));
+        }
+        let slot = &mut self.slots[id.index as usize];
+        if let Some(gpu) = slot.gpu.take() {
+            gpu.texture.destroy();
+        }
+        self.free.push(id.index);
+        let groups = &mut self.groups;
+        self.groups_by_set.retain(|set, gid| {
+            let keep = !set.ids().any(|t| t == id);
+            if !keep {
+                groups.remove(gid);
+            }
+            keep
+        });
+        Ok(())
+    }
+
+    /// The cached bind group for a batch's textures, created on first use.
+    ///
+    /// # Panics
+    /// If a texture in `set` is not live: [`crate::collect`] drops such nodes before batching.
+    pub fn bind_group(&mut self, set: &TextureSet) -> BindGroupId {
+        if let Some(&id) = self.groups_by_set.get(set) {
+            self.stats.bind_group_cache_hits += 1;
+            return id;
+        }
+        let ids: Vec<TextureId> = set.ids().collect();
+        let mut entries = Vec::with_capacity(self.slots_per_group * 2);
+        for i in 0..self.slots_per_group {
+            let tid = ids.get(i).copied().unwrap_or(self.white.id());
+            let gpu = self.slots[tid.index as usize]
+                .gpu
+                .as_ref()
+                .expect("batched textures are live");
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 * i as u32,
+                resource: wgpu::BindingResource::TextureView(&gpu.view),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 * i as u32 + 1,
+                resource: wgpu::BindingResource::Sampler(&self.samplers[gpu.sampler]),
+            });
+        }
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("stage2d batch textures"),
+            layout: &self.layout,
+            entries: &entries,
+        });
+        self.stats.bind_groups_created += 1;
+        let id = BindGroupId(self.next_group);
+        self.next_group += 1;
+        self.groups.insert(id, (group, *set));
+        self.groups_by_set.insert(*set, id);
+        id
+    }
+
+    /// A bind group handed out by [`TextureSystem::bind_group`].
+    ///
+    /// # Panics
+    /// If it was dropped since (a texture in it was destroyed after the batch was prepared).
+    pub fn get_bind_group(&self, id: BindGroupId) -> &wgpu::BindGroup {
+        &self.groups[&id].0
+    }
+
+    /// Number of cached bind groups.
+    pub fn bind_group_count(&self) -> usize {
+        self.groups.len()
+    }
+}
