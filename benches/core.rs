@@ -1,1 +1,66 @@
-fn main(){}
+//! Micro-benchmarks of the pure CPU core: scene walk + batching, pipeline-key lookups, bound-state checks.
+//! `cargo bench --bench core` prints medians per operation.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use stage2d::batcher::Batcher;
+use stage2d::collect::{pixel_to_clip, Collector};
+use stage2d::pipeline::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
+use stage2d::{FrameStats, Node, Scene, TextureId};
+
+fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
+    // Textures are only handles here: the walk never touches the GPU.
+    let tex = stage2d::Texture::from_raw_parts_for_bench(26, 37);
+    let mut s = Scene::new();
+    let r = s.root();
+    let ids = (0..n)
+        .map(|i| {
+            s.add(r, Node::sprite(tex).anchor(0.5, 1.0).at((i % 800) as f32, (i % 600) as f32))
+                .unwrap()
+        })
+        .collect();
+    (s, ids)
+}
+
+fn collect_and_batch(c: &mut Criterion) {
+    for n in [1_000usize, 10_000, 100_000] {
+        let (mut scene, ids) = scene_of(n);
+        let mut batcher = Batcher::new(16);
+        let mut collector = Collector::default();
+        let view = pixel_to_clip(800, 600);
+        c.bench_function(&format!("update+collect+batch {n} sprites"), |b| {
+            let mut t = 0.0f32;
+            b.iter(|| {
+                t += 1.0;
+                for id in &ids {
+                    scene.get_mut(*id).unwrap().position.x += t.sin();
+                }
+                let mut stats = FrameStats::default();
+                batcher.begin();
+                collector.collect(&scene, view, &mut batcher, |_: TextureId| true, &mut stats);
+                batcher.finish();
+                black_box(batcher.vertices.len());
+            })
+        });
+    }
+}
+
+fn pipeline_lookup(c: &mut Criterion) {
+    let mut cache = PipeCache::new();
+    cache.set_target_state(TierKey::new(GlobalState::default(), stage2d::wgpu::TextureFormat::Rgba8Unorm));
+    for k in 0..64 {
+        let _ = cache.get_or_insert_with::<()>(GraphicsKey(k), |_| Ok(PipelineId(k)));
+    }
+    c.bench_function("pipeline lookup, same key (no hash)", |b| {
+        b.iter(|| cache.get_or_insert_with::<()>(black_box(GraphicsKey(5)), |_| unreachable!()))
+    });
+    let mut k = 0u32;
+    c.bench_function("pipeline lookup, alternating keys (hash)", |b| {
+        b.iter(|| {
+            k ^= 1;
+            cache.get_or_insert_with::<()>(black_box(GraphicsKey(k)), |_| unreachable!())
+        })
+    });
+}
+
+criterion_group!(benches, collect_and_batch, pipeline_lookup);
+criterion_main!(benches);

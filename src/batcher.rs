@@ -34,6 +34,7 @@ pub struct Vertex {
 /// A `Vec` rewritten each frame from the start, remembering which range differs from the previous frame.
 #[derive(Debug, Default)]
 pub struct TrackedVec<T> {
+    /// Last frame's contents beyond `len`, this frame's before it.
     data: Vec<T>,
     len: usize,
     dirty: Option<Range<usize>>,
@@ -77,6 +78,26 @@ impl<T: Pod + Default> TrackedVec<T> {
             Some(d) => d.start.min(r.start)..d.end.max(r.end),
             None => r,
         });
+    }
+
+    /// Appends a fixed-size group of items, comparing them word by word (inlined, branch-free) with what stood
+    /// there last frame. This is the per-sprite path.
+    #[inline(always)]
+    pub fn push_array<const N: usize>(&mut self, items: &[T; N]) {
+        let start = self.len;
+        let end = start + N;
+        if let Some(old) = self.data.get_mut(start..end) {
+            let a: &[u32] = bytemuck::cast_slice(old);
+            let b: &[u32] = bytemuck::cast_slice(items);
+            let diff = a.iter().zip(b).fold(0u32, |acc, (x, y)| acc | (x ^ y));
+            if diff != 0 {
+                old.copy_from_slice(items);
+                self.mark(start..end);
+            }
+            self.len = end;
+        } else {
+            self.push_slice(items);
+        }
     }
 
     /// Appends `items`, comparing them with what stood there last frame.
@@ -271,14 +292,14 @@ impl Batcher {
             color,
             texture: slot,
         };
-        self.vertices.push_slice(&[
+        self.vertices.push_array(&[
             v(corners[0], uv[0], uv[1]),
             v(corners[1], uv[2], uv[1]),
             v(corners[2], uv[2], uv[3]),
             v(corners[3], uv[0], uv[3]),
         ]);
         self.indices
-            .push_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+            .push_array(&[base, base + 1, base + 2, base, base + 2, base + 3]);
         self.current.index_count += 6;
     }
 

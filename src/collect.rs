@@ -60,7 +60,7 @@ impl Collector {
             blend: BlendMode::Normal,
         };
         self.stack.clear();
-        if let Some(inh) = visit(scene, scene.root(), root, batcher, &is_live, stats) {
+        if let Some((inh, _)) = visit(scene, scene.root(), root, batcher, &is_live, stats) {
             self.stack.push(Frame {
                 node: scene.root(),
                 cursor: 0,
@@ -69,26 +69,36 @@ impl Collector {
         }
         while let Some(top) = self.stack.last_mut() {
             let kids = &scene.slot(top.node).expect("parents outlive the walk").children;
-            let Some(&child) = kids.get(top.cursor) else {
-                self.stack.pop();
-                continue;
-            };
-            top.cursor += 1;
             let inh = top.inherited;
-            if let Some(child_inh) = visit(scene, child, inh, batcher, &is_live, stats) {
-                if !scene.children(child).is_empty() {
+            let start = top.cursor;
+            // Leaves are drawn in this inner loop; only a child with children of its own pushes a frame.
+            let mut descend = None;
+            for (i, &child) in kids.iter().enumerate().skip(start) {
+                if let Some((child_inh, has_children)) = visit(scene, child, inh, batcher, &is_live, stats) {
+                    if has_children {
+                        descend = Some((i + 1, child, child_inh));
+                        break;
+                    }
+                }
+            }
+            match descend {
+                Some((next, child, child_inh)) => {
+                    top.cursor = next;
                     self.stack.push(Frame {
                         node: child,
                         cursor: 0,
                         inherited: child_inh,
                     });
                 }
+                None => {
+                    self.stack.pop();
+                }
             }
         }
     }
 }
 
-fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<Inherited> {
+fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, bool)> {
     if stats.nodes_skipped == 0 {
         log::warn!("skipping node {id:?} and its subtree: {why} (further skips this frame are only counted)");
     }
@@ -96,8 +106,9 @@ fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<Inherited> {
     None
 }
 
-/// Draws one node; returns what its children inherit, or `None` if the subtree is not drawn.
-#[inline]
+/// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
+/// drawn.
+#[inline(always)]
 fn visit(
     scene: &Scene,
     id: NodeId,
@@ -105,8 +116,9 @@ fn visit(
     batcher: &mut Batcher,
     is_live: &impl Fn(TextureId) -> bool,
     stats: &mut FrameStats,
-) -> Option<Inherited> {
-    let node = scene.get(id)?;
+) -> Option<(Inherited, bool)> {
+    let slot = scene.slot(id)?;
+    let node = slot.node.as_ref()?;
     if !node.visible {
         return None;
     }
@@ -151,7 +163,7 @@ fn visit(
             stats.sprites += 1;
         }
     }
-    Some(inh)
+    Some((inh, !slot.children.is_empty()))
 }
 
 #[cfg(test)]

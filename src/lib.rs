@@ -53,6 +53,7 @@ mod stats;
 mod target;
 mod texture;
 mod texture_system;
+pub mod upload;
 
 pub use batcher::{Batch, Batcher, Vertex};
 pub use blend::BlendMode;

@@ -12,6 +12,7 @@ use crate::pipeline::{
 use crate::stats::{FrameStats, Stats};
 use crate::target::{padded_bytes_per_row, premultiply, unpremultiply, RenderTarget};
 use crate::texture_system::TextureSystem;
+use crate::upload::UploadBelt;
 use crate::{shader, Color, Error, Result, Sampling, Scene, Texture};
 use std::ops::Range;
 use std::path::Path;
@@ -146,6 +147,7 @@ pub struct Renderer {
     batch_geometry: GeometryLayoutId,
     vertices: GpuBuffer,
     indices: GpuBuffer,
+    belt: UploadBelt,
     draws: Vec<Draw>,
     bound: BoundState,
     stats: Stats,
@@ -200,7 +202,7 @@ impl Renderer {
         let mut r = Renderer {
             instance,
             adapter,
-            device,
+            device: device.clone(),
             queue,
             pipelines,
             textures,
@@ -210,6 +212,7 @@ impl Renderer {
             batch_geometry,
             vertices: GpuBuffer::new(0, wgpu::BufferUsages::VERTEX, "stage2d vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
+            belt: UploadBelt::new(device.clone(), 1 << 20),
             draws: Vec::new(),
             bound: BoundState::default(),
             stats,
@@ -355,6 +358,7 @@ impl Renderer {
     ) -> Result<()> {
         let mut frame = FrameStats::default();
         let before = self.pipelines.counters();
+        let t0 = std::time::Instant::now();
 
         // Collect and batch: CPU only.
         self.batcher.begin();
@@ -367,9 +371,13 @@ impl Renderer {
             &mut frame,
         );
         self.batcher.finish();
+        let t1 = std::time::Instant::now();
 
-        // Upload.
-        self.upload(&mut frame);
+        // Upload: copies recorded into the frame's encoder, ahead of the pass.
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stage2d frame") });
+        self.upload(&mut encoder, &mut frame);
 
         // Prepare: pipelines and bind groups, before any pass opens.
         self.pipelines.set_target_state(GlobalState::default(), format);
@@ -391,9 +399,7 @@ impl Renderer {
         }
 
         // Record: one pass, only set_* and draw.
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stage2d frame") });
+        let t2 = std::time::Instant::now();
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("stage2d pass"),
@@ -428,7 +434,15 @@ impl Renderer {
         }
 
         // Submit.
+        let t3 = std::time::Instant::now();
+        self.belt.finish();
         self.queue.submit([encoder.finish()]);
+        self.belt.recall();
+        let t4 = std::time::Instant::now();
+        frame.collect_ns = (t1 - t0).as_nanos() as u64;
+        frame.prepare_ns = (t2 - t1).as_nanos() as u64;
+        frame.record_ns = (t3 - t2).as_nanos() as u64;
+        frame.submit_ns = (t4 - t3).as_nanos() as u64;
 
         // Trim: fold the counters into the stats.
         let after = self.pipelines.counters();
@@ -445,7 +459,7 @@ impl Renderer {
         Ok(())
     }
 
-    fn upload(&mut self, frame: &mut FrameStats) {
+    fn upload(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut FrameStats) {
         let v_bytes = std::mem::size_of_val(self.batcher.vertices.as_slice()) as u64;
         if self.vertices.reserve(&self.device, v_bytes, frame) {
             self.batcher.vertices.mark_all_dirty();
@@ -456,14 +470,12 @@ impl Renderer {
         }
         if let (Some(r), Some(buf)) = (self.batcher.vertices.dirty(), &self.vertices.buffer) {
             let data: &[u8] = bytemuck::cast_slice(&self.batcher.vertices.as_slice()[r.clone()]);
-            self.queue
-                .write_buffer(buf, (r.start * std::mem::size_of::<Vertex>()) as u64, data);
-            frame.bytes_uploaded += data.len() as u64;
+            let offset = (r.start * std::mem::size_of::<Vertex>()) as u64;
+            self.belt.write(&self.queue, encoder, buf, offset, data, frame);
         }
         if let (Some(r), Some(buf)) = (self.batcher.indices.dirty(), &self.indices.buffer) {
             let data: &[u8] = bytemuck::cast_slice(&self.batcher.indices.as_slice()[r.clone()]);
-            self.queue.write_buffer(buf, (r.start * 4) as u64, data);
-            frame.bytes_uploaded += data.len() as u64;
+            self.belt.write(&self.queue, encoder, buf, (r.start * 4) as u64, data, frame);
         }
     }
 

@@ -51,6 +51,14 @@ pub struct FrameStats {
     pub textures_created: u64,
     /// Bytes written to GPU buffers and textures.
     pub bytes_uploaded: u64,
+    /// Nanoseconds spent walking the scene and batching (CPU only).
+    pub collect_ns: u64,
+    /// Nanoseconds spent uploading and preparing pipelines and bind groups.
+    pub prepare_ns: u64,
+    /// Nanoseconds spent recording render passes.
+    pub record_ns: u64,
+    /// Nanoseconds spent in `Queue::submit`.
+    pub submit_ns: u64,
 }
 
 impl FrameStats {
@@ -68,7 +76,7 @@ impl FrameStats {
             set_stencil_reference_issued, set_stencil_reference_skipped, pipeline_hits_without_hash,
             pipeline_hits_with_hash, pipeline_misses, pipe_cache_switches, pipelines_created,
             shader_modules_created, bind_groups_created, bind_group_cache_hits, buffers_created,
-            textures_created, bytes_uploaded
+            textures_created, bytes_uploaded, collect_ns, prepare_ns, record_ns, submit_ns
         );
     }
 }

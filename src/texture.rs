@@ -68,15 +68,44 @@ pub struct Texture {
     id: TextureId,
     size: [u32; 2],
     frame: [u32; 4],
+    /// `[u0, v0, u1, v1]`, bit patterns of f32 (kept so that `Texture` stays `Eq + Hash`).
+    uv: [u32; 4],
 }
 
 impl Texture {
     pub(crate) fn new(id: TextureId, width: u32, height: u32) -> Texture {
+        Texture::with_frame(id, [width, height], [0, 0, width, height])
+    }
+
+    fn with_frame(id: TextureId, size: [u32; 2], frame: [u32; 4]) -> Texture {
+        let (w, h) = (size[0] as f32, size[1] as f32);
+        let [x, y, fw, fh] = frame;
+        let uv = [
+            x as f32 / w,
+            y as f32 / h,
+            (x + fw) as f32 / w,
+            (y + fh) as f32 / h,
+        ];
         Texture {
             id,
-            size: [width, height],
-            frame: [0, 0, width, height],
+            size,
+            frame,
+            uv: uv.map(f32::to_bits),
         }
+    }
+
+    /// A handle to storage slot 0 (a renderer's white texture) with the given size; for CPU-only benchmarks of
+    /// the scene walk, which never touch the GPU.
+    #[doc(hidden)]
+    pub fn from_raw_parts_for_bench(width: u32, height: u32) -> Texture {
+        Texture::new(
+            TextureId {
+                index: 0,
+                generation: 0,
+            },
+            width,
+            height,
+        )
     }
 
     /// The storage this handle points at.
@@ -116,23 +145,13 @@ impl Texture {
                 texture_height: self.size[1],
             });
         }
-        Ok(Texture {
-            frame: [x, y, width, height],
-            ..*self
-        })
+        Ok(Texture::with_frame(self.id, self.size, [x, y, width, height]))
     }
 
     /// Texture coordinates of the frame: `[u0, v0, u1, v1]`.
     #[inline]
     pub fn uvs(&self) -> [f32; 4] {
-        let (w, h) = (self.size[0] as f32, self.size[1] as f32);
-        let [x, y, fw, fh] = self.frame;
-        [
-            x as f32 / w,
-            y as f32 / h,
-            (x + fw) as f32 / w,
-            (y + fh) as f32 / h,
-        ]
+        self.uv.map(f32::from_bits)
     }
 }
 

@@ -1,0 +1,269 @@
+//! The 1000-sprite benchmark: bunnies bouncing under gravity, PixiJS bunnymark style.
+//!
+//! `cargo run --release --example bunnymark -- --headless --sprites 1000 --frames 300` renders offscreen and
+//! prints one JSON line of timings and counters. Options: `--textures T` (distinct textures, default 12),
+//! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
+//! `--out FILE.png` (save the last frame).
+
+use stage2d::{BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture};
+use std::time::Instant;
+
+const WIDTH: u32 = 800;
+const HEIGHT: u32 = 600;
+const GRAVITY: f32 = 0.75;
+
+#[derive(Debug, Clone)]
+struct Args {
+    headless: bool,
+    sprites: usize,
+    frames: usize,
+    warmup: usize,
+    textures: usize,
+    blend_modes: bool,
+    out: Option<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        headless: false,
+        sprites: 1000,
+        frames: 300,
+        warmup: 30,
+        textures: 12,
+        blend_modes: false,
+        out: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut num = |name: &str| -> Result<usize, String> {
+            it.next()
+                .and_then(|v| v.parse().ok())
+                .ok_or(format!("{name} needs a number"))
+        };
+        match arg.as_str() {
+            "--headless" => a.headless = true,
+            "--sprites" => a.sprites = num("--sprites")?,
+            "--frames" => a.frames = num("--frames")?.max(1),
+            "--warmup" => a.warmup = num("--warmup")?,
+            "--textures" => a.textures = num("--textures")?.max(1),
+            "--blend-modes" => a.blend_modes = true,
+            "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
+            "--help" | "-h" => {
+                println!("bunnymark [--headless] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--out FILE.png]");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(a)
+}
+
+/// A tiny deterministic generator (xorshift), so runs are comparable.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+struct Bunny {
+    id: NodeId,
+    vx: f32,
+    vy: f32,
+}
+
+struct Bunnymark {
+    scene: Scene,
+    bunnies: Vec<Bunny>,
+    textures: Vec<Texture>,
+    rng: Rng,
+    blend_modes: bool,
+}
+
+impl Bunnymark {
+    fn new(renderer: &mut Renderer, textures: usize, blend_modes: bool) -> stage2d::Result<Self> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+        let textures = (0..textures)
+            .map(|i| renderer.load_texture(format!("{dir}/bunny{}.png", i % 12), Sampling::NEAREST))
+            .collect::<stage2d::Result<Vec<_>>>()?;
+        Ok(Bunnymark {
+            scene: Scene::new(),
+            bunnies: Vec::new(),
+            textures,
+            rng: Rng(0x2545_f491_4f6c_dd1d),
+            blend_modes,
+        })
+    }
+
+    fn add(&mut self, n: usize) -> stage2d::Result<()> {
+        let root = self.scene.root();
+        for _ in 0..n {
+            let i = self.bunnies.len();
+            let tex = self.textures[i % self.textures.len()];
+            let blend = if self.blend_modes && i % 2 == 1 {
+                BlendMode::Add
+            } else {
+                BlendMode::Normal
+            };
+            let node = Node::sprite(tex)
+                .anchor(0.5, 1.0)
+                .at(self.rng.next() * WIDTH as f32, self.rng.next() * HEIGHT as f32 * 0.5)
+                .blended(blend);
+            let id = self.scene.add(root, node)?;
+            self.bunnies.push(Bunny {
+                id,
+                vx: self.rng.next() * 10.0,
+                vy: self.rng.next() * 10.0 - 5.0,
+            });
+        }
+        Ok(())
+    }
+
+    fn update(&mut self) {
+        let (w, h) = (WIDTH as f32, HEIGHT as f32);
+        for b in &mut self.bunnies {
+            let Some(node) = self.scene.get_mut(b.id) else { continue };
+            let p = &mut node.position;
+            p.x += b.vx;
+            p.y += b.vy;
+            b.vy += GRAVITY;
+            if p.x > w {
+                b.vx = -b.vx;
+                p.x = w;
+            } else if p.x < 0.0 {
+                b.vx = -b.vx;
+                p.x = 0.0;
+            }
+            if p.y > h {
+                b.vy *= -0.85;
+                p.y = h;
+                if self.rng.next() > 0.5 {
+                    b.vy -= self.rng.next() * 6.0;
+                }
+            } else if p.y < 0.0 {
+                b.vy = 0.0;
+                p.y = 0.0;
+            }
+        }
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+fn run_headless(args: &Args) -> stage2d::Result<()> {
+    let mut renderer = Renderer::new_headless(RendererOptions::default())?;
+    let info = renderer.adapter_info();
+    let mut mark = Bunnymark::new(&mut renderer, args.textures, args.blend_modes)?;
+    mark.add(args.sprites)?;
+    let target = renderer.create_render_target(WIDTH, HEIGHT)?;
+    let clear = Some(Color::hex(0x1099bb));
+
+    for _ in 0..args.warmup {
+        mark.update();
+        renderer.render(&mark.scene, &target, clear)?;
+        renderer.wait_idle()?;
+    }
+    let warm = renderer.stats().total;
+    let (mut cpu, mut frame) = (Vec::new(), Vec::new());
+    let mut update_ms = 0.0;
+    for _ in 0..args.frames {
+        let t0 = Instant::now();
+        mark.update();
+        update_ms += t0.elapsed().as_secs_f64() * 1e3;
+        renderer.render(&mark.scene, &target, clear)?;
+        let t1 = Instant::now();
+        renderer.wait_idle()?;
+        let t2 = Instant::now();
+        cpu.push((t1 - t0).as_secs_f64() * 1e3);
+        frame.push((t2 - t0).as_secs_f64() * 1e3);
+    }
+    let stats = *renderer.stats();
+    let t = stats.total;
+    let f = args.frames as f64;
+    let per = |total: u64, before: u64| (total - before) as f64 / f;
+    cpu.sort_by(f64::total_cmp);
+    frame.sort_by(f64::total_cmp);
+    if let Some(out) = &args.out {
+        renderer.save_png(&target, out)?;
+    }
+    println!(
+        concat!(
+            "{{\"sprites\":{},\"frames\":{},\"textures\":{},\"blend_modes\":{},\"adapter\":\"{}\",\"backend\":\"{:?}\",",
+            "\"driver\":\"{}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},",
+            "\"frame_ms_p95\":{:.4},\"draw_calls_per_frame\":{},\"set_pipeline_issued_per_frame\":{},",
+            "\"set_pipeline_skipped_per_frame\":{},\"set_bind_group_issued_per_frame\":{},",
+            "\"pipeline_lookups_per_frame\":{},\"pipeline_hits_without_hash\":{},\"pipeline_hits_with_hash\":{},",
+            "\"pipeline_misses\":{},\"pipeline_misses_after_warmup\":{},\"pipelines_created_after_warmup\":{},",
+            "\"bind_groups_created_after_warmup\":{},\"buffers_created_after_warmup\":{},",
+            "\"textures_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},",
+            "\"update_ms_mean\":{:.4},\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"record_ms_mean\":{:.4},",
+            "\"submit_ms_mean\":{:.4}}}"
+        ),
+        args.sprites,
+        args.frames,
+        args.textures,
+        args.blend_modes,
+        info.name.replace('"', "'"),
+        info.backend,
+        info.driver_info.replace('"', "'"),
+        percentile(&cpu, 0.5),
+        percentile(&cpu, 0.95),
+        percentile(&frame, 0.5),
+        percentile(&frame, 0.95),
+        per(t.draw_calls, warm.draw_calls),
+        per(t.set_pipeline_issued, warm.set_pipeline_issued),
+        per(t.set_pipeline_skipped, warm.set_pipeline_skipped),
+        per(t.set_bind_group_issued, warm.set_bind_group_issued),
+        per(t.pipeline_lookups(), warm.pipeline_lookups()),
+        t.pipeline_hits_without_hash,
+        t.pipeline_hits_with_hash,
+        t.pipeline_misses,
+        t.pipeline_misses - warm.pipeline_misses,
+        t.pipelines_created - warm.pipelines_created,
+        t.bind_groups_created - warm.bind_groups_created,
+        t.buffers_created - warm.buffers_created,
+        t.textures_created - warm.textures_created,
+        per(t.bytes_uploaded, warm.bytes_uploaded),
+        update_ms / f,
+        per(t.collect_ns, warm.collect_ns) / 1e6,
+        per(t.prepare_ns, warm.prepare_ns) / 1e6,
+        per(t.record_ns, warm.record_ns) / 1e6,
+        per(t.submit_ns, warm.submit_ns) / 1e6,
+    );
+    Ok(())
+}
+
+fn has_display() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let mut args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("bunnymark: {e}");
+            std::process::exit(2);
+        }
+    };
+    if !args.headless && !has_display() {
+        eprintln!("bunnymark: no display (DISPLAY / WAYLAND_DISPLAY unset); running headless");
+        args.headless = true;
+    }
+    if !args.headless {
+        eprintln!("bunnymark: window mode is not available in this build; running headless");
+    }
+    if let Err(e) = run_headless(&args) {
+        eprintln!("bunnymark: {e}");
+        std::process::exit(1);
+    }
+}
