@@ -471,11 +471,11 @@ impl Renderer {
         if let (Some(r), Some(buf)) = (self.batcher.vertices.dirty(), &self.vertices.buffer) {
             let data: &[u8] = bytemuck::cast_slice(&self.batcher.vertices.as_slice()[r.clone()]);
             let offset = (r.start * std::mem::size_of::<Vertex>()) as u64;
-            self.belt.write(&self.queue, encoder, buf, offset, data, frame);
+            self.belt.write(encoder, buf, offset, data, frame);
         }
         if let (Some(r), Some(buf)) = (self.batcher.indices.dirty(), &self.indices.buffer) {
             let data: &[u8] = bytemuck::cast_slice(&self.batcher.indices.as_slice()[r.clone()]);
-            self.belt.write(&self.queue, encoder, buf, (r.start * 4) as u64, data, frame);
+            self.belt.write(encoder, buf, (r.start * 4) as u64, data, frame);
         }
     }
 

@@ -27,9 +27,6 @@ pub struct UploadBelt {
 }
 
 impl UploadBelt {
-    /// Writes smaller than this many bytes skip the belt (measured on lavapipe: below ~256 KiB the map round trip
-    /// costs more than the allocation it saves).
-    pub const SMALL_WRITE: u64 = 256 * 1024;
 
     /// A belt that allocates chunks of at least `chunk_size` bytes.
     pub fn new(device: wgpu::Device, chunk_size: u64) -> Self {
@@ -46,11 +43,9 @@ impl UploadBelt {
     }
 
     /// Copies `data` into `target` at `offset` before `encoder`'s commands run. `data.len()` and `offset` must be
-    /// multiples of 4 (`wgpu::COPY_BUFFER_ALIGNMENT`). Writes below [`UploadBelt::SMALL_WRITE`] go through
-    /// `Queue::write_buffer`, which is cheaper for them than a map round trip.
+    /// multiples of 4 (`wgpu::COPY_BUFFER_ALIGNMENT`).
     pub fn write(
         &mut self,
-        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::Buffer,
         offset: u64,
@@ -59,11 +54,6 @@ impl UploadBelt {
     ) {
         let len = data.len() as u64;
         if len == 0 {
-            return;
-        }
-        if len < Self::SMALL_WRITE {
-            queue.write_buffer(target, offset, data);
-            stats.bytes_uploaded += len;
             return;
         }
         debug_assert!(len % wgpu::COPY_BUFFER_ALIGNMENT == 0 && offset % wgpu::COPY_BUFFER_ALIGNMENT == 0);
