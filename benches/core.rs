@@ -14,8 +14,13 @@ fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
     let r = s.root();
     let ids = (0..n)
         .map(|i| {
-            s.add(r, Node::sprite(tex).anchor(0.5, 1.0).at((i % 800) as f32, (i % 600) as f32))
-                .unwrap()
+            s.add(
+                r,
+                Node::sprite(tex)
+                    .anchor(0.5, 1.0)
+                    .at((i % 800) as f32, (i % 600) as f32),
+            )
+            .unwrap()
         })
         .collect();
     (s, ids)
@@ -46,7 +51,10 @@ fn collect_and_batch(c: &mut Criterion) {
 
 fn pipeline_lookup(c: &mut Criterion) {
     let mut cache = PipeCache::new();
-    cache.set_target_state(TierKey::new(GlobalState::default(), stage2d::wgpu::TextureFormat::Rgba8Unorm));
+    cache.set_target_state(TierKey::new(
+        GlobalState::default(),
+        stage2d::wgpu::TextureFormat::Rgba8Unorm,
+    ));
     for k in 0..64 {
         let _ = cache.get_or_insert_with::<()>(GraphicsKey(k), |_| Ok(PipelineId(k)));
     }

@@ -5,7 +5,9 @@
 //! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
 //! `--out FILE.png` (save the last frame).
 
-use stage2d::{BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture};
+use stage2d::{
+    BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture,
+};
 use std::time::Instant;
 
 const WIDTH: u32 = 800;
@@ -98,11 +100,21 @@ impl Bunnymark {
         })
     }
 
+    /// Adds `n` bunnies as one wave per texture, as PixiJS's bunnymark does (each wave of added bunnies shares
+    /// a texture), so the tree holds runs of equal textures.
     fn add(&mut self, n: usize) -> stage2d::Result<()> {
+        let t = self.textures.len();
+        for w in 0..t {
+            self.add_wave(n * (w + 1) / t - n * w / t, w)?;
+        }
+        Ok(())
+    }
+
+    fn add_wave(&mut self, n: usize, texture: usize) -> stage2d::Result<()> {
         let root = self.scene.root();
+        let tex = self.textures[texture % self.textures.len()];
         for _ in 0..n {
             let i = self.bunnies.len();
-            let tex = self.textures[i % self.textures.len()];
             let blend = if self.blend_modes && i % 2 == 1 {
                 BlendMode::Add
             } else {
@@ -110,7 +122,10 @@ impl Bunnymark {
             };
             let node = Node::sprite(tex)
                 .anchor(0.5, 1.0)
-                .at(self.rng.next() * WIDTH as f32, self.rng.next() * HEIGHT as f32 * 0.5)
+                .at(
+                    self.rng.next() * WIDTH as f32,
+                    self.rng.next() * HEIGHT as f32 * 0.5,
+                )
                 .blended(blend);
             let id = self.scene.add(root, node)?;
             self.bunnies.push(Bunny {
@@ -125,7 +140,9 @@ impl Bunnymark {
     fn update(&mut self) {
         let (w, h) = (WIDTH as f32, HEIGHT as f32);
         for b in &mut self.bunnies {
-            let Some(node) = self.scene.get_mut(b.id) else { continue };
+            let Some(node) = self.scene.get_mut(b.id) else {
+                continue;
+            };
             let p = &mut node.position;
             p.x += b.vx;
             p.y += b.vy;

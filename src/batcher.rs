@@ -69,7 +69,7 @@ impl<T: Pod + Default> TrackedVec<T> {
 
     /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
     pub fn mark_all_dirty(&mut self) {
-        self.dirty = (self.len > 0).then(|| 0..self.len);
+        self.dirty = (self.len > 0).then_some(0..self.len);
     }
 
     #[inline]
@@ -135,7 +135,9 @@ impl TextureSet {
 
     /// The textures, slot 0 first.
     pub fn ids(&self) -> impl Iterator<Item = TextureId> + '_ {
-        self.ids[..self.len as usize].iter().map(|t| t.expect("filled slot"))
+        self.ids[..self.len as usize]
+            .iter()
+            .map(|t| t.expect("filled slot"))
     }
 
     /// Number of textures.
@@ -367,7 +369,10 @@ mod tests {
         assert_eq!(b.batches().len(), 2);
         assert_eq!(b.batches()[0].textures.len(), 16);
         assert_eq!(b.batches()[0].index_count, 17 * 6);
-        assert_eq!(b.batches()[1].textures.ids().collect::<Vec<_>>(), vec![tex(16)]);
+        assert_eq!(
+            b.batches()[1].textures.ids().collect::<Vec<_>>(),
+            vec![tex(16)]
+        );
         assert_eq!(b.vertices.as_slice().last().unwrap().texture, 0);
     }
 
@@ -381,7 +386,11 @@ mod tests {
         quad(&mut b, 0, BlendMode::Add);
         quad(&mut b, 0, BlendMode::Normal);
         b.finish();
-        let blends: Vec<_> = b.batches().iter().map(|x| (x.blend, x.index_count)).collect();
+        let blends: Vec<_> = b
+            .batches()
+            .iter()
+            .map(|x| (x.blend, x.index_count))
+            .collect();
         assert_eq!(
             blends,
             vec![
@@ -401,7 +410,14 @@ mod tests {
         b.begin();
         quad(&mut b, 0, BlendMode::Normal);
         let verts = [([0.0, 0.0], [0.0, 0.0]), ([1.0, 1.0], [0.0, 0.0])];
-        b.push_mesh(tex(0), verts.into_iter(), &[0, 1], 0, BlendMode::Normal, Topology::LineList);
+        b.push_mesh(
+            tex(0),
+            verts.into_iter(),
+            &[0, 1],
+            0,
+            BlendMode::Normal,
+            Topology::LineList,
+        );
         b.finish();
         assert_eq!(b.batches().len(), 2);
         assert_eq!(b.batches()[1].topology, Topology::LineList);

@@ -68,13 +68,18 @@ impl Collector {
             });
         }
         while let Some(top) = self.stack.last_mut() {
-            let kids = &scene.slot(top.node).expect("parents outlive the walk").children;
+            let kids = &scene
+                .slot(top.node)
+                .expect("parents outlive the walk")
+                .children;
             let inh = top.inherited;
             let start = top.cursor;
             // Leaves are drawn in this inner loop; only a child with children of its own pushes a frame.
             let mut descend = None;
             for (i, &child) in kids.iter().enumerate().skip(start) {
-                if let Some((child_inh, has_children)) = visit(scene, child, inh, batcher, &is_live, stats) {
+                if let Some((child_inh, has_children)) =
+                    visit(scene, child, inh, batcher, &is_live, stats)
+                {
                     if has_children {
                         descend = Some((i + 1, child, child_inh));
                         break;
@@ -133,7 +138,7 @@ fn visit(
     }
     let inh = Inherited {
         matrix,
-        color: parent.color.mul(own),
+        color: parent.color * own,
         blend: node.blend_mode.resolve(parent.blend),
     };
     match &node.kind {
@@ -232,7 +237,13 @@ mod tests {
     fn anchor_and_size() {
         let mut scene = Scene::new();
         scene
-            .add(scene.root(), Node::sprite(tex(0)).anchor(0.5, 1.0).sized(20.0, 40.0).at(50.0, 50.0))
+            .add(
+                scene.root(),
+                Node::sprite(tex(0))
+                    .anchor(0.5, 1.0)
+                    .sized(20.0, 40.0)
+                    .at(50.0, 50.0),
+            )
             .unwrap();
         let (b, _) = run(&scene);
         let v = b.vertices.as_slice();
@@ -246,9 +257,13 @@ mod tests {
         let r = scene.root();
         let bad = scene.add(r, Node::container().at(f32::NAN, 0.0)).unwrap();
         scene.add(bad, Node::sprite(tex(0))).unwrap();
-        scene.add(r, Node::sprite(tex(0)).with_alpha(f32::INFINITY)).unwrap();
+        scene
+            .add(r, Node::sprite(tex(0)).with_alpha(f32::INFINITY))
+            .unwrap();
         scene.add(r, Node::sprite(tex(500))).unwrap();
-        scene.add(r, Node::sprite(tex(1)).sized(f32::NAN, 1.0)).unwrap();
+        scene
+            .add(r, Node::sprite(tex(1)).sized(f32::NAN, 1.0))
+            .unwrap();
         scene.add(r, Node::sprite(tex(2))).unwrap();
         let (b, s) = run(&scene);
         assert_eq!(s.nodes_skipped, 4);
@@ -271,6 +286,9 @@ mod tests {
     fn projection_maps_corners() {
         let p = pixel_to_clip(800, 600);
         assert_eq!(p.transform_point2(Vec2::ZERO), Vec2::new(-1.0, 1.0));
-        assert_eq!(p.transform_point2(Vec2::new(800.0, 600.0)), Vec2::new(1.0, -1.0));
+        assert_eq!(
+            p.transform_point2(Vec2::new(800.0, 600.0)),
+            Vec2::new(1.0, -1.0)
+        );
     }
 }

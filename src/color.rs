@@ -54,12 +54,6 @@ impl Color {
         Color::rgba(f(r), f(g), f(b), f(a))
     }
 
-    /// Component-wise product (how tints combine down the tree).
-    #[inline]
-    pub fn mul(self, o: Color) -> Color {
-        Color::rgba(self.r * o.r, self.g * o.g, self.b * o.b, self.a * o.a)
-    }
-
     /// Whether every component is finite.
     pub fn is_finite(&self) -> bool {
         self.r.is_finite() && self.g.is_finite() && self.b.is_finite() && self.a.is_finite()
@@ -84,6 +78,15 @@ impl Color {
     }
 }
 
+impl std::ops::Mul for Color {
+    type Output = Color;
+    /// Component-wise product (how tints combine down the tree).
+    #[inline]
+    fn mul(self, o: Color) -> Color {
+        Color::rgba(self.r * o.r, self.g * o.g, self.b * o.b, self.a * o.a)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,12 +95,15 @@ mod tests {
     fn hex_and_packing() {
         let c = Color::hex(0xff8000);
         assert_eq!(c.to_rgba8_u32(), 0xff_00_80_ff);
-        assert_eq!(Color::rgba(2.0, -1.0, 0.0, 0.5).to_rgba8_u32(), 0x80_00_00_ff);
+        assert_eq!(
+            Color::rgba(2.0, -1.0, 0.0, 0.5).to_rgba8_u32(),
+            0x80_00_00_ff
+        );
     }
 
     #[test]
     fn tints_multiply() {
-        let c = Color::rgba(0.5, 1.0, 0.0, 0.5).mul(Color::rgba(0.5, 0.5, 1.0, 0.5));
+        let c = Color::rgba(0.5, 1.0, 0.0, 0.5) * Color::rgba(0.5, 0.5, 1.0, 0.5);
         assert_eq!(c, Color::rgba(0.25, 0.5, 0.0, 0.25));
     }
 

@@ -41,7 +41,12 @@ pub struct BoundState {
 
 /// Updates `slot` to `value` and says whether the call must be issued (the `set_and_check_redundant` pattern).
 #[inline]
-fn set_and_check<T: PartialEq + Copy>(slot: &mut T, value: T, issued: &mut u64, skipped: &mut u64) -> bool {
+fn set_and_check<T: PartialEq + Copy>(
+    slot: &mut T,
+    value: T,
+    issued: &mut u64,
+    skipped: &mut u64,
+) -> bool {
     if *slot == value {
         *skipped += 1;
         false
@@ -211,7 +216,10 @@ mod tests {
         assert!(s.pipeline(PipelineId(2), &mut c));
         assert!(s.bind_group(0, BindGroupId(5), &mut c));
         assert!(!s.bind_group(0, BindGroupId(5), &mut c));
-        assert!(s.bind_group(1, BindGroupId(5), &mut c), "slots are independent");
+        assert!(
+            s.bind_group(1, BindGroupId(5), &mut c),
+            "slots are independent"
+        );
         let b = BufferBinding {
             buffer: 1,
             generation: 0,
@@ -238,7 +246,10 @@ mod tests {
         assert!(s.vertex_buffer(0, b, &mut c));
         let grown = BufferBinding { generation: 1, ..b };
         assert!(s.vertex_buffer(0, grown, &mut c));
-        let moved = BufferBinding { offset: 256, ..grown };
+        let moved = BufferBinding {
+            offset: 256,
+            ..grown
+        };
         assert!(s.vertex_buffer(0, moved, &mut c));
     }
 
@@ -250,7 +261,10 @@ mod tests {
         assert!(s.stencil_reference(2, &mut c));
         assert!(!s.stencil_reference(2, &mut c));
         s.reset();
-        assert!(s.stencil_reference(2, &mut c), "reset must forget the reference");
+        assert!(
+            s.stencil_reference(2, &mut c),
+            "reset must forget the reference"
+        );
         assert_eq!(c.set_stencil_reference_issued, 2);
         assert_eq!(c.set_stencil_reference_skipped, 2);
     }

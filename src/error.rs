@@ -53,7 +53,9 @@ pub enum Error {
         expected: usize,
     },
     /// A frame rectangle lies outside its texture.
-    #[error("frame {x},{y} {width}x{height} lies outside its {texture_width}x{texture_height} texture")]
+    #[error(
+        "frame {x},{y} {width}x{height} lies outside its {texture_width}x{texture_height} texture"
+    )]
     FrameOutOfBounds {
         /// Frame left edge in pixels.
         x: u32,

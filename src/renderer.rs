@@ -2,12 +2,12 @@
 //! collect and batch (CPU) → upload → prepare pipelines and bind groups → one pass that only records → submit →
 //! trim (stats). Steady state creates nothing: buffers only grow, pipelines and bind groups are cached.
 
-use crate::batcher::{Batcher, MAX_BATCH_TEXTURES, Vertex};
+use crate::batcher::{Batcher, Vertex, MAX_BATCH_TEXTURES};
 use crate::collect::{pixel_to_clip, Collector};
 use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
 use crate::pipeline::{
-    GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId, PipelineSystem, ShaderDesc,
-    ShaderId, StateFlags,
+    GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId, PipelineSystem,
+    ShaderDesc, ShaderId, StateFlags,
 };
 use crate::stats::{FrameStats, Stats};
 use crate::target::{padded_bytes_per_row, premultiply, unpremultiply, RenderTarget};
@@ -157,7 +157,8 @@ impl Renderer {
     /// A renderer without a window, on the adapter chosen from the environment (`WGPU_BACKEND`,
     /// `WGPU_ADAPTER_NAME`, `WGPU_POWER_PREF`), software adapters included.
     pub fn new_headless(options: RendererOptions) -> Result<Renderer> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = select_adapter(&instance, None, options.power_preference)?;
         Self::from_adapter(instance, adapter, options)
     }
@@ -169,12 +170,13 @@ impl Renderer {
         options: RendererOptions,
     ) -> Result<Renderer> {
         let limits = adapter.limits();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("stage2d"),
-            required_features: wgpu::Features::empty(),
-            required_limits: limits.clone(),
-            ..Default::default()
-        }))?;
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+                label: Some("stage2d"),
+                required_features: wgpu::Features::empty(),
+                required_limits: limits.clone(),
+                ..Default::default()
+            }))?;
         let slots = options
             .max_textures_per_batch
             .min(limits.max_sampled_textures_per_shader_stage as usize)
@@ -191,8 +193,9 @@ impl Renderer {
         })?;
         let batch_geometry = pipelines.register_geometry(GeometryLayout {
             stride: std::mem::size_of::<Vertex>() as u64,
-            attributes: wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32]
-                .to_vec(),
+            attributes:
+                wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32]
+                    .to_vec(),
         })?;
         let mut stats = Stats::default();
         stats.total.accumulate(&FrameStats {
@@ -284,7 +287,11 @@ impl Renderer {
     }
 
     /// A texture from a decoded image.
-    pub fn texture_from_image(&mut self, image: &image::RgbaImage, sampling: Sampling) -> Result<Texture> {
+    pub fn texture_from_image(
+        &mut self,
+        image: &image::RgbaImage,
+        sampling: Sampling,
+    ) -> Result<Texture> {
         self.create_texture(image.width(), image.height(), image.as_raw(), sampling)
     }
 
@@ -343,8 +350,19 @@ impl Renderer {
     }
 
     /// Draws `scene` into `target`, cleared to `clear` first (or drawn over its contents with `None`).
-    pub fn render(&mut self, scene: &Scene, target: &RenderTarget, clear: Option<Color>) -> Result<()> {
-        self.render_to_view(scene, &target.view, target.format, (target.width, target.height), clear)
+    pub fn render(
+        &mut self,
+        scene: &Scene,
+        target: &RenderTarget,
+        clear: Option<Color>,
+    ) -> Result<()> {
+        self.render_to_view(
+            scene,
+            &target.view,
+            target.format,
+            (target.width, target.height),
+            clear,
+        )
     }
 
     /// Draws `scene` into any colour view of `format` and `size` (a window's surface texture, for example).
@@ -376,11 +394,14 @@ impl Renderer {
         // Upload: copies recorded into the frame's encoder, ahead of the pass.
         let mut encoder = self
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stage2d frame") });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("stage2d frame"),
+            });
         self.upload(&mut encoder, &mut frame);
 
         // Prepare: pipelines and bind groups, before any pass opens.
-        self.pipelines.set_target_state(GlobalState::default(), format);
+        self.pipelines
+            .set_target_state(GlobalState::default(), format);
         self.draws.clear();
         for b in self.batcher.batches() {
             let bind_group = self.textures.bind_group(&b.textures);
@@ -446,10 +467,12 @@ impl Renderer {
 
         // Trim: fold the counters into the stats.
         let after = self.pipelines.counters();
-        frame.pipeline_hits_without_hash = after.cache.hits_without_hash - before.cache.hits_without_hash;
+        frame.pipeline_hits_without_hash =
+            after.cache.hits_without_hash - before.cache.hits_without_hash;
         frame.pipeline_hits_with_hash = after.cache.hits_with_hash - before.cache.hits_with_hash;
         frame.pipeline_misses = after.cache.misses - before.cache.misses;
-        frame.pipe_cache_switches = after.cache.pipe_cache_switches - before.cache.pipe_cache_switches;
+        frame.pipe_cache_switches =
+            after.cache.pipe_cache_switches - before.cache.pipe_cache_switches;
         frame.pipelines_created = after.pipelines_created - before.pipelines_created;
         frame.shader_modules_created = after.shader_modules_created - before.shader_modules_created;
         frame.accumulate(&self.textures.take_stats());
@@ -475,7 +498,8 @@ impl Renderer {
         }
         if let (Some(r), Some(buf)) = (self.batcher.indices.dirty(), &self.indices.buffer) {
             let data: &[u8] = bytemuck::cast_slice(&self.batcher.indices.as_slice()[r.clone()]);
-            self.belt.write(encoder, buf, (r.start * 4) as u64, data, frame);
+            self.belt
+                .write(encoder, buf, (r.start * 4) as u64, data, frame);
         }
     }
 
@@ -499,7 +523,9 @@ impl Renderer {
         });
         let mut encoder = self
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stage2d readback") });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("stage2d readback"),
+            });
         encoder.copy_texture_to_buffer(
             target.texture.as_image_copy(),
             wgpu::TexelCopyBufferInfo {

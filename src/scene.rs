@@ -148,7 +148,9 @@ impl Scene {
             return Err(Error::StaleNode(id));
         }
         if let Some(parent) = self.slots[id.index as usize].parent {
-            self.slots[parent.index as usize].children.retain(|&c| c != id);
+            self.slots[parent.index as usize]
+                .children
+                .retain(|&c| c != id);
         }
         let mut stack = std::mem::take(&mut self.slots[id.index as usize].children);
         if id != self.root {
@@ -194,7 +196,10 @@ impl Scene {
     pub fn set_child_index(&mut self, id: NodeId, index: usize) -> Result<()> {
         let parent = self.parent(id).ok_or(Error::StaleNode(id))?;
         let kids = &mut self.slots[parent.index as usize].children;
-        let from = kids.iter().position(|&c| c == id).expect("child listed in its parent");
+        let from = kids
+            .iter()
+            .position(|&c| c == id)
+            .expect("child listed in its parent");
         let child = kids.remove(from);
         kids.insert(index.min(kids.len()), child);
         Ok(())
@@ -220,7 +225,10 @@ mod tests {
         let c = s.add(s.root(), Node::container()).unwrap();
         assert!(s.get(c).is_some());
         assert!(s.get(a).is_none() && s.get(b).is_none());
-        assert!(matches!(s.add(b, Node::container()), Err(Error::StaleNode(_))));
+        assert!(matches!(
+            s.add(b, Node::container()),
+            Err(Error::StaleNode(_))
+        ));
         assert!(s.remove(b).is_err());
     }
 
@@ -228,7 +236,9 @@ mod tests {
     fn reorder_and_reparent() {
         let mut s = Scene::new();
         let r = s.root();
-        let ids: Vec<_> = (0..4).map(|_| s.add(r, Node::container()).unwrap()).collect();
+        let ids: Vec<_> = (0..4)
+            .map(|_| s.add(r, Node::container()).unwrap())
+            .collect();
         s.set_child_index(ids[3], 0).unwrap();
         assert_eq!(s.children(r), &[ids[3], ids[0], ids[1], ids[2]]);
         s.set_parent(ids[0], ids[1], usize::MAX).unwrap();

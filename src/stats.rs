@@ -71,12 +71,33 @@ impl FrameStats {
     pub fn accumulate(&mut self, o: &FrameStats) {
         macro_rules! add { ($($f:ident),*) => { $( self.$f += o.$f; )* } }
         add!(
-            draw_calls, sprites, nodes_skipped, render_passes, set_pipeline_issued, set_pipeline_skipped,
-            set_bind_group_issued, set_bind_group_skipped, set_buffer_issued, set_buffer_skipped,
-            set_stencil_reference_issued, set_stencil_reference_skipped, pipeline_hits_without_hash,
-            pipeline_hits_with_hash, pipeline_misses, pipe_cache_switches, pipelines_created,
-            shader_modules_created, bind_groups_created, bind_group_cache_hits, buffers_created,
-            textures_created, bytes_uploaded, collect_ns, prepare_ns, record_ns, submit_ns
+            draw_calls,
+            sprites,
+            nodes_skipped,
+            render_passes,
+            set_pipeline_issued,
+            set_pipeline_skipped,
+            set_bind_group_issued,
+            set_bind_group_skipped,
+            set_buffer_issued,
+            set_buffer_skipped,
+            set_stencil_reference_issued,
+            set_stencil_reference_skipped,
+            pipeline_hits_without_hash,
+            pipeline_hits_with_hash,
+            pipeline_misses,
+            pipe_cache_switches,
+            pipelines_created,
+            shader_modules_created,
+            bind_groups_created,
+            bind_group_cache_hits,
+            buffers_created,
+            textures_created,
+            bytes_uploaded,
+            collect_ns,
+            prepare_ns,
+            record_ns,
+            submit_ns
         );
     }
 }

@@ -145,7 +145,11 @@ impl Texture {
                 texture_height: self.size[1],
             });
         }
-        Ok(Texture::with_frame(self.id, self.size, [x, y, width, height]))
+        Ok(Texture::with_frame(
+            self.id,
+            self.size,
+            [x, y, width, height],
+        ))
     }
 
     /// Texture coordinates of the frame: `[u0, v0, u1, v1]`.

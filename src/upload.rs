@@ -27,7 +27,6 @@ pub struct UploadBelt {
 }
 
 impl UploadBelt {
-
     /// A belt that allocates chunks of at least `chunk_size` bytes.
     pub fn new(device: wgpu::Device, chunk_size: u64) -> Self {
         let (returned_tx, returned_rx) = mpsc::channel();
@@ -56,7 +55,9 @@ impl UploadBelt {
         if len == 0 {
             return;
         }
-        debug_assert!(len % wgpu::COPY_BUFFER_ALIGNMENT == 0 && offset % wgpu::COPY_BUFFER_ALIGNMENT == 0);
+        debug_assert!(
+            len.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) && offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
+        );
         let fits = |c: &Chunk| c.offset + len <= c.buffer.size();
         let index = match self.active.iter().position(fits) {
             Some(i) => i,
@@ -111,11 +112,13 @@ impl UploadBelt {
         for c in self.closed.drain(..) {
             let tx = self.returned_tx.clone();
             let buffer = c.buffer.clone();
-            c.buffer.slice(..).map_async(wgpu::MapMode::Write, move |r| {
-                if r.is_ok() {
-                    let _ = tx.send(Chunk { buffer, offset: 0 });
-                }
-            });
+            c.buffer
+                .slice(..)
+                .map_async(wgpu::MapMode::Write, move |r| {
+                    if r.is_ok() {
+                        let _ = tx.send(Chunk { buffer, offset: 0 });
+                    }
+                });
         }
     }
 }

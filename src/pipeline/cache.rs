@@ -154,7 +154,9 @@ impl PipeCache {
                 return Ok(id);
             }
         }
-        let tier_key = self.current.expect("set_target_state before looking up pipelines");
+        let tier_key = self
+            .current
+            .expect("set_target_state before looking up pipelines");
         let map = &mut self.tiers[self.pipe_cache];
         let id = match map.get(&key) {
             Some(&id) => {
@@ -230,11 +232,23 @@ mod tests {
         let mut c = PipeCache::new();
         let mut cr = Creator(0);
         c.set_target_state(tier(StencilMode::Disabled));
-        let a = c.get_or_insert_with(GraphicsKey(1), |_| cr.create()).unwrap();
-        let b = c.get_or_insert_with(GraphicsKey(2), |_| cr.create()).unwrap();
+        let a = c
+            .get_or_insert_with(GraphicsKey(1), |_| cr.create())
+            .unwrap();
+        let b = c
+            .get_or_insert_with(GraphicsKey(2), |_| cr.create())
+            .unwrap();
         assert_ne!(a, b);
-        assert_eq!(c.get_or_insert_with(GraphicsKey(1), |_| cr.create()).unwrap(), a);
-        assert_eq!(c.get_or_insert_with(GraphicsKey(1), |_| cr.create()).unwrap(), a);
+        assert_eq!(
+            c.get_or_insert_with(GraphicsKey(1), |_| cr.create())
+                .unwrap(),
+            a
+        );
+        assert_eq!(
+            c.get_or_insert_with(GraphicsKey(1), |_| cr.create())
+                .unwrap(),
+            a
+        );
         let n = c.counters();
         assert_eq!((n.misses, n.hits_with_hash, n.hits_without_hash), (2, 1, 1));
         assert_eq!(cr.0, 2);
@@ -246,13 +260,21 @@ mod tests {
         let mut cr = Creator(0);
         assert!(c.set_target_state(tier(StencilMode::Disabled)));
         assert!(!c.set_target_state(tier(StencilMode::Disabled)));
-        let plain = c.get_or_insert_with(GraphicsKey(7), |_| cr.create()).unwrap();
+        let plain = c
+            .get_or_insert_with(GraphicsKey(7), |_| cr.create())
+            .unwrap();
         assert!(c.set_target_state(tier(StencilMode::MaskActive)));
         // Same graphics key, other global state: a different pipeline, and the fast path must not leak across.
-        let masked = c.get_or_insert_with(GraphicsKey(7), |_| cr.create()).unwrap();
+        let masked = c
+            .get_or_insert_with(GraphicsKey(7), |_| cr.create())
+            .unwrap();
         assert_ne!(plain, masked);
         assert!(c.set_target_state(tier(StencilMode::Disabled)));
-        assert_eq!(c.get_or_insert_with(GraphicsKey(7), |_| cr.create()).unwrap(), plain);
+        assert_eq!(
+            c.get_or_insert_with(GraphicsKey(7), |_| cr.create())
+                .unwrap(),
+            plain
+        );
         assert_eq!(cr.0, 2, "switching back re-created a pipeline");
         assert_eq!(c.counters().pipe_cache_switches, 3);
         assert_eq!(c.tier_count(), 2);
@@ -265,7 +287,9 @@ mod tests {
         let mut cr = Creator(0);
         let g = GlobalState::default();
         c.set_target_state(TierKey::new(g, wgpu::TextureFormat::Rgba8Unorm));
-        let a = c.get_or_insert_with(GraphicsKey(3), |_| cr.create()).unwrap();
+        let a = c
+            .get_or_insert_with(GraphicsKey(3), |_| cr.create())
+            .unwrap();
         c.set_target_state(TierKey::new(g, wgpu::TextureFormat::Bgra8Unorm));
         let b = c.get_or_insert_with(GraphicsKey(3), |tk| {
             assert_eq!(tk.color_format, wgpu::TextureFormat::Bgra8Unorm);
@@ -281,7 +305,8 @@ mod tests {
         let r: Result<PipelineId, &str> = c.get_or_insert_with(GraphicsKey(1), |_| Err("boom"));
         assert!(r.is_err());
         assert!(c.is_empty());
-        let ok: Result<PipelineId, &str> = c.get_or_insert_with(GraphicsKey(1), |_| Ok(PipelineId(9)));
+        let ok: Result<PipelineId, &str> =
+            c.get_or_insert_with(GraphicsKey(1), |_| Ok(PipelineId(9)));
         assert_eq!(ok.unwrap(), PipelineId(9));
     }
 
@@ -294,7 +319,10 @@ mod tests {
         c.set_target_state(tier(StencilMode::MaskAdd));
         c.get_or_insert_with::<Infallible>(GraphicsKey(2), |_| Ok(PipelineId(1)))
             .unwrap();
-        let mut e: Vec<_> = c.entries().map(|(t, g)| (t.state().stencil(), g.0)).collect();
+        let mut e: Vec<_> = c
+            .entries()
+            .map(|(t, g)| (t.state().stencil(), g.0))
+            .collect();
         e.sort_by_key(|x| x.1);
         assert_eq!(
             e,

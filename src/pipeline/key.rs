@@ -281,7 +281,10 @@ impl GraphicsState {
     /// Packs the state into its 30-bit key.
     #[inline]
     pub fn key(&self) -> GraphicsKey {
-        debug_assert!(self.blend != BlendMode::Inherit, "blend mode must be resolved");
+        debug_assert!(
+            self.blend != BlendMode::Inherit,
+            "blend mode must be resolved"
+        );
         GraphicsKey(
             (self.geometry.0 as u32) << 22
                 | (self.shader.0 as u32) << 14
@@ -383,7 +386,11 @@ mod tests {
         // 16 masks x 4 targets x 2 msaa x (1 disabled-without-ds + 5 modes x 2 attachments).
         assert_eq!(states.len(), 16 * 4 * 2 * (1 + 5 * 2));
         let keys: HashSet<GlobalKey> = states.iter().map(|s| s.key()).collect();
-        assert_eq!(keys.len(), states.len(), "two valid global states share a key");
+        assert_eq!(
+            keys.len(),
+            states.len(),
+            "two valid global states share a key"
+        );
         for s in &states {
             assert!(s.key().0 < 1 << 12, "key {:?} exceeds 12 bits", s.key());
             assert_eq!(GlobalState::from_key(s.key()), Some(*s));
@@ -397,17 +404,31 @@ mod tests {
         let b = GlobalState::new(15, StencilMode::Disabled, DepthStencil::None, 1, true).unwrap();
         assert_ne!(a.key(), b.key());
         let c = GlobalState::new(15, StencilMode::Disabled, DepthStencil::None, 4, false).unwrap();
-        let d = GlobalState::new(15, StencilMode::Disabled, DepthStencil::Depth24PlusStencil8, 4, false)
-            .unwrap();
+        let d = GlobalState::new(
+            15,
+            StencilMode::Disabled,
+            DepthStencil::Depth24PlusStencil8,
+            4,
+            false,
+        )
+        .unwrap();
         assert_ne!(c.key(), d.key());
     }
 
     #[test]
     fn invalid_global_states_are_refused() {
-        assert!(GlobalState::new(16, StencilMode::Disabled, DepthStencil::None, 1, false).is_none());
-        assert!(GlobalState::new(15, StencilMode::Disabled, DepthStencil::None, 0, false).is_none());
-        assert!(GlobalState::new(15, StencilMode::Disabled, DepthStencil::None, 5, false).is_none());
-        assert!(GlobalState::new(15, StencilMode::MaskActive, DepthStencil::None, 1, false).is_none());
+        assert!(
+            GlobalState::new(16, StencilMode::Disabled, DepthStencil::None, 1, false).is_none()
+        );
+        assert!(
+            GlobalState::new(15, StencilMode::Disabled, DepthStencil::None, 0, false).is_none()
+        );
+        assert!(
+            GlobalState::new(15, StencilMode::Disabled, DepthStencil::None, 5, false).is_none()
+        );
+        assert!(
+            GlobalState::new(15, StencilMode::MaskActive, DepthStencil::None, 1, false).is_none()
+        );
         assert!(GlobalState::from_key(GlobalKey(1 << 12)).is_none());
         assert!(GlobalState::from_key(GlobalKey(7 << 5)).is_none()); // stencil id 7 does not exist
     }

@@ -21,7 +21,7 @@ pub mod system;
 
 pub use cache::{CacheCounters, PipeCache, PipelineId, TierKey};
 pub use key::{
-    DepthStencil, GeometryLayoutId, GlobalKey, GlobalState, GraphicsKey, GraphicsState, IdRegistry, ShaderId,
-    StateFlags, StencilMode, Topology,
+    DepthStencil, GeometryLayoutId, GlobalKey, GlobalState, GraphicsKey, GraphicsState, IdRegistry,
+    ShaderId, StateFlags, StencilMode, Topology,
 };
 pub use system::{GeometryLayout, PipelineCounters, PipelineSystem, ShaderDesc};

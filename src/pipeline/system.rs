@@ -114,7 +114,8 @@ impl PipelineSystem {
                 m
             }
         };
-        let groups: Vec<Option<&wgpu::BindGroupLayout>> = desc.bind_group_layouts.iter().map(Some).collect();
+        let groups: Vec<Option<&wgpu::BindGroupLayout>> =
+            desc.bind_group_layouts.iter().map(Some).collect();
         let layout = self
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -151,8 +152,13 @@ impl PipelineSystem {
     }
 
     /// Moves `pipe_cache` to the tier-2 map of this target state; returns whether it moved.
-    pub fn set_target_state(&mut self, state: GlobalState, color_format: wgpu::TextureFormat) -> bool {
-        self.cache.set_target_state(TierKey::new(state, color_format))
+    pub fn set_target_state(
+        &mut self,
+        state: GlobalState,
+        color_format: wgpu::TextureFormat,
+    ) -> bool {
+        self.cache
+            .set_target_state(TierKey::new(state, color_format))
     }
 
     /// The current target state.
@@ -229,7 +235,9 @@ impl PipelineSystem {
         let Some(state) = GraphicsState::from_key(key) else {
             return Ok(false);
         };
-        if state.shader.0 as usize >= self.shaders.len() || state.geometry.0 as usize >= self.geometries.len() {
+        if state.shader.0 as usize >= self.shaders.len()
+            || state.geometry.0 as usize >= self.geometries.len()
+        {
             return Ok(false);
         }
         let previous = self.cache.current();
@@ -261,7 +269,11 @@ pub fn stencil_state(mode: StencilMode) -> wgpu::StencilState {
     wgpu::StencilState {
         front: f,
         back: f,
-        read_mask: if mode == StencilMode::Disabled { 0 } else { 0xff },
+        read_mask: if mode == StencilMode::Disabled {
+            0
+        } else {
+            0xff
+        },
         write_mask,
     }
 }

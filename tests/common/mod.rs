@@ -1,0 +1,122 @@
+//! Shared helpers for GPU tests: a headless renderer on whatever adapter the environment picks (lavapipe in CI),
+//! golden-image comparison with a tolerance, and pixel probes.
+//!
+//! Goldens live in `tests/golden/NAME.png`. On a mismatch the test writes `NAME.actual.png` and `NAME.diff.png`
+//! beside it. `STAGE2D_BLESS=1 cargo test` rewrites the goldens from the current output.
+#![allow(dead_code)]
+
+use stage2d::image::{Rgba, RgbaImage};
+use stage2d::{Color, Renderer, RendererOptions, Sampling, Scene, Texture};
+use std::path::PathBuf;
+
+pub fn renderer() -> Renderer {
+    let _ = env_logger::builder().is_test(true).try_init();
+    Renderer::new_headless(RendererOptions::default())
+        .expect("a GPU adapter (install mesa-vulkan-drivers)")
+}
+
+/// Renders `scene` into a fresh `w x h` target cleared to `clear` and reads it back (straight alpha).
+pub fn render(r: &mut Renderer, scene: &Scene, w: u32, h: u32, clear: Color) -> RgbaImage {
+    let target = r.create_render_target(w, h).unwrap();
+    r.render(scene, &target, Some(clear)).unwrap();
+    r.read_pixels(&target).unwrap()
+}
+
+/// A solid-colour texture of `w x h`.
+pub fn solid(r: &mut Renderer, w: u32, h: u32, c: [u8; 4]) -> Texture {
+    let px: Vec<u8> = c
+        .iter()
+        .copied()
+        .cycle()
+        .take((w * h * 4) as usize)
+        .collect();
+    r.create_texture(w, h, &px, Sampling::NEAREST).unwrap()
+}
+
+/// A `w x h` test card: four coloured quadrants (red, green, blue, yellow) and a white 1-pixel border, so
+/// orientation, flips and frames are visible.
+pub fn card(r: &mut Renderer, w: u32, h: u32) -> Texture {
+    let img = RgbaImage::from_fn(w, h, |x, y| {
+        if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+            Rgba([255, 255, 255, 255])
+        } else {
+            match (x < w / 2, y < h / 2) {
+                (true, true) => Rgba([255, 0, 0, 255]),
+                (false, true) => Rgba([0, 255, 0, 255]),
+                (true, false) => Rgba([0, 0, 255, 255]),
+                (false, false) => Rgba([255, 255, 0, 255]),
+            }
+        }
+    });
+    r.texture_from_image(&img, Sampling::NEAREST).unwrap()
+}
+
+pub fn px(img: &RgbaImage, x: u32, y: u32) -> [u8; 4] {
+    img.get_pixel(x, y).0
+}
+
+/// Asserts a pixel equals `want` within `tol` per channel.
+#[track_caller]
+pub fn probe(img: &RgbaImage, x: u32, y: u32, want: [u8; 4], tol: u8) {
+    let got = px(img, x, y);
+    let ok = got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= tol);
+    assert!(ok, "pixel ({x},{y}) is {got:?}, expected {want:?} ±{tol}");
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Compares `img` with the golden `name`: at most 0.5% of pixels may differ by more than 3 in any channel, and
+/// none by more than 64 (edge rasterisation may differ between adapters; content may not).
+#[track_caller]
+pub fn golden(name: &str, img: &RgbaImage) {
+    let dir = golden_dir();
+    let path = dir.join(format!("{name}.png"));
+    if std::env::var_os("STAGE2D_BLESS").is_some() {
+        img.save(&path).unwrap();
+        return;
+    }
+    let want = match stage2d::image::open(&path) {
+        Ok(i) => i.to_rgba8(),
+        Err(e) => {
+            img.save(dir.join(format!("{name}.actual.png"))).unwrap();
+            panic!(
+                "golden {name}: cannot read {}: {e}; run with STAGE2D_BLESS=1 to create it",
+                path.display()
+            );
+        }
+    };
+    assert_eq!(
+        want.dimensions(),
+        img.dimensions(),
+        "golden {name}: size differs"
+    );
+    let mut diff = RgbaImage::new(img.width(), img.height());
+    let (mut over, mut worst) = (0u32, 0u8);
+    for (x, y, p) in img.enumerate_pixels() {
+        let q = want.get_pixel(x, y);
+        let d =
+            p.0.iter()
+                .zip(q.0)
+                .map(|(&a, b)| a.abs_diff(b))
+                .max()
+                .unwrap();
+        worst = worst.max(d);
+        if d > 3 {
+            over += 1;
+            diff.put_pixel(x, y, Rgba([255, 0, 255, 255]));
+        } else {
+            let g = p.0[0] / 4 + p.0[1] / 4 + p.0[2] / 4;
+            diff.put_pixel(x, y, Rgba([g, g, g, 255]));
+        }
+    }
+    let limit = (img.width() * img.height()) / 200;
+    if over > limit || worst > 64 {
+        img.save(dir.join(format!("{name}.actual.png"))).unwrap();
+        diff.save(dir.join(format!("{name}.diff.png"))).unwrap();
+        panic!(
+            "golden {name}: {over} pixels differ by more than 3 (limit {limit}), worst {worst}; wrote {name}.actual.png and {name}.diff.png"
+        );
+    }
+}

@@ -1,0 +1,346 @@
+//! Pixel tests on the software adapter: exact probes where the value is known, goldens for the rest.
+
+mod common;
+use common::*;
+use stage2d::glam::Vec2;
+use stage2d::{BlendMode, Color, Node, Sampling, Scene};
+
+#[test]
+fn opaque_red_sprite_covers_exactly_its_pixels() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    s.add(
+        s.root(),
+        Node::sprite(white)
+            .sized(20.0, 20.0)
+            .at(10.0, 10.0)
+            .tinted(Color::RED),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 64, 64, Color::BLACK);
+    for (x, y) in [(10, 10), (29, 29), (10, 29), (29, 10), (20, 20)] {
+        probe(&img, x, y, [255, 0, 0, 255], 0);
+    }
+    for (x, y) in [
+        (9, 9),
+        (30, 30),
+        (30, 10),
+        (10, 30),
+        (9, 20),
+        (0, 0),
+        (63, 63),
+    ] {
+        probe(&img, x, y, [0, 0, 0, 255], 0);
+    }
+}
+
+#[test]
+fn empty_scene_is_the_clear_colour_and_odd_sizes_read_back() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    s.add(
+        s.root(),
+        Node::sprite(white).at(12.0, 6.0).tinted(Color::GREEN),
+    )
+    .unwrap();
+    // 13 x 7: rows of 52 bytes padded to 256 in the readback buffer.
+    let img = render(&mut r, &s, 13, 7, Color::rgb(0.0, 0.0, 1.0));
+    assert_eq!(img.dimensions(), (13, 7));
+    probe(&img, 12, 6, [0, 255, 0, 255], 0);
+    probe(&img, 11, 6, [0, 0, 255, 255], 0);
+    probe(&img, 0, 0, [0, 0, 255, 255], 0);
+    let clear_count = img.pixels().filter(|p| p.0 == [0, 0, 255, 255]).count();
+    assert_eq!(clear_count, 13 * 7 - 1);
+}
+
+#[test]
+fn sprite_anchor_rotation_scale_tint_alpha() {
+    let mut r = renderer();
+    let card = card(&mut r, 16, 16);
+    let mut s = Scene::new();
+    let root = s.root();
+    // Scaled 2x, unrotated: quadrants land at known places.
+    let big = s.add(root, Node::sprite(card).at(60.0, 60.0)).unwrap();
+    s.get_mut(big).unwrap().scale = Vec2::splat(2.0);
+    // Rotated about its centre anchor, non-uniform scale.
+    let rot = s
+        .add(root, Node::sprite(card).anchor(0.5, 0.5).at(24.0, 24.0))
+        .unwrap();
+    {
+        let n = s.get_mut(rot).unwrap();
+        n.rotation = 0.5;
+        n.scale = Vec2::new(2.0, 1.5);
+    }
+    // Tinted and translucent.
+    s.add(
+        root,
+        Node::sprite(card)
+            .at(64.0, 8.0)
+            .tinted(Color::rgb(0.5, 1.0, 1.0))
+            .with_alpha(0.5),
+    )
+    .unwrap();
+    // Flipped horizontally around its right edge via a pivot.
+    let flip = s.add(root, Node::sprite(card).at(8.0, 72.0)).unwrap();
+    {
+        let n = s.get_mut(flip).unwrap();
+        n.scale = Vec2::new(-1.0, 1.0);
+        n.pivot = Vec2::new(16.0, 0.0);
+    }
+    let img = render(&mut r, &s, 96, 96, Color::BLACK);
+    probe(&img, 64, 64, [255, 0, 0, 255], 0);
+    probe(&img, 88, 64, [0, 255, 0, 255], 0);
+    probe(&img, 64, 88, [0, 0, 255, 255], 0);
+    probe(&img, 88, 88, [255, 255, 0, 255], 0);
+    probe(&img, 60, 60, [255, 255, 255, 255], 0);
+    // Tinted half-alpha red quadrant over black: red*0.5 tint... (0.5, 0, 0) * alpha 0.5 -> 64.
+    probe(&img, 68, 12, [64, 0, 0, 255], 1);
+    // Flipped: the pivot (16, 0) lands at (8, 72) and the card extends to the right, mirrored: green on the left.
+    probe(&img, 12, 76, [0, 255, 0, 255], 0);
+    probe(&img, 20, 76, [255, 0, 0, 255], 0);
+    golden("sprite_transforms", &img);
+}
+
+#[test]
+fn nested_containers_compose_transform_alpha_and_tint() {
+    let mut r = renderer();
+    let card = card(&mut r, 16, 16);
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let outer = s
+        .add(
+            s.root(),
+            Node::container()
+                .at(48.0, 48.0)
+                .with_alpha(0.5)
+                .tinted(Color::rgb(1.0, 1.0, 0.0)),
+        )
+        .unwrap();
+    {
+        let n = s.get_mut(outer).unwrap();
+        n.rotation = std::f32::consts::FRAC_PI_4;
+        n.scale = Vec2::splat(1.5);
+    }
+    let inner = s
+        .add(outer, Node::container().at(10.0, 0.0).with_alpha(0.5))
+        .unwrap();
+    s.add(inner, Node::sprite(card).anchor(0.5, 0.5)).unwrap();
+    // An unrotated probe target: a white square under a scaled, half-alpha container.
+    let plain = s
+        .add(s.root(), Node::container().at(4.0, 4.0).with_alpha(0.5))
+        .unwrap();
+    s.get_mut(plain).unwrap().scale = Vec2::splat(2.0);
+    let leaf = s
+        .add(plain, Node::sprite(white).sized(4.0, 4.0).with_alpha(0.5))
+        .unwrap();
+    s.get_mut(leaf).unwrap().tint = Color::rgb(0.0, 1.0, 1.0);
+    let img = render(&mut r, &s, 96, 96, Color::BLACK);
+    // Alpha 0.5 * 0.5 = 0.25 of cyan over black, on the 8x8 area the 2x scale gives.
+    probe(&img, 5, 5, [0, 64, 64, 255], 1);
+    probe(&img, 11, 11, [0, 64, 64, 255], 1);
+    probe(&img, 12, 12, [0, 0, 0, 255], 0);
+    golden("nested_containers", &img);
+}
+
+/// Blue opaque background, then a half-alpha red sprite with each blend mode; premultiplied results from the
+/// blend equations (1 LSB of rounding allowed).
+#[test]
+fn each_blend_mode_matches_its_equation() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let modes = [
+        (BlendMode::Normal, [128, 0, 127, 255]),
+        (BlendMode::Add, [128, 0, 255, 255]),
+        (BlendMode::Multiply, [0, 0, 127, 255]),
+        (BlendMode::Screen, [128, 0, 255, 255]),
+        (BlendMode::Erase, [0, 0, 127, 127]),
+        (BlendMode::None, [128, 0, 0, 128]),
+    ];
+    for (i, (mode, _)) in modes.iter().enumerate() {
+        let x = i as f32 * 16.0;
+        s.add(
+            s.root(),
+            Node::sprite(white)
+                .sized(16.0, 16.0)
+                .at(x, 0.0)
+                .tinted(Color::BLUE),
+        )
+        .unwrap();
+        s.add(
+            s.root(),
+            Node::sprite(white)
+                .sized(8.0, 16.0)
+                .at(x + 4.0, 0.0)
+                .tinted(Color::RED)
+                .with_alpha(0.5)
+                .blended(*mode),
+        )
+        .unwrap();
+    }
+    let target = r.create_render_target(96, 16).unwrap();
+    r.render(&s, &target, Some(Color::TRANSPARENT)).unwrap();
+    let img = r.read_pixels_premultiplied(&target).unwrap();
+    for (i, (mode, want)) in modes.iter().enumerate() {
+        let x = i as u32 * 16;
+        let got = px(&img, x + 8, 8);
+        assert!(
+            got.iter().zip(want).all(|(&g, &w)| g.abs_diff(w) <= 1),
+            "{mode:?}: got {got:?}, expected {want:?}"
+        );
+        probe(&img, x + 1, 8, [0, 0, 255, 255], 0);
+    }
+    golden("blend_modes", &img);
+}
+
+#[test]
+fn blend_mode_is_inherited_from_the_parent() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    s.add(
+        s.root(),
+        Node::sprite(white)
+            .sized(8.0, 8.0)
+            .tinted(Color::rgb(0.0, 0.5, 0.0)),
+    )
+    .unwrap();
+    let g = s
+        .add(s.root(), Node::container().blended(BlendMode::Add))
+        .unwrap();
+    s.add(
+        g,
+        Node::sprite(white)
+            .sized(8.0, 8.0)
+            .tinted(Color::rgb(0.5, 0.5, 0.0)),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 8, 8, Color::BLACK);
+    probe(&img, 4, 4, [128, 255, 0, 255], 1);
+    assert_eq!(r.stats().last_frame.draw_calls, 2);
+}
+
+#[test]
+fn atlas_frames_show_their_sub_rectangles_and_share_a_slot() {
+    let mut r = renderer();
+    let atlas = card(&mut r, 16, 16);
+    let frames = [
+        (atlas.frame(1, 1, 7, 7).unwrap(), [255, 0, 0, 255]),
+        (atlas.frame(8, 1, 7, 7).unwrap(), [0, 255, 0, 255]),
+        (atlas.frame(1, 8, 7, 7).unwrap(), [0, 0, 255, 255]),
+        (atlas.frame(8, 8, 7, 7).unwrap(), [255, 255, 0, 255]),
+    ];
+    let mut s = Scene::new();
+    for (i, (f, _)) in frames.iter().enumerate() {
+        s.add(
+            s.root(),
+            Node::sprite(*f).sized(14.0, 14.0).at(i as f32 * 16.0, 0.0),
+        )
+        .unwrap();
+    }
+    let img = render(&mut r, &s, 64, 16, Color::BLACK);
+    for (i, (_, want)) in frames.iter().enumerate() {
+        let x = i as u32 * 16;
+        for (dx, dy) in [(0, 0), (13, 13), (7, 7)] {
+            probe(&img, x + dx, dy, *want, 0);
+        }
+    }
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    golden("atlas_frames", &img);
+}
+
+#[test]
+fn more_textures_than_one_batch_holds_draw_in_two_batches() {
+    let mut r = renderer();
+    assert_eq!(r.max_textures_per_batch(), 16);
+    let colours: Vec<[u8; 4]> = (0..20u32)
+        .map(|i| {
+            [
+                (i * 12) as u8,
+                (255 - i * 12) as u8,
+                ((i * 37) % 255) as u8,
+                255,
+            ]
+        })
+        .collect();
+    let texs: Vec<_> = colours.iter().map(|c| solid(&mut r, 1, 1, *c)).collect();
+    let mut s = Scene::new();
+    for (i, t) in texs.iter().enumerate() {
+        s.add(
+            s.root(),
+            Node::sprite(*t).sized(4.0, 4.0).at(i as f32 * 4.0, 0.0),
+        )
+        .unwrap();
+    }
+    let img = render(&mut r, &s, 80, 4, Color::BLACK);
+    for (i, c) in colours.iter().enumerate() {
+        probe(&img, i as u32 * 4 + 2, 2, *c, 0);
+    }
+    let f = r.stats().last_frame;
+    assert_eq!(f.draw_calls, 2);
+    assert_eq!(f.set_pipeline_issued, 1);
+    assert_eq!(f.set_pipeline_skipped, 1);
+    assert_eq!(f.set_bind_group_issued, 2);
+}
+
+#[test]
+fn nearest_and_linear_sampling() {
+    let mut r = renderer();
+    let px2 = [0, 0, 0, 255, 255, 255, 255, 255];
+    let nearest = r.create_texture(2, 1, &px2, Sampling::NEAREST).unwrap();
+    let linear = r.create_texture(2, 1, &px2, Sampling::LINEAR).unwrap();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(nearest).sized(64.0, 4.0))
+        .unwrap();
+    s.add(s.root(), Node::sprite(linear).sized(64.0, 4.0).at(0.0, 4.0))
+        .unwrap();
+    let img = render(&mut r, &s, 64, 8, Color::RED);
+    probe(&img, 31, 2, [0, 0, 0, 255], 0);
+    probe(&img, 32, 2, [255, 255, 255, 255], 0);
+    // Linear: texel centres at 16 and 48; the middle is half way.
+    probe(&img, 10, 6, [0, 0, 0, 255], 0);
+    probe(&img, 54, 6, [255, 255, 255, 255], 0);
+    let mid = px(&img, 32, 6)[0];
+    assert!((120..=136).contains(&mid), "linear middle is {mid}");
+}
+
+#[test]
+fn png_and_jpeg_load_from_files_and_bytes() {
+    let mut r = renderer();
+    let dir = std::env::temp_dir().join(format!("stage2d-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let img = stage2d::image::RgbaImage::from_pixel(4, 2, stage2d::image::Rgba([10, 200, 30, 255]));
+    let png = dir.join("a.png");
+    let jpg = dir.join("a.jpg");
+    img.save(&png).unwrap();
+    stage2d::image::DynamicImage::ImageRgba8(img.clone())
+        .to_rgb8()
+        .save(&jpg)
+        .unwrap();
+    let a = r.load_texture(&png, Sampling::NEAREST).unwrap();
+    let b = r.load_texture(&jpg, Sampling::NEAREST).unwrap();
+    let c = r
+        .texture_from_bytes(&std::fs::read(&png).unwrap(), Sampling::NEAREST)
+        .unwrap();
+    assert_eq!(a.source_size(), [4, 2]);
+    assert_eq!(b.source_size(), [4, 2]);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(a)).unwrap();
+    s.add(s.root(), Node::sprite(b).at(4.0, 0.0)).unwrap();
+    s.add(s.root(), Node::sprite(c).at(8.0, 0.0)).unwrap();
+    let out = render(&mut r, &s, 12, 2, Color::BLACK);
+    probe(&out, 1, 1, [10, 200, 30, 255], 0);
+    probe(&out, 5, 1, [10, 200, 30, 255], 8); // JPEG is lossy
+    probe(&out, 9, 1, [10, 200, 30, 255], 0);
+    let saved = dir.join("out.png");
+    let target = r.create_render_target(3, 3).unwrap();
+    r.render(&s, &target, Some(Color::rgba(1.0, 0.0, 0.0, 0.5)))
+        .unwrap();
+    r.save_png(&target, &saved).unwrap();
+    // Saved with straight alpha.
+    let back = stage2d::image::open(&saved).unwrap().to_rgba8();
+    assert_eq!(back.get_pixel(2, 2).0, [255, 0, 0, 128]);
+    std::fs::remove_dir_all(&dir).ok();
+}
