@@ -87,7 +87,12 @@ struct Bunnymark {
 
 impl Bunnymark {
     fn new(renderer: &mut Renderer, textures: usize, blend_modes: bool) -> stage2d::Result<Self> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+        // `./assets` when run from a checkout (or a copy of one), else the crate's own.
+        let dir = if std::path::Path::new("assets/bunny0.png").exists() {
+            "assets"
+        } else {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/assets")
+        };
         let textures = (0..textures)
             .map(|i| renderer.load_texture(format!("{dir}/bunny{}.png", i % 12), Sampling::NEAREST))
             .collect::<stage2d::Result<Vec<_>>>()?;

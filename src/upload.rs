@@ -56,7 +56,8 @@ impl UploadBelt {
             return;
         }
         debug_assert!(
-            len.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) && offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
+            len.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
+                && offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
         );
         let fits = |c: &Chunk| c.offset + len <= c.buffer.size();
         let index = match self.active.iter().position(fits) {
