@@ -3,7 +3,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use stage2d::batcher::Batcher;
-use stage2d::collect::{pixel_to_clip, Collector};
+use stage2d::collect::{Collector, View};
 use stage2d::pipeline::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
 use stage2d::{FrameStats, Node, Scene, TextureId};
 
@@ -27,11 +27,12 @@ fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
 }
 
 fn collect_and_batch(c: &mut Criterion) {
+    let tex = stage2d::Texture::from_raw_parts_for_bench(1, 1);
     for n in [1_000usize, 10_000, 100_000] {
         let (mut scene, ids) = scene_of(n);
         let mut batcher = Batcher::new(16);
         let mut collector = Collector::default();
-        let view = pixel_to_clip(800, 600);
+        let view = View::new(800, 600, tex.id());
         c.bench_function(&format!("update+collect+batch {n} sprites"), |b| {
             let mut t = 0.0f32;
             b.iter(|| {

@@ -315,10 +315,26 @@ impl Batcher {
         blend: BlendMode,
         topology: Topology,
     ) {
+        self.push_mesh_offset(texture, vertices, indices, 0, color, blend, topology);
+    }
+
+    /// Like [`Batcher::push_mesh`], with `indices` counting from `first` (the first vertex given is number
+    /// `first`), so a part of a larger mesh can be pushed without rewriting its indices.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_mesh_offset(
+        &mut self,
+        texture: TextureId,
+        vertices: impl ExactSizeIterator<Item = ([f32; 2], [f32; 2])>,
+        indices: &[u32],
+        first: u32,
+        color: u32,
+        blend: BlendMode,
+        topology: Topology,
+    ) {
         let slot = self.prepare(texture, blend, topology);
-        let base = self.vertices.len() as u32;
+        let base = (self.vertices.len() as u32).wrapping_sub(first);
         for (position, uv) in vertices {
-            self.vertices.push_slice(&[Vertex {
+            self.vertices.push_array(&[Vertex {
                 position,
                 uv,
                 color,
@@ -328,7 +344,7 @@ impl Batcher {
         for chunk in indices.chunks(64) {
             let mut buf = [0u32; 64];
             for (d, s) in buf.iter_mut().zip(chunk) {
-                *d = base + s;
+                *d = base.wrapping_add(*s);
             }
             self.indices.push_slice(&buf[..chunk.len()]);
         }

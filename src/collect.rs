@@ -6,6 +6,8 @@
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
 use crate::batcher::Batcher;
+use crate::graphics::TessellationCache;
+use crate::pipeline::Topology;
 use crate::scene::Scene;
 use crate::stats::FrameStats;
 use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
@@ -37,30 +39,63 @@ pub fn pixel_to_clip(width: u32, height: u32) -> Affine2 {
     )
 }
 
-/// Walks a scene into a batcher; keeps its stack between frames so steady state allocates nothing.
+/// Where a walk draws to.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Pixels to clip space.
+    pub to_clip: Affine2,
+    /// Half the target size in pixels (clip-space lengths times this are pixels).
+    pub half_size: Vec2,
+    /// The renderer's 1x1 white texture, used by solid shapes.
+    pub white: TextureId,
+}
+
+impl View {
+    /// The view of a `width x height` target.
+    pub fn new(width: u32, height: u32, white: TextureId) -> View {
+        View {
+            to_clip: pixel_to_clip(width, height),
+            half_size: Vec2::new(width as f32, height as f32) / 2.0,
+            white,
+        }
+    }
+}
+
+/// Walks a scene into a batcher; keeps its stack and the tessellation cache between frames so steady state
+/// allocates nothing.
 #[derive(Debug, Default)]
 pub struct Collector {
     stack: Vec<Frame>,
+    /// Meshes of graphics contexts.
+    pub tessellation: TessellationCache,
 }
 
 impl Collector {
-    /// Walks `scene` from its root. `view` maps pixels to clip space; `is_live` says whether a texture still
-    /// exists.
+    /// Walks `scene` from its root into `view`; `is_live` says whether a texture still exists.
     pub fn collect(
         &mut self,
         scene: &Scene,
-        view: Affine2,
+        view: View,
         batcher: &mut Batcher,
         is_live: impl Fn(TextureId) -> bool,
         stats: &mut FrameStats,
     ) {
         let root = Inherited {
-            matrix: view,
+            matrix: view.to_clip,
             color: Color::WHITE,
             blend: BlendMode::Normal,
         };
         self.stack.clear();
-        if let Some((inh, _)) = visit(scene, scene.root(), root, batcher, &is_live, stats) {
+        if let Some((inh, _)) = visit(
+            scene,
+            scene.root(),
+            root,
+            &mut self.tessellation,
+            &view,
+            batcher,
+            &is_live,
+            stats,
+        ) {
             self.stack.push(Frame {
                 node: scene.root(),
                 cursor: 0,
@@ -77,9 +112,16 @@ impl Collector {
             // Leaves are drawn in this inner loop; only a child with children of its own pushes a frame.
             let mut descend = None;
             for (i, &child) in kids.iter().enumerate().skip(start) {
-                if let Some((child_inh, has_children)) =
-                    visit(scene, child, inh, batcher, &is_live, stats)
-                {
+                if let Some((child_inh, has_children)) = visit(
+                    scene,
+                    child,
+                    inh,
+                    &mut self.tessellation,
+                    &view,
+                    batcher,
+                    &is_live,
+                    stats,
+                ) {
                     if has_children {
                         descend = Some((i + 1, child, child_inh));
                         break;
@@ -114,10 +156,13 @@ fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, boo
 /// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
 /// drawn.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn visit(
     scene: &Scene,
     id: NodeId,
     parent: Inherited,
+    tessellation: &mut TessellationCache,
+    view: &View,
     batcher: &mut Batcher,
     is_live: &impl Fn(TextureId) -> bool,
     stats: &mut FrameStats,
@@ -167,6 +212,43 @@ fn visit(
             );
             stats.sprites += 1;
         }
+        NodeKind::Graphics(ctx) => {
+            let scale = (matrix.matrix2.x_axis * view.half_size)
+                .length()
+                .max((matrix.matrix2.y_axis * view.half_size).length());
+            let mesh = tessellation.get(ctx, scale);
+            for part in &mesh.parts {
+                let (tex, uv) = match part.texture {
+                    Some(t) if is_live(t.id()) => (t.id(), t.uvs()),
+                    Some(_) => {
+                        skip(stats, id, "a fill texture was destroyed");
+                        continue;
+                    }
+                    None => (view.white, [0.0, 0.0, 1.0, 1.0]),
+                };
+                let (uv0, uvd) = (
+                    Vec2::new(uv[0], uv[1]),
+                    Vec2::new(uv[2] - uv[0], uv[3] - uv[1]),
+                );
+                let r = part.vertices.start as usize..part.vertices.end as usize;
+                let verts = mesh.positions[r.clone()]
+                    .iter()
+                    .zip(&mesh.local_uv[r])
+                    .map(|(p, l)| (matrix.transform_point2(*p).into(), (uv0 + *l * uvd).into()));
+                let base = part.vertices.start;
+                let idx = &mesh.indices[part.indices.start as usize..part.indices.end as usize];
+                batcher.push_mesh_offset(
+                    tex,
+                    verts,
+                    idx,
+                    base,
+                    (inh.color * part.color).to_rgba8_u32(),
+                    inh.blend,
+                    Topology::TriangleList,
+                );
+            }
+            stats.shapes += 1;
+        }
     }
     Some((inh, !slot.children.is_empty()))
 }
@@ -191,7 +273,15 @@ mod tests {
         let mut b = Batcher::new(16);
         let mut s = FrameStats::default();
         b.begin();
-        Collector::default().collect(scene, Affine2::IDENTITY, &mut b, |t| t.index < 100, &mut s);
+        let view = View {
+            to_clip: Affine2::IDENTITY,
+            half_size: Vec2::ONE,
+            white: TextureId {
+                index: 99,
+                generation: 0,
+            },
+        };
+        Collector::default().collect(scene, view, &mut b, |t| t.index < 100, &mut s);
         b.finish();
         (b, s)
     }

@@ -1,7 +1,9 @@
 //! Scene nodes: a transform, colour and visibility shared by every kind, and what the node draws.
 
+use crate::graphics::GraphicsContext;
 use crate::{BlendMode, Color, Sprite, Texture};
 use glam::{Affine2, Vec2};
+use std::sync::Arc;
 
 /// What a node draws besides its children.
 #[derive(Clone, Debug, PartialEq)]
@@ -10,6 +12,8 @@ pub enum NodeKind {
     Container,
     /// A textured quad.
     Sprite(Sprite),
+    /// Vector shapes; the context may be shared with other nodes.
+    Graphics(Arc<GraphicsContext>),
 }
 
 /// One node of the scene tree. Children inherit its transform, alpha, tint and blend mode; draw order is tree
@@ -66,6 +70,22 @@ impl Node {
         Node {
             kind: NodeKind::Sprite(Sprite::new(texture)),
             ..Node::container()
+        }
+    }
+
+    /// A node drawing the shapes of `context` (pass an `Arc` to share one context between nodes).
+    pub fn graphics(context: impl Into<Arc<GraphicsContext>>) -> Node {
+        Node {
+            kind: NodeKind::Graphics(context.into()),
+            ..Node::container()
+        }
+    }
+
+    /// The graphics context for changing, if this node draws shapes (cloned first if it is shared).
+    pub fn graphics_mut(&mut self) -> Option<&mut GraphicsContext> {
+        match &mut self.kind {
+            NodeKind::Graphics(g) => Some(Arc::make_mut(g)),
+            _ => None,
         }
     }
 

@@ -3,11 +3,11 @@
 //! trim (stats). Steady state creates nothing: buffers only grow, pipelines and bind groups are cached.
 
 use crate::batcher::{Batcher, Vertex, MAX_BATCH_TEXTURES};
-use crate::collect::{pixel_to_clip, Collector};
+use crate::collect::{Collector, View};
 use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
 use crate::pipeline::{
-    GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId, PipelineSystem,
-    ShaderDesc, ShaderId, StateFlags,
+    DepthStencil, GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId,
+    PipelineSystem, ShaderDesc, ShaderId, StateFlags, StencilMode,
 };
 use crate::stats::{FrameStats, Stats};
 use crate::target::{padded_bytes_per_row, premultiply, unpremultiply, RenderTarget};
@@ -25,6 +25,8 @@ pub struct RendererOptions {
     pub max_textures_per_batch: usize,
     /// Adapter preference when `WGPU_ADAPTER_NAME` is not set (`WGPU_POWER_PREF` overrides it).
     pub power_preference: wgpu::PowerPreference,
+    /// Draw with 4x multisampling (anti-aliased shape edges), resolved into the target.
+    pub msaa: bool,
 }
 
 impl Default for RendererOptions {
@@ -32,6 +34,7 @@ impl Default for RendererOptions {
         RendererOptions {
             max_textures_per_batch: MAX_BATCH_TEXTURES,
             power_preference: wgpu::PowerPreference::HighPerformance,
+            msaa: false,
         }
     }
 }
@@ -148,6 +151,8 @@ pub struct Renderer {
     vertices: GpuBuffer,
     indices: GpuBuffer,
     belt: UploadBelt,
+    msaa: bool,
+    msaa_targets: std::collections::HashMap<(wgpu::TextureFormat, u32, u32), wgpu::TextureView>,
     draws: Vec<Draw>,
     bound: BoundState,
     stats: Stats,
@@ -216,6 +221,8 @@ impl Renderer {
             vertices: GpuBuffer::new(0, wgpu::BufferUsages::VERTEX, "stage2d vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
             belt: UploadBelt::new(device.clone(), 1 << 20),
+            msaa: options.msaa,
+            msaa_targets: Default::default(),
             draws: Vec::new(),
             bound: BoundState::default(),
             stats,
@@ -242,6 +249,48 @@ impl Renderer {
     /// The adapter.
     pub fn adapter(&self) -> &wgpu::Adapter {
         &self.adapter
+    }
+
+    /// Turns 4x multisampling on or off for the following frames.
+    pub fn set_msaa(&mut self, on: bool) {
+        self.msaa = on;
+    }
+
+    /// Whether frames are drawn with 4x multisampling.
+    pub fn msaa(&self) -> bool {
+        self.msaa
+    }
+
+    /// The multisampled colour texture for a target of `format` and `size`, created once and reused.
+    fn msaa_view(
+        &mut self,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        frame: &mut FrameStats,
+    ) -> wgpu::TextureView {
+        let device = &self.device;
+        self.msaa_targets
+            .entry((format, size.0, size.1))
+            .or_insert_with(|| {
+                frame.textures_created += 1;
+                device
+                    .create_texture(&wgpu::TextureDescriptor {
+                        label: Some("stage2d msaa colour"),
+                        size: wgpu::Extent3d {
+                            width: size.0,
+                            height: size.1,
+                            depth_or_array_layers: 1,
+                        },
+                        mip_level_count: 1,
+                        sample_count: 4,
+                        dimension: wgpu::TextureDimension::D2,
+                        format,
+                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                        view_formats: &[],
+                    })
+                    .create_view(&Default::default())
+            })
+            .clone()
     }
 
     /// Most textures one batch binds on this device.
@@ -383,7 +432,7 @@ impl Renderer {
         let textures = &self.textures;
         self.collector.collect(
             scene,
-            pixel_to_clip(size.0.max(1), size.1.max(1)),
+            View::new(size.0.max(1), size.1.max(1), textures.white().id()),
             &mut self.batcher,
             |t| textures.is_live(t),
             &mut frame,
@@ -400,8 +449,16 @@ impl Renderer {
         self.upload(&mut encoder, &mut frame);
 
         // Prepare: pipelines and bind groups, before any pass opens.
-        self.pipelines
-            .set_target_state(GlobalState::default(), format);
+        let global = GlobalState::new(
+            0b1111,
+            StencilMode::Disabled,
+            DepthStencil::None,
+            1,
+            self.msaa,
+        )
+        .expect("a valid global state");
+        self.pipelines.set_target_state(global, format);
+        let msaa_view = self.msaa.then(|| self.msaa_view(format, size, &mut frame));
         self.draws.clear();
         for b in self.batcher.batches() {
             let bind_group = self.textures.bind_group(&b.textures);
@@ -425,9 +482,9 @@ impl Renderer {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("stage2d pass"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
+                    view: msaa_view.as_ref().unwrap_or(view),
                     depth_slice: None,
-                    resolve_target: None,
+                    resolve_target: msaa_view.as_ref().map(|_| view),
                     ops: wgpu::Operations {
                         load: match clear {
                             Some(c) => wgpu::LoadOp::Clear(c.to_wgpu_premultiplied()),
@@ -476,6 +533,9 @@ impl Renderer {
         frame.pipelines_created = after.pipelines_created - before.pipelines_created;
         frame.shader_modules_created = after.shader_modules_created - before.shader_modules_created;
         frame.accumulate(&self.textures.take_stats());
+        frame.tessellations = self.collector.tessellation.tessellations;
+        frame.shape_instructions_skipped = self.collector.tessellation.skipped_instructions;
+        self.collector.tessellation.trim();
         self.stats.last_frame = frame;
         self.stats.total.accumulate(&frame);
         self.stats.frames += 1;

@@ -9,6 +9,12 @@ pub struct FrameStats {
     pub draw_calls: u64,
     /// Sprites drawn.
     pub sprites: u64,
+    /// Graphics nodes drawn.
+    pub shapes: u64,
+    /// Graphics contexts tessellated (0 in steady state: unchanged contexts reuse their mesh).
+    pub tessellations: u64,
+    /// Fill or stroke instructions skipped as degenerate or invalid while tessellating.
+    pub shape_instructions_skipped: u64,
     /// Nodes (and their subtrees) skipped for bad input, each with a warning.
     pub nodes_skipped: u64,
     /// Render passes begun.

@@ -1,0 +1,582 @@
+//! `GraphicsContext`: a Canvas-style recording of shapes, fills, strokes and holes, shareable by many nodes.
+//!
+//! Shape calls add subpaths to the current path. `fill` and `stroke` record an instruction for the current path;
+//! both may follow one path (`rect(..).fill(..).stroke(..)`), and the next shape call starts a new path. `cut`
+//! turns the current path into a hole of the previous instruction. Each context has a process-unique id and a
+//! version bumped by every change, which key the tessellation cache: an unchanged context is never
+//! re-tessellated. Cloning a context gives it a new id.
+
+use super::path::{PathCommand, ShapePath};
+use crate::{Color, Texture};
+use glam::Vec2;
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// How stroke segments meet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LineJoin {
+    /// Sharp corners, bevelled past the miter limit.
+    #[default]
+    Miter,
+    /// Rounded corners.
+    Round,
+    /// Cut-off corners.
+    Bevel,
+}
+
+/// How open stroke ends look.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LineCap {
+    /// Flat, at the end point.
+    #[default]
+    Butt,
+    /// A half circle beyond the end point.
+    Round,
+    /// A half square beyond the end point.
+    Square,
+}
+
+/// Where a stroke sits relative to its path.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum StrokeAlignment {
+    /// Inside the shape.
+    Inner,
+    /// Centred on the path (PixiJS's 0.5).
+    #[default]
+    Centre,
+    /// Outside the shape.
+    Outer,
+}
+
+/// A fill: a colour, optionally multiplied by a texture stretched over the shape's bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FillStyle {
+    /// Colour (alpha included).
+    pub color: Color,
+    /// Texture mapped over the shape's bounding box, if any.
+    pub texture: Option<Texture>,
+}
+
+impl From<Color> for FillStyle {
+    fn from(color: Color) -> Self {
+        FillStyle {
+            color,
+            texture: None,
+        }
+    }
+}
+
+impl From<Texture> for FillStyle {
+    fn from(texture: Texture) -> Self {
+        FillStyle {
+            color: Color::WHITE,
+            texture: Some(texture),
+        }
+    }
+}
+
+/// A stroke's look.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrokeStyle {
+    /// Width in local pixels.
+    pub width: f32,
+    /// Colour (alpha included).
+    pub color: Color,
+    /// Corner shape.
+    pub join: LineJoin,
+    /// End shape of open paths.
+    pub cap: LineCap,
+    /// Miter length limit, in widths (PixiJS's default 10).
+    pub miter_limit: f32,
+    /// Inner, centred or outer.
+    pub alignment: StrokeAlignment,
+}
+
+impl Default for StrokeStyle {
+    fn default() -> Self {
+        StrokeStyle {
+            width: 1.0,
+            color: Color::BLACK,
+            join: LineJoin::Miter,
+            cap: LineCap::Butt,
+            miter_limit: 10.0,
+            alignment: StrokeAlignment::Centre,
+        }
+    }
+}
+
+impl StrokeStyle {
+    /// A centred stroke of `width` and `color` with the default joins and caps.
+    pub fn new(width: f32, color: Color) -> Self {
+        StrokeStyle {
+            width,
+            color,
+            ..Default::default()
+        }
+    }
+}
+
+/// One recorded drawing instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Instruction {
+    /// Fill `path` minus `holes` (even-odd).
+    Fill {
+        /// The shape.
+        path: ShapePath,
+        /// Subpaths cut out of it.
+        holes: ShapePath,
+        /// The fill.
+        style: FillStyle,
+    },
+    /// Stroke `path` (and its holes' outlines).
+    Stroke {
+        /// The shape.
+        path: ShapePath,
+        /// Cut-out outlines, stroked too.
+        holes: ShapePath,
+        /// The stroke.
+        style: StrokeStyle,
+    },
+}
+
+/// A recording of shapes and how to paint them. Put it in an `Arc` to share it between nodes.
+#[derive(Debug, PartialEq)]
+pub struct GraphicsContext {
+    id: u64,
+    version: u64,
+    instructions: Vec<Instruction>,
+    current: ShapePath,
+    /// Whether `current` was already used by a fill or stroke (the next shape starts a new path).
+    current_used: bool,
+}
+
+impl Clone for GraphicsContext {
+    fn clone(&self) -> Self {
+        GraphicsContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            version: 0,
+            instructions: self.instructions.clone(),
+            current: self.current.clone(),
+            current_used: self.current_used,
+        }
+    }
+}
+
+impl Default for GraphicsContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GraphicsContext {
+    /// An empty context.
+    pub fn new() -> Self {
+        GraphicsContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            version: 0,
+            instructions: Vec::new(),
+            current: ShapePath::new(),
+            current_used: false,
+        }
+    }
+
+    /// Process-unique id (a clone gets a new one).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Bumped by every change.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The recorded instructions.
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.instructions
+    }
+
+    /// Removes everything.
+    pub fn clear(&mut self) -> &mut Self {
+        self.instructions.clear();
+        self.current = ShapePath::new();
+        self.current_used = false;
+        self.version += 1;
+        self
+    }
+
+    fn path(&mut self) -> &mut ShapePath {
+        if self.current_used {
+            self.current = ShapePath::new();
+            self.current_used = false;
+        }
+        self.version += 1;
+        &mut self.current
+    }
+
+    /// Starts a new subpath at `(x, y)`.
+    pub fn move_to(&mut self, x: f32, y: f32) -> &mut Self {
+        self.path().push(PathCommand::MoveTo(Vec2::new(x, y)));
+        self
+    }
+
+    /// A straight line to `(x, y)`.
+    pub fn line_to(&mut self, x: f32, y: f32) -> &mut Self {
+        self.path().push(PathCommand::LineTo(Vec2::new(x, y)));
+        self
+    }
+
+    /// A quadratic curve through control point `(cx, cy)` to `(x, y)`.
+    pub fn quadratic_curve_to(&mut self, cx: f32, cy: f32, x: f32, y: f32) -> &mut Self {
+        self.path()
+            .push(PathCommand::QuadTo(Vec2::new(cx, cy), Vec2::new(x, y)));
+        self
+    }
+
+    /// A cubic curve through control points to `(x, y)`.
+    pub fn bezier_curve_to(
+        &mut self,
+        c1x: f32,
+        c1y: f32,
+        c2x: f32,
+        c2y: f32,
+        x: f32,
+        y: f32,
+    ) -> &mut Self {
+        self.path().push(PathCommand::CubicTo(
+            Vec2::new(c1x, c1y),
+            Vec2::new(c2x, c2y),
+            Vec2::new(x, y),
+        ));
+        self
+    }
+
+    /// A circular arc around `(cx, cy)` from angle `start` to `end` (radians, clockwise on screen unless
+    /// `anticlockwise`), joined to the current point by a line, as in Canvas.
+    pub fn arc(
+        &mut self,
+        cx: f32,
+        cy: f32,
+        radius: f32,
+        start: f32,
+        end: f32,
+        anticlockwise: bool,
+    ) -> &mut Self {
+        let mut sweep = end - start;
+        if !anticlockwise && sweep < 0.0 {
+            sweep = sweep.rem_euclid(TAU);
+            if sweep == 0.0 && end != start {
+                sweep = TAU;
+            }
+        } else if anticlockwise && sweep > 0.0 {
+            sweep = -((-sweep).rem_euclid(TAU));
+            if sweep == 0.0 && end != start {
+                sweep = -TAU;
+            }
+        }
+        self.path().push(PathCommand::Arc {
+            center: Vec2::new(cx, cy),
+            radii: Vec2::splat(radius),
+            start,
+            sweep,
+        });
+        self
+    }
+
+    /// A Canvas `arcTo`: a line towards `(x1, y1)` rounded by an arc of `radius` into the line towards `(x2, y2)`.
+    pub fn arc_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, radius: f32) -> &mut Self {
+        let p0 = match self.last_point() {
+            Some(p) => p,
+            None => return self.move_to(x1, y1),
+        };
+        let p1 = Vec2::new(x1, y1);
+        let p2 = Vec2::new(x2, y2);
+        let (a, b) = ((p0 - p1).normalize_or_zero(), (p2 - p1).normalize_or_zero());
+        let cos = a.dot(b).clamp(-1.0, 1.0);
+        if radius <= 0.0 || a == Vec2::ZERO || b == Vec2::ZERO || (1.0 - cos.abs()) < 1e-6 {
+            return self.line_to(x1, y1);
+        }
+        let half = cos.acos() / 2.0;
+        let dist = radius / half.tan();
+        let t0 = p1 + a * dist;
+        let t1 = p1 + b * dist;
+        let bisector = (a + b).normalize();
+        let center = p1 + bisector * (radius / half.sin());
+        let start = (t0 - center).to_angle();
+        let end = (t1 - center).to_angle();
+        let mut sweep = end - start;
+        if sweep > PI {
+            sweep -= TAU;
+        } else if sweep < -PI {
+            sweep += TAU;
+        }
+        self.line_to(t0.x, t0.y);
+        self.path().push(PathCommand::Arc {
+            center,
+            radii: Vec2::splat(radius),
+            start,
+            sweep,
+        });
+        self
+    }
+
+    fn last_point(&self) -> Option<Vec2> {
+        if self.current_used {
+            return None;
+        }
+        let mut start = None;
+        let mut last = None;
+        for c in self.current.commands() {
+            match *c {
+                PathCommand::MoveTo(p) => {
+                    start = Some(p);
+                    last = Some(p);
+                }
+                PathCommand::LineTo(p)
+                | PathCommand::QuadTo(_, p)
+                | PathCommand::CubicTo(_, _, p) => last = Some(p),
+                PathCommand::Arc {
+                    center,
+                    radii,
+                    start: s,
+                    sweep,
+                } => {
+                    let a = s + sweep;
+                    last = Some(center + Vec2::new(a.cos() * radii.x, a.sin() * radii.y));
+                }
+                PathCommand::Close => last = start,
+            }
+        }
+        last
+    }
+
+    /// Closes the current subpath.
+    pub fn close_path(&mut self) -> &mut Self {
+        self.path().push(PathCommand::Close);
+        self
+    }
+
+    /// Adds a closed polygon through `points`.
+    pub fn poly(&mut self, points: &[Vec2]) -> &mut Self {
+        let Some((first, rest)) = points.split_first() else {
+            return self;
+        };
+        let p = self.path();
+        p.push(PathCommand::MoveTo(*first));
+        for q in rest {
+            p.push(PathCommand::LineTo(*q));
+        }
+        p.push(PathCommand::Close);
+        self
+    }
+
+    /// Adds a rectangle.
+    pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32) -> &mut Self {
+        self.poly(&[
+            Vec2::new(x, y),
+            Vec2::new(x + w, y),
+            Vec2::new(x + w, y + h),
+            Vec2::new(x, y + h),
+        ])
+    }
+
+    /// Adds a rectangle with corners rounded by `radius` (clamped to half the shorter side).
+    pub fn round_rect(&mut self, x: f32, y: f32, w: f32, h: f32, radius: f32) -> &mut Self {
+        let r = radius.max(0.0).min(w.abs() / 2.0).min(h.abs() / 2.0);
+        if r <= 0.0 || r.is_nan() {
+            return self.rect(x, y, w, h);
+        }
+        let p = self.path();
+        p.push(PathCommand::MoveTo(Vec2::new(x + r, y)));
+        let corners = [
+            (Vec2::new(x + w - r, y + r), -FRAC_PI_2),
+            (Vec2::new(x + w - r, y + h - r), 0.0),
+            (Vec2::new(x + r, y + h - r), FRAC_PI_2),
+            (Vec2::new(x + r, y + r), PI),
+        ];
+        for (center, start) in corners {
+            p.push(PathCommand::Arc {
+                center,
+                radii: Vec2::splat(r),
+                start,
+                sweep: FRAC_PI_2,
+            });
+        }
+        p.push(PathCommand::Close);
+        self
+    }
+
+    /// Adds a circle.
+    pub fn circle(&mut self, x: f32, y: f32, radius: f32) -> &mut Self {
+        self.ellipse(x, y, radius, radius)
+    }
+
+    /// Adds an ellipse with radii `rx`, `ry`.
+    pub fn ellipse(&mut self, x: f32, y: f32, rx: f32, ry: f32) -> &mut Self {
+        let p = self.path();
+        p.push(PathCommand::MoveTo(Vec2::new(x + rx, y)));
+        p.push(PathCommand::Arc {
+            center: Vec2::new(x, y),
+            radii: Vec2::new(rx, ry),
+            start: 0.0,
+            sweep: TAU,
+        });
+        p.push(PathCommand::Close);
+        self
+    }
+
+    /// Adds a regular polygon of `sides` (at least 3) with circumradius `radius`, first vertex at `rotation`
+    /// (0 points up).
+    pub fn regular_poly(
+        &mut self,
+        x: f32,
+        y: f32,
+        radius: f32,
+        sides: u32,
+        rotation: f32,
+    ) -> &mut Self {
+        let sides = sides.max(3);
+        let pts: Vec<Vec2> = (0..sides)
+            .map(|i| {
+                let a = rotation - FRAC_PI_2 + i as f32 * TAU / sides as f32;
+                Vec2::new(x + radius * a.cos(), y + radius * a.sin())
+            })
+            .collect();
+        self.poly(&pts)
+    }
+
+    /// Adds a star of `points` tips (at least 2) between `inner_radius` and `radius`, first tip at `rotation`
+    /// (0 points up).
+    pub fn star(
+        &mut self,
+        x: f32,
+        y: f32,
+        points: u32,
+        radius: f32,
+        inner_radius: f32,
+        rotation: f32,
+    ) -> &mut Self {
+        let n = points.max(2) * 2;
+        let pts: Vec<Vec2> = (0..n)
+            .map(|i| {
+                let r = if i % 2 == 0 { radius } else { inner_radius };
+                let a = rotation - FRAC_PI_2 + i as f32 * TAU / n as f32;
+                Vec2::new(x + r * a.cos(), y + r * a.sin())
+            })
+            .collect();
+        self.poly(&pts)
+    }
+
+    /// Fills the current path.
+    pub fn fill(&mut self, style: impl Into<FillStyle>) -> &mut Self {
+        self.instructions.push(Instruction::Fill {
+            path: self.current.clone(),
+            holes: ShapePath::new(),
+            style: style.into(),
+        });
+        self.current_used = true;
+        self.version += 1;
+        self
+    }
+
+    /// Strokes the current path.
+    pub fn stroke(&mut self, style: StrokeStyle) -> &mut Self {
+        self.instructions.push(Instruction::Stroke {
+            path: self.current.clone(),
+            holes: ShapePath::new(),
+            style,
+        });
+        self.current_used = true;
+        self.version += 1;
+        self
+    }
+
+    /// Cuts the current path out of the previous fill or stroke, as a hole. Without a previous instruction the
+    /// path is discarded.
+    pub fn cut(&mut self) -> &mut Self {
+        let hole = std::mem::take(&mut self.current);
+        if let Some(Instruction::Fill { holes, .. } | Instruction::Stroke { holes, .. }) =
+            self.instructions.last_mut()
+        {
+            holes.extend(&hole);
+        }
+        self.current_used = false;
+        self.version += 1;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_then_stroke_share_a_path_and_next_shape_starts_anew() {
+        let mut g = GraphicsContext::new();
+        g.rect(0.0, 0.0, 10.0, 10.0)
+            .fill(Color::RED)
+            .stroke(StrokeStyle::new(2.0, Color::BLACK));
+        g.circle(5.0, 5.0, 3.0).fill(Color::BLUE);
+        let ins = g.instructions();
+        assert_eq!(ins.len(), 3);
+        let (Instruction::Fill { path: a, .. }, Instruction::Stroke { path: b, .. }) =
+            (&ins[0], &ins[1])
+        else {
+            panic!("wrong order");
+        };
+        assert_eq!(a, b);
+        let Instruction::Fill { path: c, .. } = &ins[2] else {
+            panic!()
+        };
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn cut_adds_a_hole_to_the_previous_instruction() {
+        let mut g = GraphicsContext::new();
+        g.rect(0.0, 0.0, 10.0, 10.0).fill(Color::RED);
+        g.circle(5.0, 5.0, 2.0).cut();
+        let Instruction::Fill { holes, .. } = &g.instructions()[0] else {
+            panic!()
+        };
+        assert!(!holes.is_empty());
+        assert_eq!(g.instructions().len(), 1);
+    }
+
+    #[test]
+    fn versions_bump_and_clones_get_new_ids() {
+        let mut g = GraphicsContext::new();
+        let v0 = g.version();
+        g.rect(0.0, 0.0, 1.0, 1.0);
+        assert!(g.version() > v0);
+        let c = g.clone();
+        assert_ne!(c.id(), g.id());
+    }
+
+    #[test]
+    fn arc_to_rounds_a_corner_tangentially() {
+        let mut g = GraphicsContext::new();
+        g.move_to(0.0, 0.0)
+            .arc_to(10.0, 0.0, 10.0, 10.0, 4.0)
+            .line_to(10.0, 10.0);
+        g.stroke(StrokeStyle::default());
+        let Instruction::Stroke { path, .. } = &g.instructions()[0] else {
+            panic!()
+        };
+        let (lines, _) = path.flatten(0.01);
+        let pts = &lines[0].points;
+        assert!(
+            pts.iter()
+                .any(|p| (p.x - 6.0).abs() < 1e-3 && p.y.abs() < 1e-3),
+            "tangent point on the first line"
+        );
+        assert!(
+            pts.iter()
+                .any(|p| (p.x - 10.0).abs() < 1e-3 && (p.y - 4.0).abs() < 1e-3),
+            "and on the second"
+        );
+        // No point cuts the corner by more than the radius allows.
+        assert!(pts.iter().all(|p| p.x <= 10.0 + 1e-3 && p.y >= -1e-3));
+    }
+}

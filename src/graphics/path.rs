@@ -1,0 +1,347 @@
+//! Shape paths with Canvas semantics, flattened to polylines at a given tolerance.
+//!
+//! Curves and arcs are flattened here (with lyon's geometry), so everything downstream (NaN filtering, stroke
+//! alignment, bounds, texture mapping, triangulation) works on plain polylines. Non-finite coordinates drop the
+//! subpath that holds them; the rest of the path is kept.
+
+use glam::Vec2;
+use lyon::geom::{point, vector, Angle, Arc, CubicBezierSegment, QuadraticBezierSegment};
+
+/// One recorded path command (local pixels).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathCommand {
+    /// Start a new subpath.
+    MoveTo(Vec2),
+    /// Straight line.
+    LineTo(Vec2),
+    /// Quadratic Bézier curve (control, end).
+    QuadTo(Vec2, Vec2),
+    /// Cubic Bézier curve (control 1, control 2, end).
+    CubicTo(Vec2, Vec2, Vec2),
+    /// Circular or elliptical arc: centre, radii, start angle, sweep (radians, positive clockwise on screen).
+    Arc {
+        /// Centre.
+        center: Vec2,
+        /// Radii.
+        radii: Vec2,
+        /// Start angle in radians.
+        start: f32,
+        /// Sweep in radians.
+        sweep: f32,
+    },
+    /// Close the current subpath.
+    Close,
+}
+
+/// A flattened subpath.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Polyline {
+    /// Points, without a repeated closing point.
+    pub points: Vec<Vec2>,
+    /// Whether the last point connects back to the first.
+    pub closed: bool,
+}
+
+/// A path: a list of subpaths built with Canvas-style commands.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShapePath {
+    commands: Vec<PathCommand>,
+}
+
+impl ShapePath {
+    /// An empty path.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether the path has no commands.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// The recorded commands.
+    pub fn commands(&self) -> &[PathCommand] {
+        &self.commands
+    }
+
+    /// Appends a command.
+    pub fn push(&mut self, c: PathCommand) {
+        self.commands.push(c);
+    }
+
+    /// Appends every command of `other`.
+    pub fn extend(&mut self, other: &ShapePath) {
+        self.commands.extend_from_slice(&other.commands);
+    }
+
+    /// Flattens to polylines so that no point of a curve is further than `tolerance` from the polyline.
+    /// Subpaths with non-finite coordinates are dropped and counted in the second value.
+    pub fn flatten(&self, tolerance: f32) -> (Vec<Polyline>, usize) {
+        let tol = if tolerance.is_finite() && tolerance > 1e-4 {
+            tolerance
+        } else {
+            0.25
+        };
+        let mut out = Vec::new();
+        let mut dropped = 0;
+        let mut cur = Polyline::default();
+        let mut bad = false;
+        let mut finish =
+            |cur: &mut Polyline, bad: &mut bool, out: &mut Vec<Polyline>, closed: bool| {
+                let mut p = std::mem::take(cur);
+                p.closed = closed;
+                if *bad {
+                    dropped += 1;
+                } else {
+                    p.points.dedup_by(|a, b| a.distance_squared(*b) < 1e-12);
+                    if p.closed
+                        && p.points.len() > 1
+                        && p.points[0].distance_squared(*p.points.last().unwrap()) < 1e-12
+                    {
+                        p.points.pop();
+                    }
+                    if !p.points.is_empty() {
+                        out.push(p);
+                    }
+                }
+                *bad = false;
+            };
+        let fin = |v: Vec2| v.is_finite();
+        for c in &self.commands {
+            match *c {
+                PathCommand::MoveTo(p) => {
+                    finish(&mut cur, &mut bad, &mut out, false);
+                    bad |= !fin(p);
+                    cur.points.push(p);
+                }
+                PathCommand::LineTo(p) => {
+                    bad |= !fin(p);
+                    cur.points.push(p);
+                }
+                PathCommand::QuadTo(c1, to) => {
+                    bad |= !fin(c1) || !fin(to);
+                    match cur.points.last().copied() {
+                        Some(from) if !bad => {
+                            let seg = QuadraticBezierSegment {
+                                from: point(from.x, from.y),
+                                ctrl: point(c1.x, c1.y),
+                                to: point(to.x, to.y),
+                            };
+                            seg.for_each_flattened(tol, &mut |l| {
+                                cur.points.push(Vec2::new(l.to.x, l.to.y))
+                            });
+                        }
+                        _ => cur.points.push(to),
+                    }
+                }
+                PathCommand::CubicTo(c1, c2, to) => {
+                    bad |= !fin(c1) || !fin(c2) || !fin(to);
+                    match cur.points.last().copied() {
+                        Some(from) if !bad => {
+                            let seg = CubicBezierSegment {
+                                from: point(from.x, from.y),
+                                ctrl1: point(c1.x, c1.y),
+                                ctrl2: point(c2.x, c2.y),
+                                to: point(to.x, to.y),
+                            };
+                            seg.for_each_flattened(tol, &mut |l| {
+                                cur.points.push(Vec2::new(l.to.x, l.to.y))
+                            });
+                        }
+                        _ => cur.points.push(to),
+                    }
+                }
+                PathCommand::Arc {
+                    center,
+                    radii,
+                    start,
+                    sweep,
+                } => {
+                    bad |= !fin(center) || !fin(radii) || !start.is_finite() || !sweep.is_finite();
+                    if bad {
+                        continue;
+                    }
+                    let arc = Arc {
+                        center: point(center.x, center.y),
+                        radii: vector(radii.x.abs(), radii.y.abs()),
+                        start_angle: Angle::radians(start),
+                        sweep_angle: Angle::radians(
+                            sweep.clamp(-std::f32::consts::TAU, std::f32::consts::TAU),
+                        ),
+                        x_rotation: Angle::radians(0.0),
+                    };
+                    let s = arc.from();
+                    cur.points.push(Vec2::new(s.x, s.y));
+                    arc.for_each_flattened(tol, &mut |l| {
+                        cur.points.push(Vec2::new(l.to.x, l.to.y))
+                    });
+                }
+                PathCommand::Close => {
+                    let start = cur.points.first().copied();
+                    finish(&mut cur, &mut bad, &mut out, true);
+                    // Canvas: after closePath the pen is back at the subpath's start.
+                    if let Some(s) = start {
+                        cur.points.push(s);
+                        cur.closed = false;
+                    }
+                }
+            }
+        }
+        finish(&mut cur, &mut bad, &mut out, false);
+        // A pen position left over after a close is not a subpath; flattening huge coordinates can overflow.
+        out.retain(|p| p.points.len() > 1 || p.closed);
+        let before = out.len();
+        out.retain(|p| p.points.iter().all(|v| v.is_finite()));
+        let overflowed = before - out.len();
+        (out, dropped + overflowed)
+    }
+}
+
+/// Twice the signed area of a closed polyline (positive when clockwise on screen, y down).
+pub fn signed_area2(points: &[Vec2]) -> f32 {
+    let n = points.len();
+    (0..n)
+        .map(|i| points[i].perp_dot(points[(i + 1) % n]))
+        .sum()
+}
+
+/// Offsets a polyline sideways by `d` (positive: to the left of the direction of travel in a y-down frame, which
+/// is outward for a clockwise closed polyline). Corners are mitred, capped at 4x `d`.
+pub fn offset(line: &Polyline, d: f32) -> Polyline {
+    let pts = &line.points;
+    let n = pts.len();
+    if n < 2 || d == 0.0 {
+        return line.clone();
+    }
+    let normal = |a: Vec2, b: Vec2| {
+        let t = (b - a).normalize_or_zero();
+        Vec2::new(t.y, -t.x)
+    };
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let prev = if i > 0 {
+            Some(pts[i - 1])
+        } else if line.closed {
+            Some(pts[n - 1])
+        } else {
+            None
+        };
+        let next = if i + 1 < n {
+            Some(pts[i + 1])
+        } else if line.closed {
+            Some(pts[0])
+        } else {
+            None
+        };
+        let p = pts[i];
+        let n_in = prev.map(|a| normal(a, p));
+        let n_out = next.map(|b| normal(p, b));
+        let m = match (n_in, n_out) {
+            (Some(a), Some(b)) => {
+                let sum = (a + b).normalize_or_zero();
+                let cos = sum.dot(b).max(0.25);
+                if sum == Vec2::ZERO {
+                    b
+                } else {
+                    sum / cos
+                }
+            }
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) => Vec2::ZERO,
+        };
+        out.push(p + m * d);
+    }
+    Polyline {
+        points: out,
+        closed: line.closed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canvas_semantics_subpaths_and_close() {
+        let mut p = ShapePath::new();
+        p.push(PathCommand::MoveTo(Vec2::new(0.0, 0.0)));
+        p.push(PathCommand::LineTo(Vec2::new(10.0, 0.0)));
+        p.push(PathCommand::LineTo(Vec2::new(10.0, 10.0)));
+        p.push(PathCommand::Close);
+        p.push(PathCommand::MoveTo(Vec2::new(20.0, 0.0)));
+        p.push(PathCommand::LineTo(Vec2::new(30.0, 0.0)));
+        let (lines, dropped) = p.flatten(0.25);
+        assert_eq!(dropped, 0);
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].closed && lines[0].points.len() == 3);
+        assert!(!lines[1].closed && lines[1].points.len() == 2);
+    }
+
+    #[test]
+    fn curves_flatten_within_tolerance_and_finer_tolerance_gives_more_points() {
+        let mut p = ShapePath::new();
+        p.push(PathCommand::Arc {
+            center: Vec2::ZERO,
+            radii: Vec2::splat(100.0),
+            start: 0.0,
+            sweep: std::f32::consts::TAU,
+        });
+        let (coarse, _) = p.flatten(1.0);
+        let (fine, _) = p.flatten(0.05);
+        assert!(fine[0].points.len() > 2 * coarse[0].points.len());
+        for pt in &fine[0].points {
+            assert!((pt.length() - 100.0).abs() < 0.06);
+        }
+        // Midpoints of segments stay within the tolerance of the circle.
+        let pts = &coarse[0].points;
+        for w in pts.windows(2) {
+            let mid = (w[0] + w[1]) * 0.5;
+            assert!(100.0 - mid.length() <= 1.0 + 1e-3);
+        }
+    }
+
+    #[test]
+    fn non_finite_subpaths_are_dropped_and_counted() {
+        let mut p = ShapePath::new();
+        p.push(PathCommand::MoveTo(Vec2::new(0.0, 0.0)));
+        p.push(PathCommand::LineTo(Vec2::new(f32::NAN, 0.0)));
+        p.push(PathCommand::LineTo(Vec2::new(1.0, 1.0)));
+        p.push(PathCommand::MoveTo(Vec2::new(0.0, 0.0)));
+        p.push(PathCommand::QuadTo(
+            Vec2::new(5.0, f32::INFINITY),
+            Vec2::new(9.0, 0.0),
+        ));
+        p.push(PathCommand::MoveTo(Vec2::new(0.0, 0.0)));
+        p.push(PathCommand::LineTo(Vec2::new(1.0, 0.0)));
+        let (lines, dropped) = p.flatten(0.25);
+        assert_eq!(dropped, 2);
+        assert_eq!(lines.len(), 1);
+    }
+
+    #[test]
+    fn offset_moves_a_clockwise_square_outwards() {
+        let sq = Polyline {
+            points: vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(10.0, 0.0),
+                Vec2::new(10.0, 10.0),
+                Vec2::new(0.0, 10.0),
+            ],
+            closed: true,
+        };
+        assert!(
+            signed_area2(&sq.points) > 0.0,
+            "clockwise on screen is positive"
+        );
+        let out = offset(&sq, 2.0);
+        assert!(
+            (out.points[0] - Vec2::new(-2.0, -2.0)).length() < 1e-4,
+            "{:?}",
+            out.points[0]
+        );
+        assert!((out.points[2] - Vec2::new(12.0, 12.0)).length() < 1e-4);
+        let inner = offset(&sq, -2.0);
+        assert!((inner.points[0] - Vec2::new(2.0, 2.0)).length() < 1e-4);
+    }
+}

@@ -1,0 +1,433 @@
+//! Vector shapes: primitives, strokes, holes, transforms, MSAA, bad geometry, batching with sprites.
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use stage2d::glam::Vec2;
+use stage2d::graphics::tessellate;
+use stage2d::{
+    Color, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions, Scene,
+    StrokeAlignment, StrokeStyle,
+};
+use std::sync::Arc;
+
+const BG: Color = Color::BLACK;
+
+#[test]
+fn each_primitive_fills_its_area() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.rect(4.0, 4.0, 24.0, 24.0).fill(Color::RED);
+    g.round_rect(36.0, 4.0, 24.0, 24.0, 8.0).fill(Color::GREEN);
+    g.circle(80.0, 16.0, 12.0).fill(Color::BLUE);
+    g.ellipse(112.0, 16.0, 14.0, 8.0)
+        .fill(Color::rgb(1.0, 1.0, 0.0));
+    g.poly(&[
+        Vec2::new(4.0, 60.0),
+        Vec2::new(28.0, 60.0),
+        Vec2::new(16.0, 36.0),
+    ])
+    .fill(Color::rgb(1.0, 0.0, 1.0));
+    g.regular_poly(48.0, 48.0, 12.0, 6, 0.0)
+        .fill(Color::rgb(0.0, 1.0, 1.0));
+    g.star(80.0, 48.0, 5, 13.0, 6.0, 0.0).fill(Color::WHITE);
+    g.move_to(100.0, 60.0)
+        .quadratic_curve_to(112.0, 30.0, 124.0, 60.0)
+        .bezier_curve_to(118.0, 50.0, 106.0, 50.0, 100.0, 60.0)
+        .close_path()
+        .fill(Color::rgb(1.0, 0.5, 0.0));
+    g.move_to(16.0, 80.0)
+        .arc(16.0, 80.0, 12.0, 0.0, std::f32::consts::PI, false)
+        .close_path()
+        .fill(Color::RED);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 128, 96, BG);
+    probe(&img, 16, 16, [255, 0, 0, 255], 0);
+    probe(&img, 5, 5, [255, 0, 0, 255], 0);
+    probe(&img, 3, 3, [0, 0, 0, 255], 0);
+    probe(&img, 48, 16, [0, 255, 0, 255], 0);
+    probe(&img, 37, 5, [0, 0, 0, 255], 0); // rounded corner cut away
+    probe(&img, 80, 16, [0, 0, 255, 255], 0);
+    probe(&img, 80, 5, [0, 0, 255, 255], 0);
+    probe(&img, 70, 6, [0, 0, 0, 255], 0); // outside the circle, inside its box
+    probe(&img, 112, 16, [255, 255, 0, 255], 0);
+    probe(&img, 112, 6, [0, 0, 0, 255], 0);
+    probe(&img, 16, 55, [255, 0, 255, 255], 0);
+    probe(&img, 48, 48, [0, 255, 255, 255], 0);
+    probe(&img, 80, 48, [255, 255, 255, 255], 0);
+    probe(&img, 112, 48, [255, 128, 0, 255], 1);
+    probe(&img, 16, 86, [255, 0, 0, 255], 0); // lower half-disc (clockwise from 0 to pi on screen)
+    probe(&img, 16, 74, [0, 0, 0, 255], 0);
+    let f = r.stats().last_frame;
+    assert_eq!(f.draw_calls, 1);
+    assert_eq!(f.tessellations, 1);
+    golden("shape_primitives", &img);
+}
+
+#[test]
+fn strokes_joins_caps_and_alignment() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    let joins = [LineJoin::Miter, LineJoin::Round, LineJoin::Bevel];
+    let caps = [LineCap::Butt, LineCap::Round, LineCap::Square];
+    for (i, (join, cap)) in joins.iter().zip(caps).enumerate() {
+        let x = 12.0 + i as f32 * 40.0;
+        g.move_to(x, 40.0)
+            .line_to(x + 12.0, 10.0)
+            .line_to(x + 24.0, 40.0)
+            .stroke(StrokeStyle {
+                width: 8.0,
+                color: Color::WHITE,
+                join: *join,
+                cap,
+                ..Default::default()
+            });
+    }
+    for (i, align) in [
+        StrokeAlignment::Inner,
+        StrokeAlignment::Centre,
+        StrokeAlignment::Outer,
+    ]
+    .iter()
+    .enumerate()
+    {
+        let x = 12.0 + i as f32 * 40.0;
+        g.rect(x, 56.0, 24.0, 24.0)
+            .fill(Color::BLUE)
+            .stroke(StrokeStyle {
+                width: 6.0,
+                color: Color::rgba(1.0, 0.0, 0.0, 1.0),
+                alignment: *align,
+                ..Default::default()
+            });
+    }
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 128, 96, BG);
+    // Alignment: inner stroke covers the rect's edge pixels; outer leaves them blue and paints outside.
+    probe(&img, 13, 57, [255, 0, 0, 255], 0);
+    probe(&img, 10, 68, [0, 0, 0, 255], 0);
+    probe(&img, 93, 57, [0, 0, 255, 255], 0);
+    probe(&img, 90, 68, [255, 0, 0, 255], 0);
+    probe(&img, 51, 68, [255, 0, 0, 255], 0); // centre: straddles the edge at x=52
+    probe(&img, 53, 68, [255, 0, 0, 255], 0);
+    // Caps: butt ends at the end point, square extends past it.
+    probe(&img, 12, 43, [0, 0, 0, 255], 0);
+    golden("shape_strokes", &img);
+}
+
+#[test]
+fn holes_show_what_is_behind() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.rect(0.0, 0.0, 40.0, 40.0).fill(Color::RED);
+    g.circle(20.0, 20.0, 10.0).cut();
+    g.rect(50.0, 0.0, 30.0, 30.0).fill(Color::GREEN);
+    g.rect(60.0, 10.0, 10.0, 10.0).cut();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 96, 48, Color::BLUE);
+    probe(&img, 20, 20, [0, 0, 255, 255], 0);
+    probe(&img, 2, 2, [255, 0, 0, 255], 0);
+    probe(&img, 65, 15, [0, 0, 255, 255], 0);
+    probe(&img, 52, 2, [0, 255, 0, 255], 0);
+    golden("shape_holes", &img);
+}
+
+#[test]
+fn graphics_inherit_transform_alpha_tint_and_share_contexts() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.rect(-8.0, -8.0, 16.0, 16.0).fill(Color::WHITE);
+    let shared = Arc::new(g);
+    let mut s = Scene::new();
+    let parent = s.add(s.root(), Node::container().with_alpha(0.5)).unwrap();
+    let a = s
+        .add(
+            parent,
+            Node::graphics(shared.clone())
+                .at(16.0, 16.0)
+                .tinted(Color::RED),
+        )
+        .unwrap();
+    s.get_mut(a).unwrap().rotation = std::f32::consts::FRAC_PI_4;
+    let b = s
+        .add(s.root(), Node::graphics(shared.clone()).at(48.0, 16.0))
+        .unwrap();
+    s.get_mut(b).unwrap().scale = Vec2::new(1.0, 0.5);
+    let img = render(&mut r, &s, 64, 32, BG);
+    probe(&img, 16, 16, [128, 0, 0, 255], 1);
+    probe(&img, 16, 5, [128, 0, 0, 255], 1); // a rotated square reaches further up
+    probe(&img, 48, 16, [255, 255, 255, 255], 0);
+    probe(&img, 41, 16, [255, 255, 255, 255], 0);
+    probe(&img, 38, 16, [0, 0, 0, 255], 0);
+    probe(&img, 48, 10, [0, 0, 0, 255], 0); // squashed vertically
+    assert_eq!(
+        r.stats().last_frame.tessellations,
+        1,
+        "one shared context, one scale bucket"
+    );
+    golden("shape_transforms", &img);
+}
+
+#[test]
+fn a_small_circle_scaled_up_ten_times_stays_round() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.circle(0.0, 0.0, 3.0).fill(Color::WHITE);
+    let mut s = Scene::new();
+    let n = s.add(s.root(), Node::graphics(g).at(32.0, 32.0)).unwrap();
+    s.get_mut(n).unwrap().scale = Vec2::splat(10.0);
+    let img = render(&mut r, &s, 64, 64, BG);
+    // Every pixel whose centre lies within 29.6 px of the centre is filled, every one beyond 30.4 px is not.
+    for (x, y, p) in img.enumerate_pixels() {
+        let d = (Vec2::new(x as f32 + 0.5, y as f32 + 0.5) - Vec2::splat(32.0)).length();
+        if d < 29.6 {
+            assert_eq!(p.0, [255, 255, 255, 255], "({x},{y}) at {d}");
+        } else if d > 30.4 {
+            assert_eq!(p.0, [0, 0, 0, 255], "({x},{y}) at {d}");
+        }
+    }
+}
+
+fn edge_pixels(img: &stage2d::image::RgbaImage) -> usize {
+    img.pixels().filter(|p| p.0[0] > 10 && p.0[0] < 245).count()
+}
+
+#[test]
+fn msaa_smooths_edges_and_switches_the_pipe_cache() {
+    let mut g = GraphicsContext::new();
+    g.circle(24.0, 24.0, 18.0).fill(Color::WHITE);
+    g.move_to(4.0, 44.0)
+        .line_to(44.0, 30.0)
+        .stroke(StrokeStyle::new(3.0, Color::WHITE));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let mut r = renderer();
+    let aliased = render(&mut r, &s, 48, 48, BG);
+    assert_eq!(
+        edge_pixels(&aliased),
+        0,
+        "without MSAA every pixel is in or out"
+    );
+    r.set_msaa(true);
+    let smooth = render(&mut r, &s, 48, 48, BG);
+    assert!(
+        edge_pixels(&smooth) > 40,
+        "MSAA gives partial coverage on edges"
+    );
+    probe(&smooth, 24, 24, [255, 255, 255, 255], 0);
+    let t = r.stats().total;
+    assert_eq!(t.pipelines_created, 2, "one pipeline per MSAA state");
+    assert_eq!(t.pipe_cache_switches, 2);
+    golden("shape_msaa_off", &aliased);
+    golden("shape_msaa_on", &smooth);
+    let mut r2 = Renderer::new_headless(RendererOptions {
+        msaa: true,
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(r2.msaa());
+    let again = render(&mut r2, &s, 48, 48, BG);
+    assert_eq!(again, smooth);
+}
+
+#[test]
+fn static_shapes_are_tessellated_once() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    for i in 0..20 {
+        let mut g = GraphicsContext::new();
+        g.circle(0.0, 0.0, 3.0).fill(Color::WHITE);
+        s.add(s.root(), Node::graphics(g).at(i as f32 * 8.0, 8.0))
+            .unwrap();
+    }
+    let target = r.create_render_target(160, 16).unwrap();
+    r.render(&s, &target, Some(BG)).unwrap();
+    assert_eq!(r.stats().last_frame.tessellations, 20);
+    r.render(&s, &target, Some(BG)).unwrap();
+    assert_eq!(r.stats().last_frame.tessellations, 0);
+    assert_eq!(r.stats().last_frame.bytes_uploaded, 0);
+    // Changing one context re-tessellates that one only.
+    let first = s.children(s.root())[0];
+    s.get_mut(first)
+        .unwrap()
+        .graphics_mut()
+        .unwrap()
+        .rect(0.0, 0.0, 2.0, 2.0)
+        .fill(Color::RED);
+    r.render(&s, &target, Some(BG)).unwrap();
+    assert_eq!(r.stats().last_frame.tessellations, 1);
+}
+
+#[test]
+fn alternating_sprites_and_small_shapes_draw_in_one_call() {
+    let mut r = renderer();
+    let bunny = card(&mut r, 8, 8);
+    let mut circle = GraphicsContext::new();
+    circle.circle(0.0, 0.0, 3.0).fill(Color::GREEN);
+    let circle = Arc::new(circle);
+    let mut s = Scene::new();
+    for i in 0..1000 {
+        let (x, y) = ((i % 40) as f32 * 8.0, (i / 40) as f32 * 8.0);
+        if i % 2 == 0 {
+            s.add(s.root(), Node::sprite(bunny).at(x, y)).unwrap();
+        } else {
+            s.add(
+                s.root(),
+                Node::graphics(circle.clone()).at(x + 4.0, y + 4.0),
+            )
+            .unwrap();
+        }
+    }
+    let img = render(&mut r, &s, 320, 200, BG);
+    let f = r.stats().last_frame;
+    assert_eq!(f.draw_calls, 1);
+    assert_eq!((f.sprites, f.shapes), (500, 500));
+    probe(&img, 2, 2, [255, 0, 0, 255], 0);
+    probe(&img, 12, 4, [0, 255, 0, 255], 0);
+}
+
+#[test]
+fn bad_geometry_is_skipped_and_the_rest_drawn() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.move_to(f32::NAN, 0.0)
+        .line_to(10.0, 10.0)
+        .line_to(0.0, 10.0)
+        .fill(Color::RED);
+    g.rect(0.0, 0.0, f32::INFINITY, 4.0).fill(Color::RED);
+    g.circle(5.0, 5.0, 0.0).fill(Color::RED);
+    g.move_to(1.0, 1.0)
+        .line_to(1.0, 1.0)
+        .stroke(StrokeStyle::new(2.0, Color::RED));
+    g.poly(&[]).fill(Color::RED);
+    g.rect(8.0, 0.0, 8.0, 8.0).fill(Color::GREEN);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 16, 8, BG);
+    probe(&img, 12, 4, [0, 255, 0, 255], 0);
+    probe(&img, 2, 2, [0, 0, 0, 255], 0);
+    assert!(r.stats().last_frame.shape_instructions_skipped >= 2);
+}
+
+#[derive(Debug, Clone)]
+enum Cmd {
+    Move(f32, f32),
+    Line(f32, f32),
+    Quad(f32, f32, f32, f32),
+    Cubic(f32, f32, f32, f32, f32, f32),
+    Arc(f32, f32, f32, f32, f32),
+    Close,
+    Fill,
+    Stroke(f32, u8),
+    Cut,
+    Rect(f32, f32, f32, f32),
+    Circle(f32, f32, f32),
+}
+
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        8 => -100.0f32..100.0,
+        1 => Just(0.0f32),
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(f32::NEG_INFINITY),
+        1 => Just(1e30f32),
+    ]
+}
+
+fn cmd() -> impl Strategy<Value = Cmd> {
+    let c = coord;
+    prop_oneof![
+        (c(), c()).prop_map(|(a, b)| Cmd::Move(a, b)),
+        (c(), c()).prop_map(|(a, b)| Cmd::Line(a, b)),
+        (c(), c(), c(), c()).prop_map(|(a, b, d, e)| Cmd::Quad(a, b, d, e)),
+        (c(), c(), c(), c(), c(), c()).prop_map(|(a, b, d, e, f, g)| Cmd::Cubic(a, b, d, e, f, g)),
+        (c(), c(), c(), c(), c()).prop_map(|(a, b, d, e, f)| Cmd::Arc(a, b, d, e, f)),
+        Just(Cmd::Close),
+        Just(Cmd::Fill),
+        (c(), 0u8..9).prop_map(|(w, k)| Cmd::Stroke(w, k)),
+        Just(Cmd::Cut),
+        (c(), c(), c(), c()).prop_map(|(a, b, d, e)| Cmd::Rect(a, b, d, e)),
+        (c(), c(), c()).prop_map(|(a, b, d)| Cmd::Circle(a, b, d)),
+    ]
+}
+
+fn build(cmds: &[Cmd]) -> GraphicsContext {
+    let mut g = GraphicsContext::new();
+    let joins = [LineJoin::Miter, LineJoin::Round, LineJoin::Bevel];
+    let caps = [LineCap::Butt, LineCap::Round, LineCap::Square];
+    let aligns = [
+        StrokeAlignment::Inner,
+        StrokeAlignment::Centre,
+        StrokeAlignment::Outer,
+    ];
+    for c in cmds {
+        match *c {
+            Cmd::Move(x, y) => drop(g.move_to(x, y)),
+            Cmd::Line(x, y) => drop(g.line_to(x, y)),
+            Cmd::Quad(a, b, x, y) => drop(g.quadratic_curve_to(a, b, x, y)),
+            Cmd::Cubic(a, b, d, e, x, y) => drop(g.bezier_curve_to(a, b, d, e, x, y)),
+            Cmd::Arc(x, y, r, s, e) => drop(g.arc(x, y, r, s, e, r > 0.0)),
+            Cmd::Close => drop(g.close_path()),
+            Cmd::Fill => drop(g.fill(Color::RED)),
+            Cmd::Stroke(w, k) => drop(g.stroke(StrokeStyle {
+                width: w,
+                color: Color::BLUE,
+                join: joins[(k % 3) as usize],
+                cap: caps[(k / 3 % 3) as usize],
+                miter_limit: 4.0,
+                alignment: aligns[(k % 3) as usize],
+            })),
+            Cmd::Cut => drop(g.cut()),
+            Cmd::Rect(x, y, w, h) => drop(g.rect(x, y, w, h)),
+            Cmd::Circle(x, y, r) => drop(g.circle(x, y, r)),
+        }
+    }
+    g
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Random paths with NaN, infinities, zero-length segments and degenerate polygons never panic, and every
+    /// vertex produced is finite.
+    #[test]
+    fn random_paths_never_panic_and_produce_finite_meshes(cmds in proptest::collection::vec(cmd(), 0..24)) {
+        let g = build(&cmds);
+        for tol in [0.01f32, 0.25, 4.0] {
+            let (mesh, _) = tessellate(&g, tol);
+            prop_assert!(mesh.positions.iter().all(|p| p.is_finite()));
+            prop_assert!(mesh.indices.iter().all(|&i| (i as usize) < mesh.positions.len()));
+            prop_assert_eq!(mesh.indices.len() % 3, 0);
+        }
+    }
+}
+
+#[test]
+fn random_bad_paths_render_without_losing_the_rest_of_the_frame() {
+    let mut r = renderer();
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let white = r.white_texture();
+    for _ in 0..20 {
+        let cmds = proptest::collection::vec(cmd(), 0..16)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let mut s = Scene::new();
+        s.add(s.root(), Node::graphics(build(&cmds))).unwrap();
+        s.add(
+            s.root(),
+            Node::sprite(white)
+                .sized(4.0, 4.0)
+                .at(28.0, 28.0)
+                .tinted(Color::GREEN),
+        )
+        .unwrap();
+        let img = render(&mut r, &s, 32, 32, BG);
+        probe(&img, 30, 30, [0, 255, 0, 255], 0);
+    }
+}
