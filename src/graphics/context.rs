@@ -492,14 +492,23 @@ impl GraphicsContext {
         self
     }
 
-    /// Cuts the current path out of the previous fill or stroke, as a hole. Without a previous instruction the
-    /// path is discarded.
+    /// Cuts the current path out of the previous shape, as a hole: out of the last instruction and of those
+    /// just before it that paint the same path (so `fill(..).stroke(..)` then `cut()` holes both). Without a
+    /// previous instruction the path is discarded.
     pub fn cut(&mut self) -> &mut Self {
         let hole = std::mem::take(&mut self.current);
-        if let Some(Instruction::Fill { holes, .. } | Instruction::Stroke { holes, .. }) =
-            self.instructions.last_mut()
-        {
-            holes.extend(&hole);
+        let last = self.instructions.last().map(|i| match i {
+            Instruction::Fill { path, .. } | Instruction::Stroke { path, .. } => path.clone(),
+        });
+        if let Some(last) = last {
+            for ins in self.instructions.iter_mut().rev() {
+                let (Instruction::Fill { path, holes, .. }
+                | Instruction::Stroke { path, holes, .. }) = ins;
+                if *path != last {
+                    break;
+                }
+                holes.extend(&hole);
+            }
         }
         self.current_used = false;
         self.version += 1;
@@ -542,6 +551,26 @@ mod tests {
         };
         assert!(!holes.is_empty());
         assert_eq!(g.instructions().len(), 1);
+    }
+
+    #[test]
+    fn cut_after_fill_and_stroke_holes_both_but_not_earlier_shapes() {
+        let mut g = GraphicsContext::new();
+        g.rect(0.0, 0.0, 4.0, 4.0).fill(Color::BLUE);
+        g.circle(0.0, 0.0, 10.0)
+            .fill(Color::RED)
+            .stroke(StrokeStyle::default());
+        g.circle(0.0, 0.0, 5.0).cut();
+        let holes: Vec<bool> = g
+            .instructions()
+            .iter()
+            .map(|i| match i {
+                Instruction::Fill { holes, .. } | Instruction::Stroke { holes, .. } => {
+                    !holes.is_empty()
+                }
+            })
+            .collect();
+        assert_eq!(holes, vec![false, true, true]);
     }
 
     #[test]

@@ -1,0 +1,252 @@
+//! A page of vector shapes: fills, every join and cap, curved paths, holes, shapes mixed with sprites, MSAA on.
+//!
+//! `cargo run --release --example shapes -- --headless --out shapes.png` writes the picture.
+//! `cargo run --release --example shapes -- --headless --bench` runs the shapes benchmark instead: 10,000 small
+//! static shapes plus 1,000 moving ones, printing one JSON line.
+
+mod common;
+use common::{Flags, Samples};
+use stage2d::glam::Vec2;
+use stage2d::{
+    Color, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions, Sampling, Scene,
+    StrokeAlignment, StrokeStyle,
+};
+use std::f32::consts::PI;
+use std::sync::Arc;
+use std::time::Instant;
+
+fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
+    let mut scene = Scene::new();
+    let root = scene.root();
+    let mut g = GraphicsContext::new();
+    // Fills.
+    g.rect(20.0, 20.0, 80.0, 60.0).fill(Color::hex(0xe74c3c));
+    g.round_rect(120.0, 20.0, 80.0, 60.0, 16.0)
+        .fill(Color::hex(0x2ecc71));
+    g.circle(260.0, 50.0, 32.0).fill(Color::hex(0x3498db));
+    g.ellipse(360.0, 50.0, 50.0, 28.0)
+        .fill(Color::hex(0xf1c40f));
+    g.regular_poly(460.0, 50.0, 32.0, 6, 0.0)
+        .fill(Color::hex(0x9b59b6));
+    g.star(560.0, 50.0, 5, 34.0, 15.0, 0.0)
+        .fill(Color::hex(0xe67e22));
+    g.poly(&[
+        Vec2::new(620.0, 80.0),
+        Vec2::new(700.0, 80.0),
+        Vec2::new(660.0, 18.0),
+    ])
+    .fill(Color::hex(0x1abc9c));
+    // Every join and cap.
+    let joins = [LineJoin::Miter, LineJoin::Round, LineJoin::Bevel];
+    let caps = [LineCap::Butt, LineCap::Round, LineCap::Square];
+    for (j, join) in joins.iter().enumerate() {
+        for (c, cap) in caps.iter().enumerate() {
+            let x = 30.0 + (j * 3 + c) as f32 * 84.0;
+            g.move_to(x, 180.0)
+                .line_to(x + 25.0, 120.0)
+                .line_to(x + 50.0, 180.0)
+                .stroke(StrokeStyle {
+                    width: 12.0,
+                    color: Color::hex(0xecf0f1),
+                    join: *join,
+                    cap: *cap,
+                    ..Default::default()
+                });
+        }
+    }
+    // Curves, arcs, alignment.
+    g.move_to(30.0, 300.0)
+        .bezier_curve_to(90.0, 200.0, 150.0, 380.0, 220.0, 260.0)
+        .stroke(StrokeStyle::new(6.0, Color::hex(0xff79c6)));
+    g.move_to(250.0, 300.0)
+        .quadratic_curve_to(300.0, 200.0, 350.0, 300.0)
+        .stroke(StrokeStyle::new(6.0, Color::hex(0x8be9fd)));
+    g.move_to(380.0, 300.0)
+        .arc(430.0, 280.0, 40.0, PI, 0.0, false)
+        .stroke(StrokeStyle {
+            width: 8.0,
+            color: Color::hex(0x50fa7b),
+            cap: LineCap::Round,
+            ..Default::default()
+        });
+    g.move_to(500.0, 220.0)
+        .arc_to(600.0, 220.0, 600.0, 320.0, 30.0)
+        .line_to(600.0, 320.0)
+        .stroke(StrokeStyle::new(6.0, Color::hex(0xbd93f9)));
+    for (i, a) in [
+        StrokeAlignment::Inner,
+        StrokeAlignment::Centre,
+        StrokeAlignment::Outer,
+    ]
+    .iter()
+    .enumerate()
+    {
+        g.rect(640.0 + i as f32 * 50.0, 230.0, 36.0, 60.0)
+            .fill(Color::hex(0x34495e))
+            .stroke(StrokeStyle {
+                width: 8.0,
+                color: Color::hex(0xf39c12),
+                alignment: *a,
+                ..Default::default()
+            });
+    }
+    // Holes.
+    g.rect(30.0, 360.0, 160.0, 110.0).fill(Color::hex(0xc0392b));
+    g.circle(75.0, 415.0, 28.0).cut();
+    g.star(145.0, 415.0, 5, 30.0, 13.0, 0.0).cut();
+    g.circle(290.0, 415.0, 55.0)
+        .fill(Color::hex(0x16a085))
+        .stroke(StrokeStyle::new(4.0, Color::WHITE));
+    g.circle(290.0, 415.0, 30.0).cut();
+    scene.add(root, Node::graphics(g))?;
+
+    // Shapes mixed with sprites in one batch: a ring of bunnies and stars around a point.
+    let bunny = renderer.load_texture(assets_dir().join("bunny0.png"), Sampling::NEAREST)?;
+    let mut star = GraphicsContext::new();
+    star.star(0.0, 0.0, 5, 12.0, 5.0, 0.0)
+        .fill(Color::hex(0xf1c40f));
+    let star = Arc::new(star);
+    let ring = scene.add(root, Node::container().at(560.0, 440.0))?;
+    for i in 0..16 {
+        let a = i as f32 / 16.0 * 2.0 * PI;
+        let p = Vec2::new(a.cos(), a.sin()) * 110.0;
+        if i % 2 == 0 {
+            scene.add(ring, Node::sprite(bunny).anchor(0.5, 0.5).at(p.x, p.y))?;
+        } else {
+            let n = scene.add(ring, Node::graphics(star.clone()).at(p.x, p.y))?;
+            scene.get_mut(n).unwrap().rotation = a;
+        }
+    }
+    // A small circle scaled up ten times stays round.
+    let mut dot = GraphicsContext::new();
+    dot.circle(0.0, 0.0, 4.0)
+        .fill(Color::rgba(1.0, 1.0, 1.0, 0.6));
+    let d = scene.add(ring, Node::graphics(dot))?;
+    scene.get_mut(d).unwrap().scale = Vec2::splat(10.0);
+    Ok(scene)
+}
+
+fn assets_dir() -> std::path::PathBuf {
+    if std::path::Path::new("assets").exists() {
+        "assets".into()
+    } else {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into()
+    }
+}
+
+fn bench(flags: &Flags) -> stage2d::Result<()> {
+    let (n_static, n_moving) = (
+        flags.num("--static", 10_000usize),
+        flags.num("--moving", 1_000usize),
+    );
+    let frames = flags.num("--frames", 300usize);
+    let mut r = Renderer::new_headless(RendererOptions::default())?;
+    let mut contexts = Vec::new();
+    for k in 0..8 {
+        let mut g = GraphicsContext::new();
+        match k % 4 {
+            0 => g
+                .circle(0.0, 0.0, 3.0 + k as f32)
+                .fill(Color::hex(0x3498db)),
+            1 => g.rect(-3.0, -3.0, 6.0, 6.0).fill(Color::hex(0xe74c3c)),
+            2 => g
+                .star(0.0, 0.0, 5, 5.0, 2.0, 0.0)
+                .fill(Color::hex(0xf1c40f)),
+            _ => g
+                .regular_poly(0.0, 0.0, 4.0, 6, 0.0)
+                .fill(Color::hex(0x2ecc71)),
+        };
+        contexts.push(Arc::new(g));
+    }
+    let mut scene = Scene::new();
+    let root = scene.root();
+    for i in 0..n_static {
+        let c = contexts[i % contexts.len()].clone();
+        scene.add(
+            root,
+            Node::graphics(c).at(
+                (i % 100) as f32 * 8.0 + 4.0,
+                (i / 100 % 75) as f32 * 8.0 + 4.0,
+            ),
+        )?;
+    }
+    let moving: Vec<_> = (0..n_moving)
+        .map(|i| scene.add(root, Node::graphics(contexts[i % contexts.len()].clone())))
+        .collect::<stage2d::Result<_>>()?;
+    let target = r.create_render_target(800, 600)?;
+    let mut t = 0.0f32;
+    let step = |scene: &mut Scene, t: f32| {
+        for (i, id) in moving.iter().enumerate() {
+            let a = t * 0.02 + i as f32 * 0.37;
+            scene.get_mut(*id).unwrap().position = Vec2::new(
+                400.0 + a.cos() * (i % 300) as f32,
+                300.0 + a.sin() * (i % 280) as f32,
+            );
+        }
+    };
+    for _ in 0..30 {
+        t += 1.0;
+        step(&mut scene, t);
+        r.render(&scene, &target, Some(Color::BLACK))?;
+        r.wait_idle()?;
+    }
+    let warm = r.stats().total;
+    let (mut cpu, mut frame) = (Samples::default(), Samples::default());
+    for _ in 0..frames {
+        let t0 = Instant::now();
+        t += 1.0;
+        step(&mut scene, t);
+        r.render(&scene, &target, Some(Color::BLACK))?;
+        cpu.push_since(t0);
+        r.wait_idle()?;
+        frame.push_since(t0);
+    }
+    let total = r.stats().total;
+    let f = frames as f64;
+    let info = r.adapter_info();
+    println!(
+        "{{\"scene\":\"shapes\",\"static_shapes\":{n_static},\"moving_shapes\":{n_moving},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"tessellations_per_frame_after_warmup\":{},\"pipelines_created_after_warmup\":{},\"buffers_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},\"collect_ms_mean\":{:.4}}}",
+        info.name,
+        info.backend,
+        cpu.median(),
+        cpu.percentile(0.95),
+        frame.median(),
+        (total.draw_calls - warm.draw_calls) as f64 / f,
+        (total.tessellations - warm.tessellations) as f64 / f,
+        total.pipelines_created - warm.pipelines_created,
+        total.buffers_created - warm.buffers_created,
+        (total.bytes_uploaded - warm.bytes_uploaded) as f64 / f,
+        (total.collect_ns - warm.collect_ns) as f64 / f / 1e6,
+    );
+    Ok(())
+}
+
+fn main() {
+    common::init_logging();
+    let flags = Flags::from_env();
+    let result = if flags.has("--bench") {
+        bench(&flags)
+    } else {
+        let out = flags.value("--out").unwrap_or("shapes.png").to_string();
+        (|| {
+            let mut r = Renderer::new_headless(RendererOptions {
+                msaa: true,
+                ..Default::default()
+            })?;
+            let scene = page(&mut r)?;
+            let target = r.create_render_target(800, 600)?;
+            r.render(&scene, &target, Some(Color::hex(0x2c3e50)))?;
+            r.save_png(&target, &out)?;
+            let s = r.stats().last_frame;
+            eprintln!(
+                "shapes: wrote {out} ({} draw calls, {} tessellations)",
+                s.draw_calls, s.tessellations
+            );
+            Ok(())
+        })()
+    };
+    if let Err(e) = result {
+        eprintln!("shapes: {e}");
+        std::process::exit(1);
+    }
+}
