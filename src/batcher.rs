@@ -9,7 +9,7 @@
 //! The streams keep last frame's contents and note the range that changed ([`TrackedVec`]), so a static scene
 //! uploads nothing and a scene whose structure did not change re-uploads no indices. Nothing here touches wgpu.
 
-use crate::pipeline::Topology;
+use crate::pipeline::{StencilMode, Topology};
 use crate::{BlendMode, TextureId};
 use bytemuck::{Pod, Zeroable};
 use std::ops::Range;
@@ -151,6 +151,18 @@ impl TextureSet {
     }
 }
 
+/// Per-pass state a batch is drawn under: the stencil mode and reference (masks) and the scissor rectangle
+/// (rectangle masks). A change of state always starts a new batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PassState {
+    /// Stencil test and operation.
+    pub stencil: StencilMode,
+    /// Stencil reference (the mask nesting depth).
+    pub stencil_ref: u8,
+    /// Scissor rectangle `[x, y, width, height]` in pixels, or `None` for the whole target.
+    pub scissor: Option<[u32; 4]>,
+}
+
 /// A run of indices drawn with one pipeline and one texture bind group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
@@ -164,6 +176,8 @@ pub struct Batch {
     pub topology: Topology,
     /// Textures bound, in slot order.
     pub textures: TextureSet,
+    /// Stencil and scissor state.
+    pub state: PassState,
 }
 
 /// Builds the frame's vertex and index streams and its batches.
@@ -176,6 +190,7 @@ pub struct Batcher {
     batches: Vec<Batch>,
     max_textures: usize,
     current: Batch,
+    state: PassState,
     tick: u32,
     /// Per texture index: (tick when it got a slot, slot).
     slots: Vec<(u32, u8)>,
@@ -189,19 +204,35 @@ impl Batcher {
             indices: TrackedVec::default(),
             batches: Vec::new(),
             max_textures: max_textures.clamp(1, MAX_BATCH_TEXTURES),
-            current: Self::empty_batch(0),
+            current: Self::empty_batch(0, PassState::default()),
+            state: PassState::default(),
             tick: 1,
             slots: Vec::new(),
         }
     }
 
-    fn empty_batch(index_start: u32) -> Batch {
+    fn empty_batch(index_start: u32, state: PassState) -> Batch {
         Batch {
             index_start,
             index_count: 0,
             blend: BlendMode::Normal,
             topology: Topology::TriangleList,
             textures: TextureSet::EMPTY,
+            state,
+        }
+    }
+
+    /// The pass state new elements are drawn under.
+    pub fn state(&self) -> PassState {
+        self.state
+    }
+
+    /// Draws the following elements under `state`, breaking the batch if it differs.
+    pub fn set_state(&mut self, state: PassState) {
+        if state != self.state {
+            self.break_batch();
+            self.state = state;
+            self.current.state = state;
         }
     }
 
@@ -215,6 +246,7 @@ impl Batcher {
         self.vertices.rewind();
         self.indices.rewind();
         self.batches.clear();
+        self.state = PassState::default();
         self.start_batch();
     }
 
@@ -225,7 +257,7 @@ impl Batcher {
             self.slots.iter_mut().for_each(|s| *s = (0, 0));
             self.tick = 1;
         }
-        self.current = Self::empty_batch(self.indices.len() as u32);
+        self.current = Self::empty_batch(self.indices.len() as u32, self.state);
     }
 
     /// Ends the current batch (if it drew anything) so the next element starts a new one.
@@ -438,6 +470,35 @@ mod tests {
         assert_eq!(b.batches().len(), 2);
         assert_eq!(b.batches()[1].topology, Topology::LineList);
         assert_eq!(&b.indices.as_slice()[6..], &[4, 5]);
+    }
+
+    #[test]
+    fn state_changes_break_and_are_recorded() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 0, BlendMode::Normal);
+        let masked = PassState {
+            stencil: StencilMode::MaskActive,
+            stencil_ref: 1,
+            scissor: None,
+        };
+        b.set_state(masked);
+        b.set_state(masked);
+        quad(&mut b, 0, BlendMode::Normal);
+        b.set_state(PassState::default());
+        quad(&mut b, 0, BlendMode::Normal);
+        b.finish();
+        let states: Vec<_> = b.batches().iter().map(|x| x.state).collect();
+        assert_eq!(
+            states,
+            vec![PassState::default(), masked, PassState::default()]
+        );
+        b.begin();
+        assert_eq!(
+            b.state(),
+            PassState::default(),
+            "a new frame starts unmasked"
+        );
     }
 
     #[test]

@@ -1,16 +1,18 @@
 //! Collect: walks the scene in tree order, resolves world transforms, alpha, tint and blend modes, and feeds each
-//! drawable to the [`Batcher`]. Pure CPU work: no GPU calls.
+//! drawable to the [`Batcher`]. Masks are pushed before a masked node and popped after its subtree through the
+//! [`MaskStack`] state machine. Pure CPU work: no GPU calls.
 //!
 //! Bad input is skipped, never fatal: a node with a non-finite transform, alpha, tint or size, or a sprite whose
 //! texture was destroyed, is left out with its subtree, counted in [`FrameStats::nodes_skipped`], and the first such
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
 use crate::batcher::Batcher;
-use crate::graphics::TessellationCache;
+use crate::graphics::{GraphicsContext, Instruction, PathCommand, TessellationCache};
+use crate::mask::{MaskRefusal, MaskStack, MaskStep};
 use crate::pipeline::Topology;
 use crate::scene::Scene;
 use crate::stats::FrameStats;
-use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
+use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 
 /// What a node passes down to its children.
@@ -23,11 +25,20 @@ struct Inherited {
     blend: BlendMode,
 }
 
+/// A mask to pop when a frame's subtree is done.
+#[derive(Clone, Copy, Debug)]
+enum Pop {
+    None,
+    Scissor,
+    Stencil { mask: NodeId, matrix: Affine2 },
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     node: NodeId,
     cursor: usize,
     inherited: Inherited,
+    pop: Pop,
 }
 
 /// The projection from pixels (origin top-left, y down) of a `width x height` target to clip space.
@@ -59,15 +70,51 @@ impl View {
             white,
         }
     }
+
+    fn size(&self) -> Vec2 {
+        self.half_size * 2.0
+    }
+
+    /// A clip-space point in pixels.
+    fn to_pixels(&self, p: Vec2) -> Vec2 {
+        Vec2::new(
+            (p.x + 1.0) * self.half_size.x,
+            (1.0 - p.y) * self.half_size.y,
+        )
+    }
 }
 
-/// Walks a scene into a batcher; keeps its stack and the tessellation cache between frames so steady state
+/// Mask counters of one walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MaskCounters {
+    /// Masks pushed (both kinds).
+    pub pushed: u64,
+    /// Masks served by a scissor rectangle.
+    pub scissor: u64,
+    /// Whether any stencil mask was used (the pass needs a stencil attachment).
+    pub used_stencil: bool,
+}
+
+/// Walks a scene into a batcher; keeps its stacks and the tessellation cache between frames so steady state
 /// allocates nothing.
 #[derive(Debug, Default)]
 pub struct Collector {
     stack: Vec<Frame>,
+    mask_walk: Vec<Frame>,
+    masks: MaskStack,
+    steps: Vec<MaskStep>,
     /// Meshes of graphics contexts.
     pub tessellation: TessellationCache,
+    /// Mask counters of the last walk.
+    pub mask_counters: MaskCounters,
+}
+
+struct Ctx<'a, F: Fn(TextureId) -> bool> {
+    scene: &'a Scene,
+    view: View,
+    batcher: &'a mut Batcher,
+    is_live: F,
+    stats: &'a mut FrameStats,
 }
 
 impl Collector {
@@ -80,28 +127,22 @@ impl Collector {
         is_live: impl Fn(TextureId) -> bool,
         stats: &mut FrameStats,
     ) {
+        let mut cx = Ctx {
+            scene,
+            view,
+            batcher,
+            is_live,
+            stats,
+        };
+        self.masks.reset();
+        self.mask_counters = MaskCounters::default();
+        self.stack.clear();
         let root = Inherited {
             matrix: view.to_clip,
             color: Color::WHITE,
             blend: BlendMode::Normal,
         };
-        self.stack.clear();
-        if let Some((inh, _)) = visit(
-            scene,
-            scene.root(),
-            root,
-            &mut self.tessellation,
-            &view,
-            batcher,
-            &is_live,
-            stats,
-        ) {
-            self.stack.push(Frame {
-                node: scene.root(),
-                cursor: 0,
-                inherited: inh,
-            });
-        }
+        self.enter(&mut cx, scene.root(), root);
         while let Some(top) = self.stack.last_mut() {
             let kids = &scene
                 .slot(top.node)
@@ -109,40 +150,273 @@ impl Collector {
                 .children;
             let inh = top.inherited;
             let start = top.cursor;
-            // Leaves are drawn in this inner loop; only a child with children of its own pushes a frame.
-            let mut descend = None;
+            // Leaves without masks are drawn in this inner loop; anything else goes through `enter`.
+            let mut next = None;
             for (i, &child) in kids.iter().enumerate().skip(start) {
-                if let Some((child_inh, has_children)) = visit(
-                    scene,
-                    child,
-                    inh,
-                    &mut self.tessellation,
-                    &view,
-                    batcher,
-                    &is_live,
-                    stats,
-                ) {
-                    if has_children {
-                        descend = Some((i + 1, child, child_inh));
-                        break;
-                    }
+                let simple = scene.slot(child).is_some_and(|s| {
+                    s.children.is_empty() && s.node.as_ref().is_some_and(|n| n.mask.is_none())
+                });
+                if simple {
+                    visit(&mut cx, &mut self.tessellation, child, inh, false);
+                } else {
+                    next = Some((i + 1, child));
+                    break;
                 }
             }
-            match descend {
-                Some((next, child, child_inh)) => {
-                    top.cursor = next;
-                    self.stack.push(Frame {
-                        node: child,
-                        cursor: 0,
-                        inherited: child_inh,
-                    });
+            match next {
+                Some((cursor, child)) => {
+                    self.stack.last_mut().expect("top").cursor = cursor;
+                    self.enter(&mut cx, child, inh);
                 }
                 None => {
-                    self.stack.pop();
+                    let done = self.stack.pop().expect("top");
+                    self.pop_mask(&mut cx, done.pop);
+                }
+            }
+        }
+        debug_assert!(self.masks.is_empty(), "every mask pushed was popped");
+        cx.batcher.set_state(Default::default());
+    }
+
+    /// Draws `id` (pushing its mask first) and, if it has children, pushes a frame for them; otherwise pops the
+    /// mask at once.
+    fn enter<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        parent: Inherited,
+    ) {
+        let Some(node) = cx.scene.get(id) else { return };
+        if !node.visible {
+            return;
+        }
+        let pop = match node.mask {
+            None => Pop::None,
+            Some(mask) => match self.push_mask(cx, id, mask) {
+                Some(p) => p,
+                None => return,
+            },
+        };
+        match visit(cx, &mut self.tessellation, id, parent, false) {
+            Some((inh, true)) => self.stack.push(Frame {
+                node: id,
+                cursor: 0,
+                inherited: inh,
+                pop,
+            }),
+            _ => self.pop_mask(cx, pop),
+        }
+    }
+
+    /// Pushes `mask` for the node `target`; `None` when the target's subtree must not be drawn.
+    fn push_mask<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        target: NodeId,
+        mask: Mask,
+    ) -> Option<Pop> {
+        // The mask's parent's world transform (the mask may live anywhere in the tree, or detached), in clip
+        // space, and the mask's own.
+        let scene = cx.scene;
+        let parent = scene
+            .parent(mask.node)
+            .and_then(|p| scene.world_transform(p));
+        let local = scene.get(mask.node).map(|n| n.local_transform());
+        let (parent_matrix, matrix) = match (parent.or(Some(Affine2::IDENTITY)), local) {
+            (Some(p), Some(l)) if scene.parent(mask.node).is_none() || parent.is_some() => {
+                (cx.view.to_clip * p, cx.view.to_clip * p * l)
+            }
+            _ => {
+                if cx.stats.nodes_skipped == 0 {
+                    log::warn!("node {target:?} has a mask that was removed; drawing it unmasked");
+                }
+                return Some(Pop::None);
+            }
+        };
+        if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
+            skip(cx.stats, target, "its mask has a non-finite transform");
+            return None;
+        }
+        self.mask_counters.pushed += 1;
+        self.steps.clear();
+        if !mask.inverse {
+            if let Some(rect) = scissor_rect(cx.scene, mask.node, matrix, &cx.view) {
+                return match self.masks.push_scissor(rect, &mut self.steps) {
+                    Ok(()) => {
+                        self.mask_counters.scissor += 1;
+                        self.run_steps(cx, mask.node, parent_matrix);
+                        Some(Pop::Scissor)
+                    }
+                    Err(_) => None,
+                };
+            }
+        }
+        match self.masks.push_stencil(mask.inverse, &mut self.steps) {
+            Ok(()) => {
+                self.mask_counters.used_stencil = true;
+                self.run_steps(cx, mask.node, parent_matrix);
+                Some(Pop::Stencil {
+                    mask: mask.node,
+                    matrix: parent_matrix,
+                })
+            }
+            Err(MaskRefusal::TooDeep) => {
+                skip(
+                    cx.stats,
+                    target,
+                    "masks nest deeper than the 8-bit stencil allows (255)",
+                );
+                cx.stats.masks_too_deep += 1;
+                None
+            }
+            Err(MaskRefusal::Empty) => None,
+        }
+    }
+
+    fn pop_mask<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>, pop: Pop) {
+        self.steps.clear();
+        match pop {
+            Pop::None => return,
+            Pop::Scissor => {
+                self.masks.pop(&mut self.steps);
+                self.run_steps(cx, cx.scene.root(), Affine2::IDENTITY);
+            }
+            Pop::Stencil { mask, matrix } => {
+                self.masks.pop(&mut self.steps);
+                self.run_steps(cx, mask, matrix);
+            }
+        }
+    }
+
+    fn run_steps<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        mask: NodeId,
+        matrix: Affine2,
+    ) {
+        for i in 0..self.steps.len() {
+            match self.steps[i] {
+                MaskStep::State(s) => cx.batcher.set_state(s),
+                MaskStep::DrawFullscreen => cx.batcher.push_quad(
+                    cx.view.white,
+                    [[-1.0, 1.0], [1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]],
+                    [0.0, 0.0, 1.0, 1.0],
+                    u32::MAX,
+                    BlendMode::Normal,
+                ),
+                MaskStep::DrawMask => self.draw_mask(cx, mask, matrix),
+            }
+        }
+    }
+
+    /// Draws the geometry of a mask subtree (its shape only: no colour, no nested masks); `parent_matrix` is the
+    /// clip-space transform of the mask's parent.
+    fn draw_mask<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        mask: NodeId,
+        parent_matrix: Affine2,
+    ) {
+        let inh = Inherited {
+            matrix: parent_matrix,
+            color: Color::WHITE,
+            blend: BlendMode::Normal,
+        };
+        // The mask root draws regardless of its `visible` flag (a hidden node can still mask).
+        let Some((first, has_children)) = visit(cx, &mut self.tessellation, mask, inh, true) else {
+            return;
+        };
+        if !has_children {
+            return;
+        }
+        self.mask_walk.clear();
+        self.mask_walk.push(Frame {
+            node: mask,
+            cursor: 0,
+            inherited: first,
+            pop: Pop::None,
+        });
+        while let Some(top) = self.mask_walk.last_mut() {
+            let kids = &cx
+                .scene
+                .slot(top.node)
+                .expect("mask nodes outlive the walk")
+                .children;
+            let Some(&child) = kids.get(top.cursor) else {
+                self.mask_walk.pop();
+                continue;
+            };
+            top.cursor += 1;
+            let inh = top.inherited;
+            if cx.scene.get(child).is_some_and(|n| n.visible) {
+                if let Some((ci, true)) = visit(cx, &mut self.tessellation, child, inh, true) {
+                    self.mask_walk.push(Frame {
+                        node: child,
+                        cursor: 0,
+                        inherited: ci,
+                        pop: Pop::None,
+                    });
                 }
             }
         }
     }
+}
+
+/// If the mask is a single axis-aligned rectangle in target space (a sprite's quad, or a graphics node whose only
+/// instruction fills one rectangle), its scissor rectangle: pixels whose centres lie inside.
+fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Option<[u32; 4]> {
+    let slot = scene.slot(mask)?;
+    if !slot.children.is_empty() {
+        return None;
+    }
+    let m2 = matrix.matrix2;
+    if m2.x_axis.y != 0.0 || m2.y_axis.x != 0.0 {
+        return None;
+    }
+    let (lo, hi) = match &slot.node.as_ref()?.kind {
+        NodeKind::Sprite(s) => {
+            let size = s.size_in_pixels();
+            let lo = -s.anchor * size;
+            (lo, lo + size)
+        }
+        NodeKind::Graphics(g) => single_rect(g)?,
+        NodeKind::Container => return None,
+    };
+    let a = view.to_pixels(matrix.transform_point2(lo));
+    let b = view.to_pixels(matrix.transform_point2(hi));
+    let (min, max) = (a.min(b), a.max(b));
+    if !(min.is_finite() && max.is_finite()) {
+        return None;
+    }
+    let size = view.size();
+    let x0 = (min.x - 0.5).ceil().clamp(0.0, size.x);
+    let y0 = (min.y - 0.5).ceil().clamp(0.0, size.y);
+    let x1 = (max.x - 0.5).ceil().clamp(0.0, size.x);
+    let y1 = (max.y - 0.5).ceil().clamp(0.0, size.y);
+    Some([
+        x0 as u32,
+        y0 as u32,
+        (x1 - x0).max(0.0) as u32,
+        (y1 - y0).max(0.0) as u32,
+    ])
+}
+
+/// The corners of the one rectangle a context fills, if that is all it does.
+fn single_rect(g: &GraphicsContext) -> Option<(Vec2, Vec2)> {
+    let [Instruction::Fill { path, holes, .. }] = g.instructions() else {
+        return None;
+    };
+    if !holes.is_empty() {
+        return None;
+    }
+    let [PathCommand::MoveTo(a), PathCommand::LineTo(b), PathCommand::LineTo(c), PathCommand::LineTo(d), PathCommand::Close] =
+        path.commands()
+    else {
+        return None;
+    };
+    let axis_aligned = (a.y == b.y && b.x == c.x && c.y == d.y && d.x == a.x)
+        || (a.x == b.x && b.y == c.y && c.x == d.x && d.y == a.y);
+    axis_aligned.then(|| (a.min(*c), a.max(*c)))
 }
 
 fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, bool)> {
@@ -154,48 +428,48 @@ fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, boo
 }
 
 /// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
-/// drawn.
+/// drawn. In `mask` mode only the shape is drawn: colour, alpha and blend mode are ignored.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn visit(
-    scene: &Scene,
+fn visit<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    tessellation: &mut TessellationCache,
     id: NodeId,
     parent: Inherited,
-    tessellation: &mut TessellationCache,
-    view: &View,
-    batcher: &mut Batcher,
-    is_live: &impl Fn(TextureId) -> bool,
-    stats: &mut FrameStats,
+    mask: bool,
 ) -> Option<(Inherited, bool)> {
-    let slot = scene.slot(id)?;
+    let slot = cx.scene.slot(id)?;
     let node = slot.node.as_ref()?;
-    if !node.visible {
+    if !node.visible && !mask {
         return None;
     }
     let matrix = parent.matrix * node.local_transform();
     if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
-        return skip(stats, id, "non-finite transform");
+        return skip(cx.stats, id, "non-finite transform");
     }
     let mut own = node.tint;
     own.a *= node.alpha;
     if !own.is_finite() {
-        return skip(stats, id, "non-finite alpha or tint");
+        return skip(cx.stats, id, "non-finite alpha or tint");
     }
-    let inh = Inherited {
-        matrix,
-        color: parent.color * own,
-        blend: node.blend_mode.resolve(parent.blend),
+    let inh = if mask {
+        Inherited { matrix, ..parent }
+    } else {
+        Inherited {
+            matrix,
+            color: parent.color * own,
+            blend: node.blend_mode.resolve(parent.blend),
+        }
     };
     match &node.kind {
         NodeKind::Container => {}
         NodeKind::Sprite(sprite) => {
             let id_tex = sprite.texture.id();
-            if !is_live(id_tex) {
-                return skip(stats, id, "its texture was destroyed");
+            if !(cx.is_live)(id_tex) {
+                return skip(cx.stats, id, "its texture was destroyed");
             }
             let size = sprite.size_in_pixels();
             if !(size.is_finite() && sprite.anchor.is_finite()) {
-                return skip(stats, id, "non-finite sprite size or anchor");
+                return skip(cx.stats, id, "non-finite sprite size or anchor");
             }
             let p0 = matrix.transform_point2(-sprite.anchor * size);
             let dx = matrix.matrix2.x_axis * size.x;
@@ -203,28 +477,30 @@ fn visit(
             let p1 = p0 + dx;
             let p2 = p1 + dy;
             let p3 = p0 + dy;
-            batcher.push_quad(
+            cx.batcher.push_quad(
                 id_tex,
                 [p0.into(), p1.into(), p2.into(), p3.into()],
                 sprite.texture.uvs(),
                 inh.color.to_rgba8_u32(),
                 inh.blend,
             );
-            stats.sprites += 1;
+            if !mask {
+                cx.stats.sprites += 1;
+            }
         }
         NodeKind::Graphics(ctx) => {
-            let scale = (matrix.matrix2.x_axis * view.half_size)
+            let scale = (matrix.matrix2.x_axis * cx.view.half_size)
                 .length()
-                .max((matrix.matrix2.y_axis * view.half_size).length());
+                .max((matrix.matrix2.y_axis * cx.view.half_size).length());
             let mesh = tessellation.get(ctx, scale);
             for part in &mesh.parts {
                 let (tex, uv) = match part.texture {
-                    Some(t) if is_live(t.id()) => (t.id(), t.uvs()),
+                    Some(t) if (cx.is_live)(t.id()) => (t.id(), t.uvs()),
                     Some(_) => {
-                        skip(stats, id, "a fill texture was destroyed");
+                        skip(cx.stats, id, "a fill texture was destroyed");
                         continue;
                     }
-                    None => (view.white, [0.0, 0.0, 1.0, 1.0]),
+                    None => (cx.view.white, [0.0, 0.0, 1.0, 1.0]),
                 };
                 let (uv0, uvd) = (
                     Vec2::new(uv[0], uv[1]),
@@ -235,19 +511,25 @@ fn visit(
                     .iter()
                     .zip(&mesh.local_uv[r])
                     .map(|(p, l)| (matrix.transform_point2(*p).into(), (uv0 + *l * uvd).into()));
-                let base = part.vertices.start;
                 let idx = &mesh.indices[part.indices.start as usize..part.indices.end as usize];
-                batcher.push_mesh_offset(
+                let color = if mask {
+                    u32::MAX
+                } else {
+                    (inh.color * part.color).to_rgba8_u32()
+                };
+                cx.batcher.push_mesh_offset(
                     tex,
                     verts,
                     idx,
-                    base,
-                    (inh.color * part.color).to_rgba8_u32(),
+                    part.vertices.start,
+                    color,
                     inh.blend,
                     Topology::TriangleList,
                 );
             }
-            stats.shapes += 1;
+            if !mask {
+                cx.stats.shapes += 1;
+            }
         }
     }
     Some((inh, !slot.children.is_empty()))

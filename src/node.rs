@@ -5,6 +5,16 @@ use crate::{BlendMode, Color, Sprite, Texture};
 use glam::{Affine2, Vec2};
 use std::sync::Arc;
 
+/// A mask on a node: its content and children show only inside (or, if `inverse`, outside) the shape of the
+/// mask node's subtree (sprites count as their quads, graphics as their fills and strokes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mask {
+    /// The node whose shape masks.
+    pub node: crate::NodeId,
+    /// Show what lies outside the mask instead.
+    pub inverse: bool,
+}
+
 /// What a node draws besides its children.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeKind {
@@ -41,6 +51,8 @@ pub struct Node {
     pub blend_mode: BlendMode,
     /// What the node draws.
     pub kind: NodeKind,
+    /// Clips the node and its children to another node's shape (see [`crate::Scene::set_mask`]).
+    pub mask: Option<Mask>,
 }
 
 impl Default for Node {
@@ -62,6 +74,7 @@ impl Node {
             visible: true,
             blend_mode: BlendMode::Inherit,
             kind: NodeKind::Container,
+            mask: None,
         }
     }
 

@@ -132,6 +132,8 @@ struct Draw {
     pipeline: PipelineId,
     bind_group: BindGroupId,
     indices: Range<u32>,
+    stencil_ref: u32,
+    scissor: Option<[u32; 4]>,
 }
 
 /// The stage2d renderer. See the crate docs for the frame lifecycle.
@@ -153,6 +155,11 @@ pub struct Renderer {
     belt: UploadBelt,
     msaa: bool,
     msaa_targets: std::collections::HashMap<(wgpu::TextureFormat, u32, u32), wgpu::TextureView>,
+    /// Stencil attachments by (width, height, samples), created on first use and reused.
+    stencil_targets: std::collections::HashMap<(u32, u32, u32), wgpu::TextureView>,
+    /// Targets (format, size) that have used a stencil attachment: they keep it, so their pipelines stay in one
+    /// tier instead of alternating between "with" and "without" attachment.
+    stencil_users: std::collections::HashSet<(wgpu::TextureFormat, u32, u32)>,
     draws: Vec<Draw>,
     bound: BoundState,
     stats: Stats,
@@ -223,6 +230,8 @@ impl Renderer {
             belt: UploadBelt::new(device.clone(), 1 << 20),
             msaa: options.msaa,
             msaa_targets: Default::default(),
+            stencil_targets: Default::default(),
+            stencil_users: Default::default(),
             draws: Vec::new(),
             bound: BoundState::default(),
             stats,
@@ -285,6 +294,38 @@ impl Renderer {
                         sample_count: 4,
                         dimension: wgpu::TextureDimension::D2,
                         format,
+                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                        view_formats: &[],
+                    })
+                    .create_view(&Default::default())
+            })
+            .clone()
+    }
+
+    /// The stencil attachment for a target of `size` and `samples`, created once and reused.
+    fn stencil_view(
+        &mut self,
+        size: (u32, u32),
+        samples: u32,
+        frame: &mut FrameStats,
+    ) -> wgpu::TextureView {
+        let device = &self.device;
+        self.stencil_targets
+            .entry((size.0, size.1, samples))
+            .or_insert_with(|| {
+                frame.textures_created += 1;
+                device
+                    .create_texture(&wgpu::TextureDescriptor {
+                        label: Some("stage2d stencil"),
+                        size: wgpu::Extent3d {
+                            width: size.0,
+                            height: size.1,
+                            depth_or_array_layers: 1,
+                        },
+                        mip_level_count: 1,
+                        sample_count: samples,
+                        dimension: wgpu::TextureDimension::D2,
+                        format: wgpu::TextureFormat::Depth24PlusStencil8,
                         usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
                         view_formats: &[],
                     })
@@ -449,18 +490,36 @@ impl Renderer {
         self.upload(&mut encoder, &mut frame);
 
         // Prepare: pipelines and bind groups, before any pass opens.
-        let global = GlobalState::new(
-            0b1111,
-            StencilMode::Disabled,
-            DepthStencil::None,
-            1,
-            self.msaa,
-        )
-        .expect("a valid global state");
-        self.pipelines.set_target_state(global, format);
+        let counters = self.collector.mask_counters;
+        frame.masks_pushed = counters.pushed;
+        frame.scissor_masks = counters.scissor;
+        let user = (format, size.0, size.1);
+        if counters.used_stencil {
+            self.stencil_users.insert(user);
+        }
+        let samples = if self.msaa { 4 } else { 1 };
+        let stencil_view = self
+            .stencil_users
+            .contains(&user)
+            .then(|| self.stencil_view(size, samples, &mut frame));
+        let depth_stencil = if stencil_view.is_some() {
+            DepthStencil::Depth24PlusStencil8
+        } else {
+            DepthStencil::None
+        };
+        let base = GlobalState::new(0b1111, StencilMode::Disabled, depth_stencil, 1, self.msaa)
+            .expect("a valid global state");
+        self.pipelines.set_target_state(base, format);
         let msaa_view = self.msaa.then(|| self.msaa_view(format, size, &mut frame));
         self.draws.clear();
+        let mut stencil = StencilMode::Disabled;
         for b in self.batcher.batches() {
+            if b.state.stencil != stencil {
+                stencil = b.state.stencil;
+                frame.stencil_mode_switches += 1;
+                self.pipelines
+                    .set_target_state(base.with_stencil(stencil), format);
+            }
             let bind_group = self.textures.bind_group(&b.textures);
             let pipeline = self.pipelines.get_pipeline(GraphicsState {
                 geometry: self.batch_geometry,
@@ -473,6 +532,8 @@ impl Renderer {
                 pipeline,
                 bind_group,
                 indices: b.index_start..b.index_start + b.index_count,
+                stencil_ref: b.state.stencil_ref as u32,
+                scissor: b.state.scissor,
             });
         }
 
@@ -493,7 +554,19 @@ impl Renderer {
                         store: wgpu::StoreOp::Store,
                     },
                 })],
-                depth_stencil_attachment: None,
+                depth_stencil_attachment: stencil_view.as_ref().map(|v| {
+                    wgpu::RenderPassDepthStencilAttachment {
+                        view: v,
+                        depth_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(1.0),
+                            store: wgpu::StoreOp::Discard,
+                        }),
+                        stencil_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(0),
+                            store: wgpu::StoreOp::Discard,
+                        }),
+                    }
+                }),
                 timestamp_writes: None,
                 occlusion_query_set: None,
                 multiview_mask: None,
@@ -505,6 +578,8 @@ impl Renderer {
                 enc.set_index_buffer(ib.binding(), ib.buffer.as_ref().expect("uploaded"));
             }
             for d in &self.draws {
+                enc.set_scissor(d.scissor);
+                enc.set_stencil_reference(d.stencil_ref);
                 enc.set_pipeline(d.pipeline, self.pipelines.pipeline(d.pipeline));
                 enc.set_bind_group(0, d.bind_group, self.textures.get_bind_group(d.bind_group));
                 enc.draw_indexed(d.indices.clone());

@@ -116,10 +116,22 @@ impl Scene {
         if !self.contains(parent) {
             return Err(Error::StaleNode(parent));
         }
+        let id = self.insert(node, Some(parent));
+        self.slots[parent.index as usize].children.push(id);
+        Ok(id)
+    }
+
+    /// Adds `node` outside the tree: it is not drawn, but can hold children, serve as a mask, and be attached
+    /// later with [`Scene::set_parent`]. Its transform is relative to the scene's origin.
+    pub fn add_detached(&mut self, node: Node) -> NodeId {
+        self.insert(node, None)
+    }
+
+    fn insert(&mut self, node: Node, parent: Option<NodeId>) -> NodeId {
         let slot = Slot {
             generation: 0,
             node: Some(node),
-            parent: Some(parent),
+            parent,
             children: Vec::new(),
         };
         let id = match self.free.pop() {
@@ -138,8 +150,7 @@ impl Scene {
             }
         };
         self.len += 1;
-        self.slots[parent.index as usize].children.push(id);
-        Ok(id)
+        id
     }
 
     /// Removes `id` and its whole subtree. Removing the root only removes its children.
@@ -168,7 +179,8 @@ impl Scene {
     }
 
     /// Moves `id` (with its subtree) under `new_parent` at `index` among its children (clamped; `usize::MAX`
-    /// for topmost). Moving a node under itself or its own descendant is refused.
+    /// for topmost); a detached node becomes part of the tree. Moving a node under itself or its own descendant
+    /// is refused.
     pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId, index: usize) -> Result<()> {
         if !self.contains(id) || id == self.root {
             return Err(Error::StaleNode(id));
@@ -189,6 +201,38 @@ impl Scene {
         let kids = &mut self.slots[new_parent.index as usize].children;
         kids.insert(index.min(kids.len()), id);
         self.slots[id.index as usize].parent = Some(new_parent);
+        Ok(())
+    }
+
+    /// The node's transform to scene space (pixels): the product of the local transforms of its ancestors (the
+    /// root's included, or up to a detached node) and its own. `None` if the node was removed.
+    pub fn world_transform(&self, id: NodeId) -> Option<glam::Affine2> {
+        let mut m = self.get(id)?.local_transform();
+        let mut up = self.parent(id);
+        while let Some(p) = up {
+            m = self.get(p)?.local_transform() * m;
+            up = self.parent(p);
+        }
+        Some(m)
+    }
+
+    /// Masks `target` (its content and children) by the shape of `mask`; `inverse` shows what lies outside it.
+    /// One mask may serve several targets. The mask node is drawn as content only if it is also in the tree.
+    pub fn set_mask(&mut self, target: NodeId, mask: NodeId, inverse: bool) -> Result<()> {
+        if !self.contains(mask) || mask == target {
+            return Err(Error::StaleNode(mask));
+        }
+        let node = self.get_mut(target).ok_or(Error::StaleNode(target))?;
+        node.mask = Some(crate::Mask {
+            node: mask,
+            inverse,
+        });
+        Ok(())
+    }
+
+    /// Removes `target`'s mask.
+    pub fn clear_mask(&mut self, target: NodeId) -> Result<()> {
+        self.get_mut(target).ok_or(Error::StaleNode(target))?.mask = None;
         Ok(())
     }
 
@@ -248,6 +292,42 @@ mod tests {
             s.set_parent(ids[1], ids[0], 0),
             Err(Error::CyclicParent(_))
         ));
+    }
+
+    #[test]
+    fn detached_nodes_world_transforms_and_masks() {
+        let mut s = Scene::new();
+        let r = s.root();
+        s.get_mut(r).unwrap().position = glam::Vec2::new(10.0, 0.0);
+        let a = s.add(r, Node::container().at(5.0, 5.0)).unwrap();
+        let b = s.add(a, Node::container().at(1.0, 2.0)).unwrap();
+        assert_eq!(
+            s.world_transform(b).unwrap().translation,
+            glam::Vec2::new(16.0, 7.0)
+        );
+        let m = s.add_detached(Node::container().at(3.0, 3.0));
+        assert_eq!(s.parent(m), None);
+        assert!(!s.children(r).contains(&m));
+        assert_eq!(
+            s.world_transform(m).unwrap().translation,
+            glam::Vec2::new(3.0, 3.0)
+        );
+        s.set_mask(a, m, true).unwrap();
+        assert_eq!(
+            s.get(a).unwrap().mask,
+            Some(crate::Mask {
+                node: m,
+                inverse: true
+            })
+        );
+        assert!(s.set_mask(a, a, false).is_err());
+        s.clear_mask(a).unwrap();
+        assert_eq!(s.get(a).unwrap().mask, None);
+        s.set_parent(m, r, 0).unwrap();
+        assert_eq!(s.children(r)[0], m);
+        assert_eq!(s.len(), 4);
+        s.remove(m).unwrap();
+        assert_eq!(s.len(), 3);
     }
 
     #[test]

@@ -15,6 +15,14 @@ pub struct FrameStats {
     pub tessellations: u64,
     /// Fill or stroke instructions skipped as degenerate or invalid while tessellating.
     pub shape_instructions_skipped: u64,
+    /// Masks pushed (stencil and scissor).
+    pub masks_pushed: u64,
+    /// Masks served by a scissor rectangle instead of the stencil.
+    pub scissor_masks: u64,
+    /// Masked subtrees hidden because masks nested deeper than the 8-bit stencil allows.
+    pub masks_too_deep: u64,
+    /// Stencil-mode changes between draws (each moves `pipe_cache`).
+    pub stencil_mode_switches: u64,
     /// Nodes (and their subtrees) skipped for bad input, each with a warning.
     pub nodes_skipped: u64,
     /// Render passes begun.
