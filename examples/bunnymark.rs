@@ -5,6 +5,7 @@
 //! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
 //! `--out FILE.png` (save the last frame).
 
+use stage2d::glam::Vec2;
 use stage2d::{
     BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture,
 };
@@ -22,6 +23,8 @@ struct Args {
     warmup: usize,
     textures: usize,
     blend_modes: bool,
+    masks: usize,
+    rect_masks: bool,
     out: Option<String>,
 }
 
@@ -33,6 +36,8 @@ fn parse_args() -> Result<Args, String> {
         warmup: 30,
         textures: 12,
         blend_modes: false,
+        masks: 0,
+        rect_masks: false,
         out: None,
     };
     let mut it = std::env::args().skip(1);
@@ -49,9 +54,11 @@ fn parse_args() -> Result<Args, String> {
             "--warmup" => a.warmup = num("--warmup")?,
             "--textures" => a.textures = num("--textures")?.max(1),
             "--blend-modes" => a.blend_modes = true,
+            "--masks" => a.masks = num("--masks")?,
+            "--rect-masks" => a.rect_masks = true,
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--out FILE.png]");
+                println!("bunnymark [--headless] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -79,6 +86,11 @@ struct Bunny {
 
 struct Bunnymark {
     scene: Scene,
+    /// Where bunnies go: the root, or the masked containers.
+    parents: Vec<NodeId>,
+    /// The masks' nodes, moved every frame.
+    masks: Vec<NodeId>,
+    frame: f32,
     bunnies: Vec<Bunny>,
     textures: Vec<Texture>,
     rng: Rng,
@@ -86,7 +98,8 @@ struct Bunnymark {
 }
 
 impl Bunnymark {
-    fn new(renderer: &mut Renderer, textures: usize, blend_modes: bool) -> stage2d::Result<Self> {
+    fn new(renderer: &mut Renderer, args: &Args) -> stage2d::Result<Self> {
+        let (textures, blend_modes) = (args.textures, args.blend_modes);
         // `./assets` when run from a checkout (or a copy of one), else the crate's own.
         let dir = if std::path::Path::new("assets/bunny0.png").exists() {
             "assets"
@@ -96,8 +109,31 @@ impl Bunnymark {
         let textures = (0..textures)
             .map(|i| renderer.load_texture(format!("{dir}/bunny{}.png", i % 12), Sampling::NEAREST))
             .collect::<stage2d::Result<Vec<_>>>()?;
+        let mut scene = Scene::new();
+        let (mut parents, mut masks) = (vec![scene.root()], Vec::new());
+        if args.masks > 0 {
+            parents.clear();
+            for i in 0..args.masks {
+                let c = scene.add(scene.root(), Node::container())?;
+                let mut g = stage2d::GraphicsContext::new();
+                if args.rect_masks {
+                    g.rect(-120.0, -90.0, 240.0, 180.0).fill(Color::WHITE);
+                } else {
+                    g.circle(0.0, 0.0, 110.0).fill(Color::WHITE);
+                }
+                let x = (i % 4) as f32 * 200.0 + 100.0;
+                let y = (i / 4 % 3) as f32 * 200.0 + 100.0;
+                let m = scene.add_detached(Node::graphics(g).at(x, y));
+                scene.set_mask(c, m, false)?;
+                parents.push(c);
+                masks.push(m);
+            }
+        }
         Ok(Bunnymark {
-            scene: Scene::new(),
+            scene,
+            parents,
+            masks,
+            frame: 0.0,
             bunnies: Vec::new(),
             textures,
             rng: Rng(0x2545_f491_4f6c_dd1d),
@@ -116,7 +152,6 @@ impl Bunnymark {
     }
 
     fn add_wave(&mut self, n: usize, texture: usize) -> stage2d::Result<()> {
-        let root = self.scene.root();
         let tex = self.textures[texture % self.textures.len()];
         for _ in 0..n {
             let i = self.bunnies.len();
@@ -132,7 +167,8 @@ impl Bunnymark {
                     self.rng.next() * HEIGHT as f32 * 0.5,
                 )
                 .blended(blend);
-            let id = self.scene.add(root, node)?;
+            let parent = self.parents[i % self.parents.len()];
+            let id = self.scene.add(parent, node)?;
             self.bunnies.push(Bunny {
                 id,
                 vx: self.rng.next() * 10.0,
@@ -144,6 +180,17 @@ impl Bunnymark {
 
     fn update(&mut self) {
         let (w, h) = (WIDTH as f32, HEIGHT as f32);
+        self.frame += 1.0;
+        for (i, m) in self.masks.iter().enumerate() {
+            if let Some(n) = self.scene.get_mut(*m) {
+                let a = self.frame * 0.03 + i as f32;
+                let base = Vec2::new(
+                    (i % 4) as f32 * 200.0 + 100.0,
+                    (i / 4 % 3) as f32 * 200.0 + 100.0,
+                );
+                n.position = base + Vec2::new(a.cos(), a.sin()) * 20.0;
+            }
+        }
         for b in &mut self.bunnies {
             let Some(node) = self.scene.get_mut(b.id) else {
                 continue;
@@ -184,7 +231,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn run_headless(args: &Args) -> stage2d::Result<()> {
     let mut renderer = Renderer::new_headless(RendererOptions::default())?;
     let info = renderer.adapter_info();
-    let mut mark = Bunnymark::new(&mut renderer, args.textures, args.blend_modes)?;
+    let mut mark = Bunnymark::new(&mut renderer, args)?;
     mark.add(args.sprites)?;
     let target = renderer.create_render_target(WIDTH, HEIGHT)?;
     let clear = Some(Color::hex(0x1099bb));
@@ -228,7 +275,8 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"bind_groups_created_after_warmup\":{},\"buffers_created_after_warmup\":{},",
             "\"textures_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},",
             "\"update_ms_mean\":{:.4},\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"record_ms_mean\":{:.4},",
-            "\"submit_ms_mean\":{:.4}}}"
+            "\"submit_ms_mean\":{:.4},\"masks\":{},\"rect_masks\":{},\"masks_pushed_per_frame\":{},",
+            "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{}}}"
         ),
         args.sprites,
         args.frames,
@@ -260,6 +308,12 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         per(t.prepare_ns, warm.prepare_ns) / 1e6,
         per(t.record_ns, warm.record_ns) / 1e6,
         per(t.submit_ns, warm.submit_ns) / 1e6,
+        args.masks,
+        args.rect_masks,
+        per(t.masks_pushed, warm.masks_pushed),
+        per(t.scissor_masks, warm.scissor_masks),
+        per(t.stencil_mode_switches, warm.stencil_mode_switches),
+        per(t.pipe_cache_switches, warm.pipe_cache_switches),
     );
     Ok(())
 }

@@ -76,7 +76,7 @@ impl View {
     }
 
     /// A clip-space point in pixels.
-    fn to_pixels(&self, p: Vec2) -> Vec2 {
+    fn pixels_of(&self, p: Vec2) -> Vec2 {
         Vec2::new(
             (p.x + 1.0) * self.half_size.x,
             (1.0 - p.y) * self.half_size.y,
@@ -237,12 +237,12 @@ impl Collector {
             skip(cx.stats, target, "its mask has a non-finite transform");
             return None;
         }
-        self.mask_counters.pushed += 1;
         self.steps.clear();
         if !mask.inverse {
             if let Some(rect) = scissor_rect(cx.scene, mask.node, matrix, &cx.view) {
                 return match self.masks.push_scissor(rect, &mut self.steps) {
                     Ok(()) => {
+                        self.mask_counters.pushed += 1;
                         self.mask_counters.scissor += 1;
                         self.run_steps(cx, mask.node, parent_matrix);
                         Some(Pop::Scissor)
@@ -253,6 +253,7 @@ impl Collector {
         }
         match self.masks.push_stencil(mask.inverse, &mut self.steps) {
             Ok(()) => {
+                self.mask_counters.pushed += 1;
                 self.mask_counters.used_stencil = true;
                 self.run_steps(cx, mask.node, parent_matrix);
                 Some(Pop::Stencil {
@@ -276,7 +277,7 @@ impl Collector {
     fn pop_mask<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>, pop: Pop) {
         self.steps.clear();
         match pop {
-            Pop::None => return,
+            Pop::None => {}
             Pop::Scissor => {
                 self.masks.pop(&mut self.steps);
                 self.run_steps(cx, cx.scene.root(), Affine2::IDENTITY);
@@ -382,8 +383,8 @@ fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Op
         NodeKind::Graphics(g) => single_rect(g)?,
         NodeKind::Container => return None,
     };
-    let a = view.to_pixels(matrix.transform_point2(lo));
-    let b = view.to_pixels(matrix.transform_point2(hi));
+    let a = view.pixels_of(matrix.transform_point2(lo));
+    let b = view.pixels_of(matrix.transform_point2(hi));
     let (min, max) = (a.min(b), a.max(b));
     if !(min.is_finite() && max.is_finite()) {
         return None;

@@ -296,7 +296,7 @@ mod tests {
             let mut m = MaskStack::default();
             let mut stencil = 0u8;
             let mut state = PassState::default();
-            let mut apply =
+            let apply =
                 |steps: &[MaskStep], level: usize, stencil: &mut u8, state: &mut PassState| {
                     for s in steps {
                         let covered = match s {

@@ -83,10 +83,21 @@ impl FrameStats {
 
     /// Adds every counter of `other` to `self`.
     pub fn accumulate(&mut self, o: &FrameStats) {
-        macro_rules! add { ($($f:ident),*) => { $( self.$f += o.$f; )* } }
+        // Exhaustive destructuring: adding a field to `FrameStats` without summing it here does not compile.
+        macro_rules! add { ($($f:ident),* $(,)?) => {
+            let FrameStats { $($f),* } = *o;
+            $( self.$f += $f; )*
+        } }
         add!(
             draw_calls,
             sprites,
+            shapes,
+            tessellations,
+            shape_instructions_skipped,
+            masks_pushed,
+            scissor_masks,
+            masks_too_deep,
+            stencil_mode_switches,
             nodes_skipped,
             render_passes,
             set_pipeline_issued,
@@ -111,7 +122,7 @@ impl FrameStats {
             collect_ns,
             prepare_ns,
             record_ns,
-            submit_ns
+            submit_ns,
         );
     }
 }

@@ -1,0 +1,146 @@
+//! Masks: animated nested masks over sprites and shapes, an inverse mask, and a rectangle (scissor) mask.
+//!
+//! `cargo run --release --example masks -- --headless --out masks.png` writes the picture (after `--frames F`
+//! animation steps, default 60).
+
+mod common;
+use common::Flags;
+use stage2d::glam::Vec2;
+use stage2d::{
+    Color, GraphicsContext, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, StrokeStyle,
+};
+
+/// The masks scene and its animated parts.
+pub struct MasksScene {
+    pub scene: Scene,
+    spinning: NodeId,
+    orbiting: NodeId,
+    t: f32,
+}
+
+fn assets_dir() -> std::path::PathBuf {
+    if std::path::Path::new("assets").exists() {
+        "assets".into()
+    } else {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into()
+    }
+}
+
+impl MasksScene {
+    pub fn new(r: &mut Renderer) -> stage2d::Result<MasksScene> {
+        let bunnies: Vec<_> = (0..4)
+            .map(|i| {
+                r.load_texture(
+                    assets_dir().join(format!("bunny{i}.png")),
+                    Sampling::NEAREST,
+                )
+            })
+            .collect::<stage2d::Result<_>>()?;
+        let mut scene = Scene::new();
+        let root = scene.root();
+        // A field of bunnies and stripes to mask.
+        let field =
+            |scene: &mut Scene, parent: NodeId, w: f32, h: f32, hue: u32| -> stage2d::Result<()> {
+                let mut stripes = GraphicsContext::new();
+                for i in 0..(w as i32 / 20) {
+                    stripes
+                        .rect(i as f32 * 20.0, 0.0, 10.0, h)
+                        .fill(Color::hex(hue));
+                }
+                scene.add(parent, Node::graphics(stripes))?;
+                for i in 0..((w * h) / 1600.0) as usize {
+                    let x = (i as f32 * 37.0) % w;
+                    let y = (i as f32 * 53.0) % h;
+                    scene.add(
+                        parent,
+                        Node::sprite(bunnies[i % 4]).anchor(0.5, 0.5).at(x, y),
+                    )?;
+                }
+                Ok(())
+            };
+
+        // Left: nested masks, a spinning star inside a circle.
+        let outer = scene.add(root, Node::container().at(20.0, 20.0))?;
+        let inner = scene.add(outer, Node::container())?;
+        field(&mut scene, inner, 360.0, 360.0, 0x2980b9)?;
+        let mut circle = GraphicsContext::new();
+        circle.circle(180.0, 180.0, 170.0).fill(Color::WHITE);
+        let circle = scene.add_detached(Node::graphics(circle).at(20.0, 20.0));
+        let mut star = GraphicsContext::new();
+        star.star(0.0, 0.0, 6, 200.0, 90.0, 0.0).fill(Color::WHITE);
+        let spinning = scene.add_detached(Node::graphics(star).at(200.0, 200.0));
+        scene.set_mask(outer, circle, false)?;
+        scene.set_mask(inner, spinning, false)?;
+
+        // Right top: an inverse mask (a moving hole) over a field.
+        let inv = scene.add(root, Node::container().at(420.0, 20.0))?;
+        field(&mut scene, inv, 360.0, 260.0, 0x27ae60)?;
+        let mut hole = GraphicsContext::new();
+        hole.circle(0.0, 0.0, 70.0).fill(Color::WHITE);
+        let orbiting = scene.add_detached(Node::graphics(hole).at(600.0, 150.0));
+        scene.set_mask(inv, orbiting, true)?;
+
+        // Right bottom: a rectangle mask, served by the scissor rectangle.
+        let rect_masked = scene.add(root, Node::container().at(420.0, 300.0))?;
+        field(&mut scene, rect_masked, 360.0, 280.0, 0xc0392b)?;
+        let mut rect = GraphicsContext::new();
+        rect.rect(450.0, 330.0, 300.0, 220.0).fill(Color::WHITE);
+        let rect = scene.add_detached(Node::graphics(rect));
+        scene.set_mask(rect_masked, rect, false)?;
+        // Outline the rectangle so the clip is visible.
+        let mut frame = GraphicsContext::new();
+        frame
+            .rect(450.0, 330.0, 300.0, 220.0)
+            .stroke(StrokeStyle::new(3.0, Color::WHITE));
+        scene.add(root, Node::graphics(frame))?;
+        Ok(MasksScene {
+            scene,
+            spinning,
+            orbiting,
+            t: 0.0,
+        })
+    }
+
+    pub fn update(&mut self, dt: f32) {
+        self.t += dt;
+        if let Some(n) = self.scene.get_mut(self.spinning) {
+            n.rotation = self.t * 0.5;
+        }
+        if let Some(n) = self.scene.get_mut(self.orbiting) {
+            n.position = Vec2::new(
+                600.0 + (self.t * 0.8).cos() * 110.0,
+                150.0 + (self.t * 0.8).sin() * 60.0,
+            );
+        }
+    }
+}
+
+fn main() {
+    common::init_logging();
+    let flags = Flags::from_env();
+    let out = flags.value("--out").unwrap_or("masks.png").to_string();
+    let frames = flags.num("--frames", 60usize);
+    let run = || -> stage2d::Result<()> {
+        let mut r = Renderer::new_headless(RendererOptions {
+            msaa: true,
+            ..Default::default()
+        })?;
+        let mut m = MasksScene::new(&mut r)?;
+        let target = r.create_render_target(800, 600)?;
+        for _ in 0..frames {
+            m.update(1.0 / 60.0);
+            r.render(&m.scene, &target, Some(Color::hex(0x1e1e2e)))?;
+        }
+        r.save_png(&target, &out)?;
+        let s = r.stats().last_frame;
+        eprintln!(
+            "masks: wrote {out} ({} draw calls, {} masks, {} by scissor)",
+            s.draw_calls, s.masks_pushed, s.scissor_masks
+        );
+        Ok(())
+    };
+    if let Err(e) = run() {
+        eprintln!("masks: {e}");
+        std::process::exit(1);
+    }
+}
