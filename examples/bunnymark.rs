@@ -1,5 +1,9 @@
 //! The 1000-sprite benchmark: bunnies bouncing under gravity, PixiJS bunnymark style.
 //!
+//! `cargo run --release --example bunnymark` opens a window (more bunnies while the mouse button is held, a
+//! stats overlay; `--no-vsync` to measure, `--frames F` to stop after F frames). With no display it runs headless
+//! by itself and says so.
+//!
 //! `cargo run --release --example bunnymark -- --headless --sprites 1000 --frames 300` renders offscreen and
 //! prints one JSON line of timings and counters. Options: `--textures T` (distinct textures, default 12),
 //! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
@@ -18,6 +22,7 @@ const GRAVITY: f32 = 0.75;
 #[derive(Debug, Clone)]
 struct Args {
     headless: bool,
+    vsync: bool,
     sprites: usize,
     frames: usize,
     warmup: usize,
@@ -26,11 +31,13 @@ struct Args {
     masks: usize,
     rect_masks: bool,
     out: Option<String>,
+    frames_given: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         headless: false,
+        vsync: true,
         sprites: 1000,
         frames: 300,
         warmup: 30,
@@ -39,6 +46,7 @@ fn parse_args() -> Result<Args, String> {
         masks: 0,
         rect_masks: false,
         out: None,
+        frames_given: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -49,8 +57,12 @@ fn parse_args() -> Result<Args, String> {
         };
         match arg.as_str() {
             "--headless" => a.headless = true,
+            "--no-vsync" => a.vsync = false,
             "--sprites" => a.sprites = num("--sprites")?,
-            "--frames" => a.frames = num("--frames")?.max(1),
+            "--frames" => {
+                a.frames = num("--frames")?.max(1);
+                a.frames_given = true;
+            }
             "--warmup" => a.warmup = num("--warmup")?,
             "--textures" => a.textures = num("--textures")?.max(1),
             "--blend-modes" => a.blend_modes = true,
@@ -58,7 +70,7 @@ fn parse_args() -> Result<Args, String> {
             "--rect-masks" => a.rect_masks = true,
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--out FILE.png]");
+                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -322,6 +334,83 @@ fn has_display() -> bool {
     std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
 
+/// The bunnymark in a window: the app layer drives it.
+struct WindowMark {
+    args: Args,
+    mark: Option<Bunnymark>,
+    wave: usize,
+}
+
+impl stage2d::app::App for WindowMark {
+    fn init(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
+        let mut mark = Bunnymark::new(ctx.renderer, &self.args)?;
+        mark.add(self.args.sprites)?;
+        self.mark = Some(mark);
+        Ok(())
+    }
+
+    fn update(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
+        let mark = self.mark.as_mut().expect("initialised");
+        if ctx.input.mouse_down[0] {
+            // Each wave of added bunnies shares one texture, as in PixiJS's bunnymark.
+            self.wave += 1;
+            mark.add_wave(100, self.wave)?;
+        }
+        mark.update();
+        let s = ctx.renderer.stats().last_frame;
+        if ctx.ticker.frames % 60 == 0 {
+            log::info!(
+                "{:.0} fps, {} sprites, {} draw calls",
+                ctx.ticker.fps,
+                mark.bunnies.len(),
+                s.draw_calls
+            );
+        }
+        Ok(())
+    }
+
+    fn scene(&self) -> &Scene {
+        &self.mark.as_ref().expect("initialised").scene
+    }
+}
+
+fn run_window(args: &Args) -> stage2d::Result<()> {
+    let options = stage2d::app::WindowOptions {
+        title: "stage2d bunnymark".into(),
+        width: WIDTH,
+        height: HEIGHT,
+        vsync: args.vsync,
+        max_frames: args.frames_given.then_some(args.frames as u64),
+        clear_color: Color::hex(0x1099bb),
+        ..Default::default()
+    };
+    let app = WindowMark {
+        args: args.clone(),
+        mark: None,
+        wave: 0,
+    };
+    let (app, summary, renderer) = stage2d::app::run(options, app)?;
+    let sprites = app.mark.map_or(0, |m| m.bunnies.len());
+    let (total, frames) = renderer.map_or((Default::default(), 0), |r| {
+        (r.stats().total, r.stats().frames.max(1))
+    });
+    let per = |v: u64| v as f64 / frames as f64;
+    println!(
+        "{{\"mode\":\"window\",\"frames\":{},\"frames_skipped\":{},\"seconds\":{:.3},\"fps\":{:.1},\"sprites\":{},\"draw_calls_per_frame\":{:.2},\"set_pipeline_issued_per_frame\":{:.2},\"set_pipeline_skipped_per_frame\":{:.2},\"pipeline_hits\":{},\"pipeline_misses\":{}}}",
+        summary.frames_presented,
+        summary.frames_skipped,
+        summary.seconds,
+        summary.frames_presented as f64 / summary.seconds.max(1e-9),
+        sprites,
+        per(total.draw_calls),
+        per(total.set_pipeline_issued),
+        per(total.set_pipeline_skipped),
+        total.pipeline_hits_with_hash + total.pipeline_hits_without_hash,
+        total.pipeline_misses,
+    );
+    Ok(())
+}
+
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let mut args = match parse_args() {
@@ -336,7 +425,16 @@ fn main() {
         args.headless = true;
     }
     if !args.headless {
-        eprintln!("bunnymark: window mode is not available in this build; running headless");
+        match run_window(&args) {
+            Ok(()) => return,
+            Err(stage2d::Error::Window(e)) => {
+                eprintln!("bunnymark: cannot open a window ({e}); running headless");
+            }
+            Err(e) => {
+                eprintln!("bunnymark: {e}");
+                std::process::exit(1);
+            }
+        }
     }
     if let Err(e) = run_headless(&args) {
         eprintln!("bunnymark: {e}");

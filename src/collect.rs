@@ -71,6 +71,27 @@ impl View {
         }
     }
 
+    /// The view of a target of `width x height` physical pixels showing logical pixels `scale` physical pixels
+    /// wide (a non-finite or non-positive scale counts as 1).
+    pub fn scaled(width: u32, height: u32, scale: f32, white: TextureId) -> View {
+        let s = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        let physical = Vec2::new(width as f32, height as f32);
+        let logical = physical / s;
+        View {
+            to_clip: Affine2::from_cols(
+                Vec2::new(2.0 / logical.x, 0.0),
+                Vec2::new(0.0, -2.0 / logical.y),
+                Vec2::new(-1.0, 1.0),
+            ),
+            half_size: physical / 2.0,
+            white,
+        }
+    }
+
     fn size(&self) -> Vec2 {
         self.half_size * 2.0
     }

@@ -90,6 +90,9 @@ pub enum Error {
     /// Reading pixels back from the GPU failed.
     #[error("reading pixels back from the GPU failed: {0}")]
     Readback(String),
+    /// A window could not be opened or driven (no display, no surface support).
+    #[error("window: {0}")]
+    Window(String),
     /// Writing a PNG failed.
     #[error("could not write {path}: {source}")]
     SaveImage {

@@ -37,6 +37,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod batcher;
 mod blend;
 pub mod collect;

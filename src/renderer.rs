@@ -139,7 +139,6 @@ struct Draw {
 /// The stage2d renderer. See the crate docs for the frame lifecycle.
 #[derive(Debug)]
 pub struct Renderer {
-    #[allow(dead_code)]
     instance: wgpu::Instance,
     adapter: wgpu::Adapter,
     device: wgpu::Device,
@@ -238,6 +237,11 @@ impl Renderer {
         };
         r.absorb_texture_stats();
         Ok(r)
+    }
+
+    /// The wgpu instance (surfaces are created from it).
+    pub fn instance(&self) -> &wgpu::Instance {
+        &self.instance
     }
 
     /// The device.
@@ -464,6 +468,20 @@ impl Renderer {
         size: (u32, u32),
         clear: Option<Color>,
     ) -> Result<()> {
+        self.render_scaled(scene, view, format, size, 1.0, clear)
+    }
+
+    /// Like [`Renderer::render_to_view`] for a target of `size` physical pixels showing a scene laid out in
+    /// logical pixels, `scale_factor` physical pixels each (HiDPI windows).
+    pub fn render_scaled(
+        &mut self,
+        scene: &Scene,
+        view: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        scale_factor: f32,
+        clear: Option<Color>,
+    ) -> Result<()> {
         let mut frame = FrameStats::default();
         let before = self.pipelines.counters();
         let t0 = std::time::Instant::now();
@@ -473,7 +491,12 @@ impl Renderer {
         let textures = &self.textures;
         self.collector.collect(
             scene,
-            View::new(size.0.max(1), size.1.max(1), textures.white().id()),
+            View::scaled(
+                size.0.max(1),
+                size.1.max(1),
+                scale_factor,
+                textures.white().id(),
+            ),
             &mut self.batcher,
             |t| textures.is_live(t),
             &mut frame,

@@ -1,0 +1,543 @@
+//! The desktop app layer over winit 0.30's `ApplicationHandler`: the user writes a scene and an update function,
+//! [`run`] does the rest.
+//!
+//! It opens a window, creates the wgpu surface (`Bgra8Unorm`/`Rgba8Unorm`, never `*Srgb`: colours are blended as
+//! stored), picks the present mode (vsync by default), follows resizes and the scale factor (the scene is laid out
+//! in logical pixels and drawn at physical resolution), skips rendering while minimised or occluded, reconfigures
+//! on an outdated surface and recreates a lost one, and closes cleanly. A [`Ticker`] gives delta time and FPS;
+//! mouse and keyboard events reach the app through [`App::window_event`] and the [`Input`] snapshot.
+
+use crate::{Color, Error, Renderer, RendererOptions, Result, Scene};
+use glam::Vec2;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::window::{Window, WindowId};
+
+/// How the window opens.
+#[derive(Clone, Debug)]
+pub struct WindowOptions {
+    /// Title bar text.
+    pub title: String,
+    /// Inner width in logical pixels.
+    pub width: u32,
+    /// Inner height in logical pixels.
+    pub height: u32,
+    /// Whether the user may resize the window.
+    pub resizable: bool,
+    /// Wait for vertical blank (`Fifo`); off: `Immediate` or `Mailbox` where supported.
+    pub vsync: bool,
+    /// Renderer options (MSAA, adapter preference).
+    pub renderer: RendererOptions,
+    /// Close after this many rendered frames (smoke tests, benchmarks).
+    pub max_frames: Option<u64>,
+    /// Clear colour of every frame.
+    pub clear_color: Color,
+}
+
+impl Default for WindowOptions {
+    fn default() -> Self {
+        WindowOptions {
+            title: "stage2d".into(),
+            width: 800,
+            height: 600,
+            resizable: true,
+            vsync: true,
+            renderer: RendererOptions::default(),
+            max_frames: None,
+            clear_color: Color::BLACK,
+        }
+    }
+}
+
+/// Frame timing: delta time (clamped, like PixiJS's `Ticker.maxFPS` floor) and a smoothed FPS.
+#[derive(Clone, Debug)]
+pub struct Ticker {
+    last: Option<Instant>,
+    /// Seconds since the previous tick, at most [`Ticker::MAX_DELTA`].
+    pub delta_seconds: f32,
+    /// Exponentially smoothed frames per second.
+    pub fps: f32,
+    /// Unclamped milliseconds of the last frame.
+    pub frame_ms: f32,
+    /// Ticks so far.
+    pub frames: u64,
+}
+
+impl Default for Ticker {
+    fn default() -> Self {
+        Ticker {
+            last: None,
+            delta_seconds: 0.0,
+            fps: 0.0,
+            frame_ms: 0.0,
+            frames: 0,
+        }
+    }
+}
+
+impl Ticker {
+    /// Longest delta handed to the app (a stall, a debugger pause): 100 ms, as in PixiJS.
+    pub const MAX_DELTA: f32 = 0.1;
+
+    /// Advances to `now`.
+    pub fn tick_at(&mut self, now: Instant) {
+        if let Some(last) = self.last {
+            let dt = now.saturating_duration_since(last).as_secs_f32();
+            self.frame_ms = dt * 1000.0;
+            self.delta_seconds = dt.min(Self::MAX_DELTA);
+            if dt > 0.0 {
+                let instant = 1.0 / dt;
+                self.fps = if self.fps == 0.0 {
+                    instant
+                } else {
+                    self.fps * 0.9 + instant * 0.1
+                };
+            }
+        }
+        self.last = Some(now);
+        self.frames += 1;
+    }
+
+    /// Advances to the current time.
+    pub fn tick(&mut self) {
+        self.tick_at(Instant::now());
+    }
+}
+
+/// Mouse and keyboard state, in logical pixels.
+#[derive(Clone, Debug, Default)]
+pub struct Input {
+    /// Cursor position in logical pixels.
+    pub mouse_position: Vec2,
+    /// Left, right and middle buttons held.
+    pub mouse_down: [bool; 3],
+    /// Keys held.
+    pub keys_down: std::collections::HashSet<winit::keyboard::KeyCode>,
+}
+
+/// The logical size of a window of `physical` pixels at `scale_factor`.
+pub fn logical_size(physical: (u32, u32), scale_factor: f64) -> Vec2 {
+    let s = if scale_factor.is_finite() && scale_factor > 0.0 {
+        scale_factor
+    } else {
+        1.0
+    };
+    Vec2::new(
+        (physical.0 as f64 / s) as f32,
+        (physical.1 as f64 / s) as f32,
+    )
+}
+
+/// The surface size to configure for a window of `physical` pixels, or `None` while it is minimised (zero area)
+/// or larger than the device allows (clamped).
+pub fn surface_size(physical: (u32, u32), max_dimension: u32) -> Option<(u32, u32)> {
+    if physical.0 == 0 || physical.1 == 0 {
+        return None;
+    }
+    Some((physical.0.min(max_dimension), physical.1.min(max_dimension)))
+}
+
+/// What the app sees each frame.
+pub struct AppContext<'a> {
+    /// The renderer (load textures, read stats).
+    pub renderer: &'a mut Renderer,
+    /// Frame timing.
+    pub ticker: &'a Ticker,
+    /// Mouse and keyboard state.
+    pub input: &'a Input,
+    /// Window size in logical pixels.
+    pub size: Vec2,
+    /// Physical pixels per logical pixel.
+    pub scale_factor: f32,
+    exit: &'a mut bool,
+}
+
+impl AppContext<'_> {
+    /// Closes the window after this frame.
+    pub fn exit(&mut self) {
+        *self.exit = true;
+    }
+}
+
+/// A desktop application: a scene and the code that changes it.
+pub trait App {
+    /// Called once the window and renderer exist (load textures here).
+    fn init(&mut self, _ctx: &mut AppContext) -> Result<()> {
+        Ok(())
+    }
+    /// Called every frame before drawing.
+    fn update(&mut self, ctx: &mut AppContext) -> Result<()>;
+    /// The scene to draw.
+    fn scene(&self) -> &Scene;
+    /// Every window event (mouse, keyboard, resize), after [`Input`] was updated.
+    fn window_event(&mut self, _ctx: &mut AppContext, _event: &WindowEvent) {}
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunSummary {
+    /// Frames presented.
+    pub frames_presented: u64,
+    /// Frames skipped (minimised, occluded, timed out, or the surface was reconfigured).
+    pub frames_skipped: u64,
+    /// Surface reconfigurations (resize, outdated, lost).
+    pub reconfigurations: u64,
+    /// Wall time of the run.
+    pub seconds: f64,
+}
+
+struct Gpu {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    renderer: Renderer,
+}
+
+struct Runner<A: App> {
+    options: WindowOptions,
+    app: A,
+    gpu: Option<Gpu>,
+    ticker: Ticker,
+    input: Input,
+    exit: bool,
+    error: Option<Error>,
+    summary: RunSummary,
+    started: Instant,
+}
+
+fn win_err(e: impl std::fmt::Display) -> Error {
+    Error::Window(e.to_string())
+}
+
+impl<A: App> Runner<A> {
+    fn create(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
+        let attrs = Window::default_attributes()
+            .with_title(self.options.title.clone())
+            .with_inner_size(winit::dpi::LogicalSize::new(
+                self.options.width,
+                self.options.height,
+            ))
+            .with_resizable(self.options.resizable);
+        let window = Arc::new(event_loop.create_window(attrs).map_err(win_err)?);
+        let desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        ));
+        let instance = wgpu::Instance::new(desc);
+        let surface = instance.create_surface(window.clone()).map_err(win_err)?;
+        let adapter = crate::select_adapter(
+            &instance,
+            Some(&surface),
+            self.options.renderer.power_preference,
+        )?;
+        let renderer = Renderer::from_adapter(instance, adapter, self.options.renderer.clone())?;
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(renderer.adapter(), size.width.max(1), size.height.max(1))
+            .ok_or_else(|| Error::Window("the adapter cannot present to this window".into()))?;
+        let caps = surface.get_capabilities(renderer.adapter());
+        // Colours are blended as stored: prefer a non-sRGB format.
+        config.format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| {
+                matches!(
+                    f,
+                    wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Rgba8Unorm
+                )
+            })
+            .unwrap_or(config.format.remove_srgb_suffix());
+        config.present_mode = choose_present_mode(self.options.vsync, &caps.present_modes);
+        config.alpha_mode = if caps.alpha_modes.contains(&wgpu::CompositeAlphaMode::Opaque) {
+            wgpu::CompositeAlphaMode::Opaque
+        } else {
+            caps.alpha_modes[0]
+        };
+        if let Some((w, h)) = surface_size(
+            (size.width, size.height),
+            renderer.device().limits().max_texture_dimension_2d,
+        ) {
+            config.width = w;
+            config.height = h;
+            surface.configure(renderer.device(), &config);
+        }
+        let mut gpu = Gpu {
+            window,
+            surface,
+            config,
+            renderer,
+        };
+        let mut ctx = context(&mut gpu, &self.ticker, &self.input, &mut self.exit);
+        self.app.init(&mut ctx)?;
+        gpu.window.request_redraw();
+        self.gpu = Some(gpu);
+        Ok(())
+    }
+
+    fn reconfigure(&mut self, recreate: bool) {
+        let Some(gpu) = self.gpu.as_mut() else { return };
+        let size = gpu.window.inner_size();
+        let max = gpu.renderer.device().limits().max_texture_dimension_2d;
+        let Some((w, h)) = surface_size((size.width, size.height), max) else {
+            return;
+        };
+        if recreate {
+            match gpu.renderer.instance().create_surface(gpu.window.clone()) {
+                Ok(s) => gpu.surface = s,
+                Err(e) => {
+                    log::warn!("could not recreate the lost surface: {e}");
+                    return;
+                }
+            }
+        }
+        gpu.config.width = w;
+        gpu.config.height = h;
+        gpu.surface.configure(gpu.renderer.device(), &gpu.config);
+        self.summary.reconfigurations += 1;
+    }
+
+    fn frame(&mut self) -> Result<()> {
+        self.ticker.tick();
+        let Some(gpu) = self.gpu.as_mut() else {
+            return Ok(());
+        };
+        {
+            let mut ctx = context(gpu, &self.ticker, &self.input, &mut self.exit);
+            self.app.update(&mut ctx)?;
+        }
+        let size = gpu.window.inner_size();
+        if surface_size((size.width, size.height), u32::MAX).is_none() {
+            self.summary.frames_skipped += 1;
+            std::thread::sleep(Duration::from_millis(16));
+            return Ok(());
+        }
+        let (texture, suboptimal) = match gpu.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
+            wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                self.summary.frames_skipped += 1;
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                self.summary.frames_skipped += 1;
+                self.reconfigure(false);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                log::warn!("the window surface was lost; recreating it");
+                self.summary.frames_skipped += 1;
+                self.reconfigure(true);
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                self.summary.frames_skipped += 1;
+                return Ok(());
+            }
+        };
+        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(gpu.config.format),
+            ..Default::default()
+        });
+        let scale = gpu.window.scale_factor() as f32;
+        gpu.renderer.render_scaled(
+            self.app.scene(),
+            &view,
+            gpu.config.format,
+            (gpu.config.width, gpu.config.height),
+            scale,
+            Some(self.options.clear_color),
+        )?;
+        gpu.window.pre_present_notify();
+        gpu.renderer.queue().present(texture);
+        self.summary.frames_presented += 1;
+        if suboptimal {
+            self.reconfigure(false);
+        }
+        if self
+            .options
+            .max_frames
+            .is_some_and(|m| self.summary.frames_presented >= m)
+        {
+            self.exit = true;
+        }
+        Ok(())
+    }
+
+    fn track_input(&mut self, event: &WindowEvent) {
+        let scale = self.gpu.as_ref().map_or(1.0, |g| g.window.scale_factor());
+        match event {
+            WindowEvent::CursorMoved { position, .. } => {
+                self.input.mouse_position =
+                    Vec2::new((position.x / scale) as f32, (position.y / scale) as f32);
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                let i = match button {
+                    MouseButton::Left => 0,
+                    MouseButton::Right => 1,
+                    MouseButton::Middle => 2,
+                    _ => return,
+                };
+                self.input.mouse_down[i] = *state == ElementState::Pressed;
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let winit::keyboard::PhysicalKey::Code(code) = event.physical_key {
+                    if event.state == ElementState::Pressed {
+                        self.input.keys_down.insert(code);
+                    } else {
+                        self.input.keys_down.remove(&code);
+                    }
+                }
+            }
+            WindowEvent::Focused(false) => {
+                self.input.keys_down.clear();
+                self.input.mouse_down = [false; 3];
+            }
+            _ => {}
+        }
+    }
+}
+
+fn context<'a>(
+    gpu: &'a mut Gpu,
+    ticker: &'a Ticker,
+    input: &'a Input,
+    exit: &'a mut bool,
+) -> AppContext<'a> {
+    let size = gpu.window.inner_size();
+    let scale = gpu.window.scale_factor();
+    AppContext {
+        renderer: &mut gpu.renderer,
+        ticker,
+        input,
+        size: logical_size((size.width, size.height), scale),
+        scale_factor: scale as f32,
+        exit,
+    }
+}
+
+/// `Fifo` with vsync; otherwise `Immediate`, then `Mailbox`, then `Fifo` (always supported).
+pub fn choose_present_mode(vsync: bool, supported: &[wgpu::PresentMode]) -> wgpu::PresentMode {
+    if !vsync {
+        for m in [wgpu::PresentMode::Immediate, wgpu::PresentMode::Mailbox] {
+            if supported.contains(&m) {
+                return m;
+            }
+        }
+    }
+    wgpu::PresentMode::Fifo
+}
+
+impl<A: App> ApplicationHandler for Runner<A> {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gpu.is_none() {
+            if let Err(e) = self.create(event_loop) {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        self.track_input(&event);
+        if let Some(gpu) = self.gpu.as_mut() {
+            let mut ctx = context(gpu, &self.ticker, &self.input, &mut self.exit);
+            self.app.window_event(&mut ctx, &event);
+        }
+        match event {
+            WindowEvent::CloseRequested => self.exit = true,
+            WindowEvent::Resized(_) | WindowEvent::ScaleFactorChanged { .. } => {
+                self.reconfigure(false)
+            }
+            WindowEvent::RedrawRequested => {
+                if let Err(e) = self.frame() {
+                    self.error = Some(e);
+                    self.exit = true;
+                }
+            }
+            _ => {}
+        }
+        if self.exit {
+            event_loop.exit();
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.exit {
+            event_loop.exit();
+        } else if let Some(gpu) = &self.gpu {
+            gpu.window.request_redraw();
+        }
+    }
+}
+
+/// Opens a window and runs `app` until the window closes, [`AppContext::exit`] is called or
+/// [`WindowOptions::max_frames`] is reached. Returns the app (with its scene) and a summary. Fails with
+/// [`Error::Window`] when no window can be opened (no display), so callers can fall back to headless rendering.
+pub fn run<A: App>(options: WindowOptions, app: A) -> Result<(A, RunSummary, Option<Renderer>)> {
+    let event_loop = EventLoop::new().map_err(win_err)?;
+    event_loop.set_control_flow(winit::event_loop::ControlFlow::Poll);
+    let mut runner = Runner {
+        options,
+        app,
+        gpu: None,
+        ticker: Ticker::default(),
+        input: Input::default(),
+        exit: false,
+        error: None,
+        summary: RunSummary::default(),
+        started: Instant::now(),
+    };
+    event_loop.run_app(&mut runner).map_err(win_err)?;
+    if let Some(e) = runner.error {
+        return Err(e);
+    }
+    runner.summary.seconds = runner.started.elapsed().as_secs_f64();
+    Ok((runner.app, runner.summary, runner.gpu.map(|g| g.renderer)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticker_measures_and_clamps() {
+        let mut t = Ticker::default();
+        let t0 = Instant::now();
+        t.tick_at(t0);
+        assert_eq!(t.delta_seconds, 0.0);
+        t.tick_at(t0 + Duration::from_millis(20));
+        assert!((t.delta_seconds - 0.02).abs() < 1e-4);
+        assert!((t.fps - 50.0).abs() < 0.5);
+        t.tick_at(t0 + Duration::from_millis(520));
+        assert_eq!(t.delta_seconds, Ticker::MAX_DELTA, "a stall is clamped");
+        assert!((t.frame_ms - 500.0).abs() < 0.5);
+        assert!(
+            t.fps < 50.0 && t.fps > 40.0,
+            "smoothed, not jumping to 2 fps"
+        );
+        assert_eq!(t.frames, 3);
+    }
+
+    #[test]
+    fn resize_and_scale_arithmetic() {
+        assert_eq!(logical_size((1600, 1200), 2.0), Vec2::new(800.0, 600.0));
+        assert_eq!(logical_size((1000, 750), 1.25), Vec2::new(800.0, 600.0));
+        assert_eq!(logical_size((800, 600), f64::NAN), Vec2::new(800.0, 600.0));
+        assert_eq!(surface_size((0, 600), 8192), None, "minimised");
+        assert_eq!(surface_size((800, 0), 8192), None);
+        assert_eq!(surface_size((10000, 600), 8192), Some((8192, 600)));
+        assert_eq!(surface_size((800, 600), 8192), Some((800, 600)));
+    }
+
+    #[test]
+    fn present_modes() {
+        use wgpu::PresentMode::*;
+        assert_eq!(choose_present_mode(true, &[Fifo, Immediate]), Fifo);
+        assert_eq!(choose_present_mode(false, &[Fifo, Immediate]), Immediate);
+        assert_eq!(choose_present_mode(false, &[Fifo, Mailbox]), Mailbox);
+        assert_eq!(choose_present_mode(false, &[Fifo]), Fifo);
+    }
+}

@@ -1,0 +1,98 @@
+//! Smoke test of the desktop app layer: the bunnymark opens a real window under Xvfb, renders a fixed number of
+//! frames, prints its stats and exits 0. `.ci/setup` installs Xvfb.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn example(name: &str) -> PathBuf {
+    // Test binaries live in target/<profile>/deps; `cargo test` builds examples into target/<profile>/examples.
+    let exe = std::env::current_exe().unwrap();
+    exe.parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(name)
+}
+
+struct Xvfb(std::process::Child, String);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn xvfb() -> Xvfb {
+    // A display number unlikely to clash with a parallel run.
+    let n = 60 + std::process::id() % 200;
+    let child = Command::new("Xvfb")
+        .args([
+            format!(":{n}").as_str(),
+            "-screen",
+            "0",
+            "1024x768x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("Xvfb is installed (run .ci/setup)");
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+    let start = Instant::now();
+    while !socket.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "Xvfb did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Xvfb(child, format!(":{n}"))
+}
+
+#[test]
+fn bunnymark_runs_in_a_window_under_xvfb_and_prints_its_stats() {
+    let bin = example("bunnymark");
+    assert!(bin.exists(), "{} was not built", bin.display());
+    let x = xvfb();
+    let out = Command::new(&bin)
+        .args(["--frames", "20", "--sprites", "200"])
+        .env("DISPLAY", &x.1)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {stdout}\nstderr: {stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("\"mode\":\"window\""),
+        "did not run windowed: {stdout} {stderr}"
+    );
+    assert!(stdout.contains("\"frames\":20"), "{stdout}");
+    assert!(stdout.contains("\"sprites\":200"), "{stdout}");
+}
+
+#[test]
+fn bunnymark_without_a_display_falls_back_to_headless_and_says_so() {
+    let out = Command::new(example("bunnymark"))
+        .args(["--frames", "5", "--warmup", "1", "--sprites", "50"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("running headless"), "{stderr}");
+    assert!(
+        stdout.contains("\"sprites\":50") && stdout.contains("cpu_ms_median"),
+        "{stdout}"
+    );
+}
