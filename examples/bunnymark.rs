@@ -358,7 +358,7 @@ impl stage2d::app::App for WindowMark {
         }
         mark.update();
         let s = ctx.renderer.stats().last_frame;
-        if ctx.ticker.frames % 60 == 0 {
+        if ctx.ticker.frames.is_multiple_of(60) {
             log::info!(
                 "{:.0} fps, {} sprites, {} draw calls",
                 ctx.ticker.fps,
