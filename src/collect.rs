@@ -12,6 +12,8 @@ use crate::mask::{MaskRefusal, MaskStack, MaskStep};
 use crate::pipeline::Topology;
 use crate::scene::Scene;
 use crate::stats::FrameStats;
+use crate::text::atlas::Raster;
+use crate::text::{GlyphKey, TextSystem};
 use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 
@@ -92,6 +94,11 @@ impl View {
         }
     }
 
+    /// A pixel position in clip space.
+    fn clip_of(&self, p: Vec2) -> Vec2 {
+        Vec2::new(p.x / self.half_size.x - 1.0, 1.0 - p.y / self.half_size.y)
+    }
+
     fn size(&self) -> Vec2 {
         self.half_size * 2.0
     }
@@ -124,10 +131,21 @@ pub struct Collector {
     mask_walk: Vec<Frame>,
     masks: MaskStack,
     steps: Vec<MaskStep>,
-    /// Meshes of graphics contexts.
-    pub tessellation: TessellationCache,
+    /// Meshes of graphics contexts and text layouts with their glyph atlas.
+    pub caches: Caches,
     /// Mask counters of the last walk.
     pub mask_counters: MaskCounters,
+}
+
+/// What the walk keeps between frames: tessellated meshes, text layouts and the glyph atlas.
+#[derive(Debug, Default)]
+pub struct Caches {
+    /// Meshes of graphics contexts.
+    pub tessellation: TessellationCache,
+    /// Text layouts and the glyph atlas.
+    pub text: TextSystem,
+    /// The texture of each glyph-atlas page (reserved by the renderer ahead of use).
+    pub page_textures: Vec<TextureId>,
 }
 
 struct Ctx<'a, F: Fn(TextureId) -> bool> {
@@ -178,7 +196,7 @@ impl Collector {
                     s.children.is_empty() && s.node.as_ref().is_some_and(|n| n.mask.is_none())
                 });
                 if simple {
-                    visit(&mut cx, &mut self.tessellation, child, inh, false);
+                    visit(&mut cx, &mut self.caches, child, inh, false);
                 } else {
                     next = Some((i + 1, child));
                     break;
@@ -218,7 +236,7 @@ impl Collector {
                 None => return,
             },
         };
-        match visit(cx, &mut self.tessellation, id, parent, false) {
+        match visit(cx, &mut self.caches, id, parent, false) {
             Some((inh, true)) => self.stack.push(Frame {
                 node: id,
                 cursor: 0,
@@ -345,7 +363,7 @@ impl Collector {
             blend: BlendMode::Normal,
         };
         // The mask root draws regardless of its `visible` flag (a hidden node can still mask).
-        let Some((first, has_children)) = visit(cx, &mut self.tessellation, mask, inh, true) else {
+        let Some((first, has_children)) = visit(cx, &mut self.caches, mask, inh, true) else {
             return;
         };
         if !has_children {
@@ -371,7 +389,7 @@ impl Collector {
             top.cursor += 1;
             let inh = top.inherited;
             if cx.scene.get(child).is_some_and(|n| n.visible) {
-                if let Some((ci, true)) = visit(cx, &mut self.tessellation, child, inh, true) {
+                if let Some((ci, true)) = visit(cx, &mut self.caches, child, inh, true) {
                     self.mask_walk.push(Frame {
                         node: child,
                         cursor: 0,
@@ -402,7 +420,7 @@ fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Op
             (lo, lo + size)
         }
         NodeKind::Graphics(g) => single_rect(g)?,
-        NodeKind::Container => return None,
+        NodeKind::Container | NodeKind::Text(_) => return None,
     };
     let a = view.pixels_of(matrix.transform_point2(lo));
     let b = view.pixels_of(matrix.transform_point2(hi));
@@ -454,7 +472,7 @@ fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, boo
 #[inline(always)]
 fn visit<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
-    tessellation: &mut TessellationCache,
+    caches: &mut Caches,
     id: NodeId,
     parent: Inherited,
     mask: bool,
@@ -514,7 +532,7 @@ fn visit<F: Fn(TextureId) -> bool>(
             let scale = (matrix.matrix2.x_axis * cx.view.half_size)
                 .length()
                 .max((matrix.matrix2.y_axis * cx.view.half_size).length());
-            let mesh = tessellation.get(ctx, scale);
+            let mesh = caches.tessellation.get(ctx, scale);
             for part in &mesh.parts {
                 let (tex, uv) = match part.texture {
                     Some(t) if (cx.is_live)(t.id()) => (t.id(), t.uvs()),
@@ -551,6 +569,74 @@ fn visit<F: Fn(TextureId) -> bool>(
             }
             if !mask {
                 cx.stats.shapes += 1;
+            }
+        }
+        NodeKind::Text(text) => {
+            let layout = caches.text.layout(text);
+            let color = if mask {
+                u32::MAX
+            } else {
+                (inh.color * text.color).to_rgba8_u32()
+            };
+            let size = text.style().size;
+            let font = text.font();
+            let origin = -text.anchor * Vec2::from(layout.size);
+            // Crisp text: when the node maps local pixels one-to-one onto target pixels, glyphs land on whole
+            // pixels.
+            let px_x = matrix.matrix2.x_axis * cx.view.half_size;
+            let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+            let snap = (px_x - Vec2::X).abs().max_element() < 1e-4
+                && (px_y + Vec2::Y).abs().max_element() < 1e-4;
+            let page = caches.text.atlas.page_size() as f32;
+            let dx_unit = matrix.matrix2.x_axis;
+            let dy_unit = matrix.matrix2.y_axis;
+            for g in &layout.glyphs {
+                let key = GlyphKey {
+                    font: font.id(),
+                    glyph: g.glyph,
+                    size_bits: size.to_bits(),
+                };
+                let Some(e) = caches.text.atlas.get_or_insert(key, || {
+                    let (m, coverage) = font.fontdue().rasterize_indexed(g.glyph, size);
+                    Raster {
+                        width: m.width as u32,
+                        height: m.height as u32,
+                        xmin: m.xmin as f32,
+                        ymin: m.ymin as f32,
+                        coverage,
+                    }
+                }) else {
+                    continue;
+                };
+                if e.rect[2] == 0 {
+                    continue;
+                }
+                let Some(&tex) = caches.page_textures.get(e.page as usize) else {
+                    continue;
+                };
+                let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset);
+                let mut p0 = matrix.transform_point2(local);
+                if snap {
+                    p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+                }
+                let dx = dx_unit * e.rect[2] as f32;
+                let dy = dy_unit * e.rect[3] as f32;
+                let [x, y, w, h] = e.rect.map(|v| v as f32);
+                cx.batcher.push_quad(
+                    tex,
+                    [
+                        p0.into(),
+                        (p0 + dx).into(),
+                        (p0 + dx + dy).into(),
+                        (p0 + dy).into(),
+                    ],
+                    [x / page, y / page, (x + w) / page, (y + h) / page],
+                    color,
+                    inh.blend,
+                );
+            }
+            if !mask {
+                cx.stats.texts += 1;
             }
         }
     }

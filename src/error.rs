@@ -90,6 +90,17 @@ pub enum Error {
     /// Reading pixels back from the GPU failed.
     #[error("reading pixels back from the GPU failed: {0}")]
     Readback(String),
+    /// Font bytes could not be parsed.
+    #[error("could not read font: {0}")]
+    Font(String),
+    /// A font file could not be read or parsed.
+    #[error("could not load font {path}: {reason}")]
+    FontFile {
+        /// The file that failed.
+        path: PathBuf,
+        /// Why it failed.
+        reason: String,
+    },
     /// A window could not be opened or driven (no display, no surface support).
     #[error("window: {0}")]
     Window(String),

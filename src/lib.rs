@@ -54,6 +54,7 @@ pub mod shader;
 mod sprite;
 mod stats;
 mod target;
+pub mod text;
 mod texture;
 mod texture_system;
 pub mod upload;
@@ -71,6 +72,7 @@ pub use scene::{NodeId, Scene};
 pub use sprite::Sprite;
 pub use stats::{FrameStats, Stats};
 pub use target::RenderTarget;
+pub use text::{Align, Font, Text};
 pub use texture::{Filter, Sampling, Texture, TextureId, Wrap};
 pub use texture_system::TextureSystem;
 

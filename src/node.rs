@@ -24,6 +24,8 @@ pub enum NodeKind {
     Sprite(Sprite),
     /// Vector shapes; the context may be shared with other nodes.
     Graphics(Arc<GraphicsContext>),
+    /// A text label or paragraph.
+    Text(crate::Text),
 }
 
 /// One node of the scene tree. Children inherit its transform, alpha, tint and blend mode; draw order is tree
@@ -91,6 +93,22 @@ impl Node {
         Node {
             kind: NodeKind::Graphics(context.into()),
             ..Node::container()
+        }
+    }
+
+    /// A node showing `text`.
+    pub fn text(text: crate::Text) -> Node {
+        Node {
+            kind: NodeKind::Text(text),
+            ..Node::container()
+        }
+    }
+
+    /// The text, if this node shows one.
+    pub fn as_text_mut(&mut self) -> Option<&mut crate::Text> {
+        match &mut self.kind {
+            NodeKind::Text(t) => Some(t),
+            _ => None,
         }
     }
 

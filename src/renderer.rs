@@ -486,6 +486,16 @@ impl Renderer {
         let before = self.pipelines.counters();
         let t0 = std::time::Instant::now();
 
+        // Glyph-atlas pages the walk may start using: ids reserved now, storage created after the walk.
+        let caches = &mut self.collector.caches;
+        while caches.page_textures.len() < caches.text.atlas.pages_wanted() {
+            caches.page_textures.push(self.textures.reserve());
+        }
+        caches
+            .text
+            .atlas
+            .set_available_pages(caches.page_textures.len());
+
         // Collect and batch: CPU only.
         self.batcher.begin();
         let textures = &self.textures;
@@ -503,6 +513,21 @@ impl Renderer {
         );
         self.batcher.finish();
         let t1 = std::time::Instant::now();
+
+        // New glyph-atlas pages get storage; new glyph bitmaps are written.
+        let caches = &mut self.collector.caches;
+        let page = caches.text.atlas.page_size();
+        for &id in &caches.page_textures[..caches.text.atlas.pages_in_use()] {
+            if !self.textures.is_filled(id) {
+                self.textures
+                    .fill_reserved(id, page, page, Sampling::LINEAR);
+            }
+        }
+        frame.glyph_uploads = caches.text.atlas.uploads_this_frame;
+        for u in caches.text.atlas.take_uploads() {
+            self.textures
+                .write_region(caches.page_textures[u.page as usize], u.rect, &u.rgba);
+        }
 
         // Upload: copies recorded into the frame's encoder, ahead of the pass.
         let mut encoder = self
@@ -631,9 +656,12 @@ impl Renderer {
         frame.pipelines_created = after.pipelines_created - before.pipelines_created;
         frame.shader_modules_created = after.shader_modules_created - before.shader_modules_created;
         frame.accumulate(&self.textures.take_stats());
-        frame.tessellations = self.collector.tessellation.tessellations;
-        frame.shape_instructions_skipped = self.collector.tessellation.skipped_instructions;
-        self.collector.tessellation.trim();
+        let caches = &mut self.collector.caches;
+        frame.tessellations = caches.tessellation.tessellations;
+        frame.shape_instructions_skipped = caches.tessellation.skipped_instructions;
+        frame.text_layouts = caches.text.layouts_this_frame;
+        caches.tessellation.trim();
+        caches.text.trim();
         self.stats.last_frame = frame;
         self.stats.total.accumulate(&frame);
         self.stats.frames += 1;

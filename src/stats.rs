@@ -15,6 +15,12 @@ pub struct FrameStats {
     pub tessellations: u64,
     /// Fill or stroke instructions skipped as degenerate or invalid while tessellating.
     pub shape_instructions_skipped: u64,
+    /// Text nodes drawn.
+    pub texts: u64,
+    /// Text layouts computed (0 while no text changes).
+    pub text_layouts: u64,
+    /// Glyph bitmaps rasterised and uploaded (0 while no new glyph appears).
+    pub glyph_uploads: u64,
     /// Masks pushed (stencil and scissor).
     pub masks_pushed: u64,
     /// Masks served by a scissor rectangle instead of the stencil.
@@ -94,6 +100,9 @@ impl FrameStats {
             shapes,
             tessellations,
             shape_instructions_skipped,
+            texts,
+            text_layouts,
+            glyph_uploads,
             masks_pushed,
             scissor_masks,
             masks_too_deep,

@@ -176,50 +176,19 @@ impl TextureSystem {
                 expected,
             });
         }
-        let size = wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        };
-        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("stage2d texture"),
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        self.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            pixels,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4 * width),
-                rows_per_image: Some(height),
-            },
-            size,
-        );
-        self.stats.textures_created += 1;
-        self.stats.bytes_uploaded += pixels.len() as u64;
-        let view = texture.create_view(&Default::default());
-        let sampler = self.sampler(sampling);
-        let gpu = GpuTexture {
-            texture,
-            view,
-            sampler,
-        };
-        let id = match self.free.pop() {
+        let id = self.reserve();
+        self.fill_reserved(id, width, height, sampling);
+        self.write_region(id, [0, 0, width, height], pixels);
+        Ok(Texture::new(id, width, height))
+    }
+
+    /// Reserves a texture id without GPU storage yet (glyph-atlas pages, so the scene walk can name them).
+    pub fn reserve(&mut self) -> TextureId {
+        match self.free.pop() {
             Some(index) => {
                 let s = &mut self.slots[index as usize];
                 s.generation = s.generation.wrapping_add(1);
-                s.gpu = Some(gpu);
+                s.gpu = None;
                 TextureId {
                     index,
                     generation: s.generation,
@@ -228,15 +197,79 @@ impl TextureSystem {
             None => {
                 self.slots.push(Slot {
                     generation: 0,
-                    gpu: Some(gpu),
+                    gpu: None,
                 });
                 TextureId {
                     index: self.slots.len() as u32 - 1,
                     generation: 0,
                 }
             }
+        }
+    }
+
+    /// Whether a reserved id has its GPU storage.
+    pub fn is_filled(&self, id: TextureId) -> bool {
+        self.is_live(id)
+    }
+
+    /// Creates the (transparent) GPU storage of a reserved id.
+    pub fn fill_reserved(&mut self, id: TextureId, width: u32, height: u32, sampling: Sampling) {
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("stage2d texture"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        self.stats.textures_created += 1;
+        let view = texture.create_view(&Default::default());
+        let sampler = self.sampler(sampling);
+        let slot = &mut self.slots[id.index as usize];
+        debug_assert_eq!(slot.generation, id.generation);
+        slot.gpu = Some(GpuTexture {
+            texture,
+            view,
+            sampler,
+        });
+    }
+
+    /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
+    pub fn write_region(&mut self, id: TextureId, rect: [u32; 4], pixels: &[u8]) {
+        let Some(gpu) = self
+            .slots
+            .get(id.index as usize)
+            .and_then(|s| s.gpu.as_ref())
+        else {
+            return;
         };
-        Ok(Texture::new(id, width, height))
+        let [x, y, w, h] = rect;
+        self.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &gpu.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x, y, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            pixels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * w),
+                rows_per_image: Some(h),
+            },
+            wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+        );
+        self.stats.bytes_uploaded += pixels.len() as u64;
     }
 
     /// Destroys a texture and every cached bind group holding it. Nodes still showing it are skipped with a

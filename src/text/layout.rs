@@ -1,0 +1,339 @@
+//! Text layout, pure: glyphs placed on lines with kerning and letter spacing, lines broken at `\n` and wrapped at
+//! a width on whitespace (long words break between characters), and aligned left, centre or right within the
+//! block (the wrap width if set, else the widest line).
+
+/// Horizontal alignment of lines within the text block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Align {
+    /// Flush left.
+    #[default]
+    Left,
+    /// Centred.
+    Centre,
+    /// Flush right.
+    Right,
+}
+
+/// What layout needs to know about a font.
+pub trait GlyphSource {
+    /// Glyph index of a character (0, the font's "missing" glyph, when absent).
+    fn glyph(&self, c: char) -> u16;
+    /// Advance width of a glyph at `px`.
+    fn advance(&self, glyph: u16, px: f32) -> f32;
+    /// Kerning between two glyphs at `px` (added to the left glyph's advance).
+    fn kern(&self, left: u16, right: u16, px: f32) -> f32;
+    /// Distance from the top of a line to its baseline at `px`.
+    fn ascent(&self, px: f32) -> f32;
+    /// Default distance between baselines at `px`.
+    fn line_height(&self, px: f32) -> f32;
+}
+
+/// Layout settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayoutStyle {
+    /// Font size in pixels.
+    pub size: f32,
+    /// Alignment of lines.
+    pub align: Align,
+    /// Distance between baselines; `None` uses the font's.
+    pub line_height: Option<f32>,
+    /// Extra space after every character, in pixels.
+    pub letter_spacing: f32,
+    /// Wrap lines longer than this many pixels.
+    pub wrap_width: Option<f32>,
+}
+
+impl Default for LayoutStyle {
+    fn default() -> Self {
+        LayoutStyle {
+            size: 16.0,
+            align: Align::Left,
+            line_height: None,
+            letter_spacing: 0.0,
+            wrap_width: None,
+        }
+    }
+}
+
+/// One placed glyph: its pen position on the baseline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlacedGlyph {
+    /// Glyph index.
+    pub glyph: u16,
+    /// Pen x (left of the glyph's origin), in pixels from the block's left.
+    pub x: f32,
+    /// Baseline y, in pixels from the block's top.
+    pub baseline: f32,
+}
+
+/// A laid-out text block.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextLayout {
+    /// Glyphs, in order (whitespace at line ends included only where it affects nothing visible).
+    pub glyphs: Vec<PlacedGlyph>,
+    /// Width of each line.
+    pub line_widths: Vec<f32>,
+    /// Block width and height.
+    pub size: [f32; 2],
+}
+
+struct Line {
+    glyphs: Vec<(u16, f32)>, // glyph, pen x
+    width: f32,
+}
+
+/// Lays out `text` with `font` and `style`. Non-finite or non-positive sizes give an empty layout.
+pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextLayout {
+    let px = style.size;
+    if !(px.is_finite() && px > 0.0) {
+        return TextLayout::default();
+    }
+    let spacing = if style.letter_spacing.is_finite() {
+        style.letter_spacing
+    } else {
+        0.0
+    };
+    let wrap = style.wrap_width.filter(|w| w.is_finite() && *w > 0.0);
+    let mut lines: Vec<Line> = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line = Line {
+            glyphs: Vec::new(),
+            width: 0.0,
+        };
+        let mut pen = 0.0f32;
+        let mut prev: Option<u16> = None;
+        // Index in `line.glyphs` just after the last whitespace, for wrapping.
+        let mut break_at: Option<usize> = None;
+        let chars: Vec<char> = paragraph.chars().collect();
+        for &c in &chars {
+            let g = font.glyph(c);
+            if let Some(p) = prev {
+                pen += font.kern(p, g, px);
+            }
+            let advance = font.advance(g, px) + spacing;
+            if let Some(w) = wrap {
+                if pen + advance > w && !c.is_whitespace() && !line.glyphs.is_empty() {
+                    // Wrap: move the word after the last break to a new line (or break the word here).
+                    let split = break_at
+                        .filter(|&b| b > 0 && b < line.glyphs.len())
+                        .unwrap_or(line.glyphs.len());
+                    let carried: Vec<u16> = line.glyphs.drain(split..).map(|(g, _)| g).collect();
+                    trim_trailing_space(font, &mut line, px, spacing);
+                    lines.push(line);
+                    line = Line {
+                        glyphs: Vec::new(),
+                        width: 0.0,
+                    };
+                    pen = 0.0;
+                    prev = None;
+                    for cg in carried {
+                        if let Some(p) = prev {
+                            pen += font.kern(p, cg, px);
+                        }
+                        line.glyphs.push((cg, pen));
+                        pen += font.advance(cg, px) + spacing;
+                        prev = Some(cg);
+                    }
+                    if let Some(p) = prev {
+                        pen += font.kern(p, g, px);
+                    }
+                    break_at = None;
+                }
+            }
+            line.glyphs.push((g, pen));
+            pen += advance;
+            line.width = pen;
+            if c.is_whitespace() {
+                break_at = Some(line.glyphs.len());
+            }
+            prev = Some(g);
+        }
+        line.width = pen;
+        trim_trailing_space(font, &mut line, px, spacing);
+        lines.push(line);
+    }
+    let line_height = style
+        .line_height
+        .filter(|h| h.is_finite())
+        .unwrap_or_else(|| font.line_height(px));
+    let ascent = font.ascent(px);
+    let block_width = wrap.unwrap_or_else(|| lines.iter().map(|l| l.width).fold(0.0, f32::max));
+    let mut out = TextLayout::default();
+    for (i, l) in lines.iter().enumerate() {
+        let offset = match style.align {
+            Align::Left => 0.0,
+            Align::Centre => (block_width - l.width) / 2.0,
+            Align::Right => block_width - l.width,
+        };
+        let baseline = ascent + i as f32 * line_height;
+        out.glyphs
+            .extend(l.glyphs.iter().map(|&(glyph, x)| PlacedGlyph {
+                glyph,
+                x: x + offset,
+                baseline,
+            }));
+        out.line_widths.push(l.width);
+    }
+    let height = if lines.is_empty() {
+        0.0
+    } else {
+        (lines.len() - 1) as f32 * line_height + font.line_height(px)
+    };
+    out.size = [block_width, height];
+    out
+}
+
+/// Trailing whitespace does not count towards a line's width (so alignment ignores it).
+fn trim_trailing_space(font: &impl GlyphSource, line: &mut Line, px: f32, spacing: f32) {
+    let space = font.glyph(' ');
+    while let Some(&(g, x)) = line.glyphs.last() {
+        if g != space {
+            break;
+        }
+        line.glyphs.pop();
+        line.width = x;
+    }
+    if let Some(&(g, x)) = line.glyphs.last() {
+        line.width = line.width.min(x + font.advance(g, px) + spacing).max(x);
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A monospace test font: every glyph 10 px wide at size 10 (scales with size); 'A' followed by 'V' kerns by
+    /// -2 px; glyph = char code.
+    pub struct Mono;
+    impl GlyphSource for Mono {
+        fn glyph(&self, c: char) -> u16 {
+            c as u16
+        }
+        fn advance(&self, _g: u16, px: f32) -> f32 {
+            px
+        }
+        fn kern(&self, l: u16, r: u16, px: f32) -> f32 {
+            if l == 'A' as u16 && r == 'V' as u16 {
+                -0.2 * px
+            } else {
+                0.0
+            }
+        }
+        fn ascent(&self, px: f32) -> f32 {
+            px * 0.8
+        }
+        fn line_height(&self, px: f32) -> f32 {
+            px * 1.5
+        }
+    }
+
+    fn style() -> LayoutStyle {
+        LayoutStyle {
+            size: 10.0,
+            ..Default::default()
+        }
+    }
+
+    fn xs(l: &TextLayout) -> Vec<f32> {
+        l.glyphs.iter().map(|g| g.x).collect()
+    }
+
+    #[test]
+    fn kerning_is_applied() {
+        let l = layout(&Mono, "AVA", &style());
+        assert_eq!(xs(&l), vec![0.0, 8.0, 18.0]);
+        assert_eq!(l.size[0], 28.0);
+    }
+
+    #[test]
+    fn newlines_break_lines_and_line_height_applies() {
+        let l = layout(&Mono, "ab\ncde", &style());
+        let baselines: Vec<f32> = l.glyphs.iter().map(|g| g.baseline).collect();
+        assert_eq!(baselines, vec![8.0, 8.0, 23.0, 23.0, 23.0]);
+        assert_eq!(l.line_widths, vec![20.0, 30.0]);
+        assert_eq!(l.size, [30.0, 30.0]);
+        let custom = layout(
+            &Mono,
+            "a\nb",
+            &LayoutStyle {
+                line_height: Some(40.0),
+                ..style()
+            },
+        );
+        assert_eq!(custom.glyphs[1].baseline - custom.glyphs[0].baseline, 40.0);
+    }
+
+    #[test]
+    fn word_wrap_at_width_on_whitespace() {
+        let s = LayoutStyle {
+            wrap_width: Some(75.0),
+            ..style()
+        };
+        let l = layout(&Mono, "one two three", &s);
+        // "one two" is 70 px; "three" moves down.
+        assert_eq!(l.line_widths, vec![70.0, 50.0]);
+        assert_eq!(l.glyphs.last().unwrap().baseline, 23.0);
+        assert_eq!(l.size[0], 75.0, "the block is the wrap width");
+        // A word longer than the width breaks between characters.
+        let l = layout(
+            &Mono,
+            "abcdefghij",
+            &LayoutStyle {
+                wrap_width: Some(35.0),
+                ..style()
+            },
+        );
+        assert_eq!(l.line_widths, vec![30.0, 30.0, 30.0, 10.0]);
+    }
+
+    #[test]
+    fn alignment_offsets() {
+        for (align, first_x) in [
+            (Align::Left, 0.0),
+            (Align::Centre, 10.0),
+            (Align::Right, 20.0),
+        ] {
+            let l = layout(&Mono, "ab\nabcd", &LayoutStyle { align, ..style() });
+            assert_eq!(l.glyphs[0].x, first_x, "{align:?}");
+            assert_eq!(l.glyphs[2].x, 0.0);
+        }
+        // Trailing spaces do not shift right-aligned text.
+        let l = layout(
+            &Mono,
+            "ab  \nabcd",
+            &LayoutStyle {
+                align: Align::Right,
+                ..style()
+            },
+        );
+        assert_eq!(l.glyphs[0].x, 20.0);
+    }
+
+    #[test]
+    fn letter_spacing_and_empty_and_bad_sizes() {
+        let l = layout(
+            &Mono,
+            "ab",
+            &LayoutStyle {
+                letter_spacing: 2.0,
+                ..style()
+            },
+        );
+        assert_eq!(xs(&l), vec![0.0, 12.0]);
+        assert_eq!(l.size[0], 24.0);
+        let e = layout(&Mono, "", &style());
+        assert!(e.glyphs.is_empty());
+        assert_eq!(e.size[0], 0.0);
+        for bad in [0.0, -3.0, f32::NAN, f32::INFINITY] {
+            let l = layout(
+                &Mono,
+                "abc",
+                &LayoutStyle {
+                    size: bad,
+                    ..style()
+                },
+            );
+            assert!(l.glyphs.is_empty());
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Text: fontdue-rasterised glyphs in a shared atlas, laid out with kerning, wrapping and alignment, drawn as
+//! textured quads in the same batches as sprites and shapes (an atlas page takes one texture slot).
+//!
+//! [`font`] loads fonts; [`layout`] places glyphs (pure); [`atlas`] packs glyph bitmaps into pages (pure).
+//! Layouts are cached per text node version: changing the string or style lays out again, and glyphs already in
+//! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
+
+pub mod atlas;
+pub mod font;
+pub mod layout;
+
+pub use atlas::{GlyphAtlas, GlyphKey};
+pub use font::Font;
+pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout};
+
+use crate::Color;
+use glam::Vec2;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A text label or paragraph. Setters that change the layout bump its version; colour and anchor do not.
+#[derive(Debug, PartialEq)]
+pub struct Text {
+    id: u64,
+    version: u64,
+    string: String,
+    font: Font,
+    style: LayoutStyle,
+    /// Text colour (multiplied by the node's tint and alpha).
+    pub color: Color,
+    /// Which point of the text block sits at the node's origin: `(0, 0)` top-left, `(0.5, 0.5)` centre.
+    pub anchor: Vec2,
+}
+
+impl Clone for Text {
+    fn clone(&self) -> Self {
+        Text {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            version: 0,
+            string: self.string.clone(),
+            font: self.font.clone(),
+            style: self.style,
+            color: self.color,
+            anchor: self.anchor,
+        }
+    }
+}
+
+impl Text {
+    /// White text of `size` pixels, left-aligned, anchored top-left.
+    pub fn new(string: impl Into<String>, font: &Font, size: f32) -> Text {
+        Text {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            version: 0,
+            string: string.into(),
+            font: font.clone(),
+            style: LayoutStyle {
+                size,
+                ..Default::default()
+            },
+            color: Color::WHITE,
+            anchor: Vec2::ZERO,
+        }
+    }
+
+    /// Process-unique id (a clone gets a new one).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Bumped by every change that affects layout.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The string.
+    pub fn text(&self) -> &str {
+        &self.string
+    }
+
+    /// The font.
+    pub fn font(&self) -> &Font {
+        &self.font
+    }
+
+    /// The layout settings.
+    pub fn style(&self) -> &LayoutStyle {
+        &self.style
+    }
+
+    /// Replaces the string (a no-op if it is equal, so setting the same text every frame costs no layout).
+    pub fn set_text(&mut self, s: &str) {
+        if self.string != s {
+            self.string.clear();
+            self.string.push_str(s);
+            self.version += 1;
+        }
+    }
+
+    /// Changes the font.
+    pub fn set_font(&mut self, font: &Font) {
+        if self.font != *font {
+            self.font = font.clone();
+            self.version += 1;
+        }
+    }
+
+    /// Changes every layout setting at once.
+    pub fn set_style(&mut self, style: LayoutStyle) {
+        if self.style != style {
+            self.style = style;
+            self.version += 1;
+        }
+    }
+
+    /// Changes the size in pixels.
+    pub fn set_size(&mut self, size: f32) {
+        self.set_style(LayoutStyle { size, ..self.style });
+    }
+
+    /// Changes the alignment.
+    pub fn set_align(&mut self, align: Align) {
+        self.set_style(LayoutStyle {
+            align,
+            ..self.style
+        });
+    }
+
+    /// Changes the wrap width (`None`: no wrapping).
+    pub fn set_wrap_width(&mut self, wrap_width: Option<f32>) {
+        self.set_style(LayoutStyle {
+            wrap_width,
+            ..self.style
+        });
+    }
+
+    /// Changes the line height (`None`: the font's).
+    pub fn set_line_height(&mut self, line_height: Option<f32>) {
+        self.set_style(LayoutStyle {
+            line_height,
+            ..self.style
+        });
+    }
+
+    /// Changes the letter spacing in pixels.
+    pub fn set_letter_spacing(&mut self, letter_spacing: f32) {
+        self.set_style(LayoutStyle {
+            letter_spacing,
+            ..self.style
+        });
+    }
+
+    /// With an anchor (builder style).
+    pub fn anchored(mut self, x: f32, y: f32) -> Text {
+        self.anchor = Vec2::new(x, y);
+        self
+    }
+
+    /// With a colour (builder style).
+    pub fn colored(mut self, color: Color) -> Text {
+        self.color = color;
+        self
+    }
+
+    /// With an alignment (builder style).
+    pub fn aligned(mut self, align: Align) -> Text {
+        self.set_align(align);
+        self
+    }
+
+    /// With a wrap width (builder style).
+    pub fn wrapped(mut self, width: f32) -> Text {
+        self.set_wrap_width(Some(width));
+        self
+    }
+}
+
+/// Layouts cached per (text id, version) and the glyph atlas.
+#[derive(Debug)]
+pub struct TextSystem {
+    layouts: HashMap<(u64, u64), (Arc<TextLayout>, u64)>,
+    /// The glyph atlas.
+    pub atlas: GlyphAtlas,
+    frame: u64,
+    /// Layouts computed since the last trim.
+    pub layouts_this_frame: u64,
+}
+
+impl Default for TextSystem {
+    fn default() -> Self {
+        TextSystem {
+            layouts: HashMap::new(),
+            atlas: GlyphAtlas::new(1024, 8),
+            frame: 0,
+            layouts_this_frame: 0,
+        }
+    }
+}
+
+impl TextSystem {
+    /// Frames an unused layout is kept.
+    pub const MAX_IDLE_FRAMES: u64 = 120;
+
+    /// The layout of `text`, computed only when its version is new.
+    pub fn layout(&mut self, text: &Text) -> Arc<TextLayout> {
+        let frame = self.frame;
+        if let Some((l, used)) = self.layouts.get_mut(&(text.id, text.version)) {
+            *used = frame;
+            return l.clone();
+        }
+        let l = Arc::new(layout(&text.font, &text.string, &text.style));
+        self.layouts_this_frame += 1;
+        self.layouts
+            .insert((text.id, text.version), (l.clone(), frame));
+        l
+    }
+
+    /// Ends a frame.
+    pub fn trim(&mut self) {
+        let frame = self.frame;
+        self.layouts
+            .retain(|_, (_, used)| frame.saturating_sub(*used) <= Self::MAX_IDLE_FRAMES);
+        self.atlas.trim();
+        self.frame += 1;
+        self.layouts_this_frame = 0;
+    }
+}

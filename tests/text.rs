@@ -1,0 +1,236 @@
+//! Text: rendering, layout with a real font, glyph reuse, crispness, bad fonts.
+
+mod common;
+use common::*;
+use stage2d::text::{layout, Align, GlyphSource, LayoutStyle};
+use stage2d::{Color, Error, Font, Node, Scene, Text};
+
+fn font() -> Font {
+    Font::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/DejaVuSans.ttf"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn paragraphs_sizes_and_alignments() {
+    let mut r = renderer();
+    let f = font();
+    let mut s = Scene::new();
+    s.add(
+        s.root(),
+        Node::text(Text::new("Hello, stage2d!", &f, 24.0)).at(8.0, 4.0),
+    )
+    .unwrap();
+    s.add(
+        s.root(),
+        Node::text(Text::new("small 10px text", &f, 10.0)).at(8.0, 36.0),
+    )
+    .unwrap();
+    s.add(
+        s.root(),
+        Node::text(
+            Text::new("centred\nlines of text", &f, 14.0)
+                .aligned(Align::Centre)
+                .colored(Color::hex(0xffcc00)),
+        )
+        .at(8.0, 52.0),
+    )
+    .unwrap();
+    s.add(
+        s.root(),
+        Node::text(Text::new("a paragraph that wraps at ninety pixels", &f, 12.0).wrapped(90.0))
+            .at(120.0, 52.0),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 220, 110, Color::BLACK);
+    let f = r.stats().last_frame;
+    assert_eq!(f.texts, 4);
+    assert_eq!(f.draw_calls, 1, "all glyphs share one atlas page");
+    assert!(f.glyph_uploads > 20);
+    // Something was drawn where the first line is, nothing far below the text.
+    let lit = |x0: u32, y0: u32, x1: u32, y1: u32| {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| px(&img, x, y)[0] > 128)
+            .count()
+    };
+    assert!(lit(8, 4, 200, 30) > 150);
+    assert_eq!(lit(0, 100, 220, 110), 0);
+    golden("text_paragraphs", &img);
+}
+
+#[test]
+fn kerning_and_wrapping_with_a_real_font() {
+    let f = font();
+    let style = LayoutStyle {
+        size: 32.0,
+        ..Default::default()
+    };
+    let av = layout(&f, "AV", &style);
+    let a = f.glyph('A');
+    let v = f.glyph('V');
+    let kern = f.kern(a, v, 32.0);
+    assert!(kern < 0.0, "DejaVu Sans kerns A-V");
+    assert!((av.glyphs[1].x - (f.advance(a, 32.0) + kern)).abs() < 1e-3);
+    let wrapped = layout(
+        &f,
+        "the quick brown fox jumps",
+        &LayoutStyle {
+            size: 16.0,
+            wrap_width: Some(80.0),
+            ..Default::default()
+        },
+    );
+    assert!(wrapped.line_widths.len() >= 3);
+    assert!(wrapped.line_widths.iter().all(|w| *w <= 80.0 + 1e-3));
+}
+
+#[test]
+fn changing_text_reuses_glyphs_and_static_text_costs_nothing() {
+    let mut r = renderer();
+    let f = font();
+    let mut s = Scene::new();
+    let n = s
+        .add(
+            s.root(),
+            Node::text(Text::new("score 0123456789", &f, 16.0)),
+        )
+        .unwrap();
+    let target = r.create_render_target(200, 24).unwrap();
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    assert!(r.stats().last_frame.glyph_uploads >= 11);
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    let f2 = r.stats().last_frame;
+    assert_eq!(
+        (f2.glyph_uploads, f2.text_layouts, f2.bytes_uploaded),
+        (0, 0, 0)
+    );
+    // New string, same glyphs: laid out again, nothing rasterised or uploaded but the vertices.
+    s.get_mut(n)
+        .unwrap()
+        .as_text_mut()
+        .unwrap()
+        .set_text("score 9876");
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    let f3 = r.stats().last_frame;
+    assert_eq!((f3.glyph_uploads, f3.text_layouts), (0, 1));
+    assert_eq!(f3.textures_created, 0);
+    // Setting the same string again is free.
+    s.get_mut(n)
+        .unwrap()
+        .as_text_mut()
+        .unwrap()
+        .set_text("score 9876");
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    assert_eq!(r.stats().last_frame.text_layouts, 0);
+}
+
+#[test]
+fn text_is_snapped_to_whole_pixels_and_stems_are_crisp() {
+    let mut r = renderer();
+    let f = font();
+    let draw = |r: &mut stage2d::Renderer, x: f32| {
+        let mut s = Scene::new();
+        s.add(s.root(), Node::text(Text::new("l", &f, 20.0)).at(x, 2.0))
+            .unwrap();
+        render(r, &s, 16, 24, Color::BLACK)
+    };
+    let a = draw(&mut r, 4.0);
+    let b = draw(&mut r, 4.3);
+    assert_eq!(a, b, "fractional positions snap to the same pixels");
+    // The stem of an 'l' has fully covered columns.
+    let full = (0..24)
+        .filter(|&y| (0..16).any(|x| px(&a, x, y)[0] == 255))
+        .count();
+    assert!(full >= 10, "only {full} rows have a fully covered pixel");
+}
+
+#[test]
+fn text_batches_with_sprites_and_inherits_tint_and_alpha() {
+    let mut r = renderer();
+    let f = font();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let g = s
+        .add(
+            s.root(),
+            Node::container().tinted(Color::RED).with_alpha(0.5),
+        )
+        .unwrap();
+    s.add(g, Node::sprite(white).sized(4.0, 4.0)).unwrap();
+    s.add(g, Node::text(Text::new("I", &f, 40.0)).at(10.0, 0.0))
+        .unwrap();
+    s.add(g, Node::sprite(white).sized(4.0, 4.0).at(40.0, 0.0))
+        .unwrap();
+    let img = render(&mut r, &s, 48, 48, Color::BLACK);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    probe(&img, 1, 1, [128, 0, 0, 255], 1);
+    let brightest = img.pixels().map(|p| p.0).max_by_key(|p| p[0]).unwrap();
+    assert!(
+        brightest[0] >= 127 && brightest[0] <= 129 && brightest[1] == 0,
+        "{brightest:?}"
+    );
+}
+
+#[test]
+fn anchor_places_the_block() {
+    let mut r = renderer();
+    let f = font();
+    let mut s = Scene::new();
+    s.add(
+        s.root(),
+        Node::text(Text::new("MM", &f, 20.0).anchored(1.0, 1.0)).at(40.0, 30.0),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 48, 40, Color::BLACK);
+    let lit: Vec<(u32, u32)> = img
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p.0[0] > 100)
+        .map(|(x, y, _)| (x, y))
+        .collect();
+    assert!(!lit.is_empty());
+    assert!(
+        lit.iter().all(|&(x, y)| x < 40 && y < 30),
+        "anchored bottom-right of (40, 30)"
+    );
+    assert!(lit.iter().any(|&(x, _)| x >= 36));
+}
+
+#[test]
+fn bad_fonts_empty_strings_and_missing_characters() {
+    assert!(matches!(
+        Font::from_bytes(b"not a font"),
+        Err(Error::Font(_))
+    ));
+    match Font::load("/no/such/font.ttf") {
+        Err(e @ Error::FontFile { .. }) => assert!(e.to_string().contains("/no/such/font.ttf")),
+        other => panic!("expected FontFile, got {other:?}"),
+    }
+    let mut r = renderer();
+    let f = font();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::text(Text::new("", &f, 16.0)))
+        .unwrap();
+    s.add(
+        s.root(),
+        Node::text(Text::new("\u{4e16}\u{754c} \u{1F600} \u{10FFFF}", &f, 16.0)).at(0.0, 20.0),
+    )
+    .unwrap();
+    s.add(s.root(), Node::text(Text::new("nan", &f, f32::NAN)))
+        .unwrap();
+    s.add(s.root(), Node::text(Text::new("huge", &f, 5000.0)))
+        .unwrap();
+    s.add(
+        s.root(),
+        Node::sprite(white)
+            .sized(4.0, 4.0)
+            .at(60.0, 0.0)
+            .tinted(Color::GREEN),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 64, 40, Color::BLACK);
+    probe(&img, 62, 2, [0, 255, 0, 255], 0);
+}
