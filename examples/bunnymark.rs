@@ -122,7 +122,8 @@ impl Bunnymark {
             .map(|i| renderer.load_texture(format!("{dir}/bunny{}.png", i % 12), Sampling::NEAREST))
             .collect::<stage2d::Result<Vec<_>>>()?;
         let mut scene = Scene::new();
-        let (mut parents, mut masks) = (vec![scene.root()], Vec::new());
+        let bunnies = scene.add(scene.root(), Node::container())?;
+        let (mut parents, mut masks) = (vec![bunnies], Vec::new());
         if args.masks > 0 {
             parents.clear();
             for i in 0..args.masks {
@@ -338,13 +339,39 @@ fn has_display() -> bool {
 struct WindowMark {
     args: Args,
     mark: Option<Bunnymark>,
+    overlay: Option<NodeId>,
     wave: usize,
+}
+
+fn font() -> stage2d::Result<stage2d::Font> {
+    let local = std::path::Path::new("assets/DejaVuSans.ttf");
+    if local.exists() {
+        stage2d::Font::load(local)
+    } else {
+        stage2d::Font::load(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/DejaVuSans.ttf"
+        ))
+    }
 }
 
 impl stage2d::app::App for WindowMark {
     fn init(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
         let mut mark = Bunnymark::new(ctx.renderer, &self.args)?;
         mark.add(self.args.sprites)?;
+        // The stats overlay: a translucent panel and a text, on top of the bunnies.
+        let panel = ctx.renderer.white_texture();
+        let root = mark.scene.root();
+        mark.scene.add(
+            root,
+            Node::sprite(panel)
+                .sized(300.0, 128.0)
+                .at(8.0, 8.0)
+                .tinted(Color::BLACK)
+                .with_alpha(0.6),
+        )?;
+        let text = stage2d::Text::new("", &font()?, 14.0);
+        self.overlay = Some(mark.scene.add(root, Node::text(text).at(16.0, 14.0))?);
         self.mark = Some(mark);
         Ok(())
     }
@@ -357,14 +384,28 @@ impl stage2d::app::App for WindowMark {
             mark.add_wave(100, self.wave)?;
         }
         mark.update();
-        let s = ctx.renderer.stats().last_frame;
-        if ctx.ticker.frames.is_multiple_of(60) {
-            log::info!(
-                "{:.0} fps, {} sprites, {} draw calls",
-                ctx.ticker.fps,
-                mark.bunnies.len(),
-                s.draw_calls
-            );
+        let s = ctx.renderer.stats();
+        let f = s.last_frame;
+        let t = s.total;
+        let line = format!(
+            "FPS {:.0}   frame {:.2} ms\nsprites {}\ndraw calls {}\nset_pipeline issued {} skipped {}\npipeline cache hits {} misses {}\nCPU collect {:.2} ms  submit {:.2} ms",
+            ctx.ticker.fps,
+            ctx.ticker.frame_ms,
+            mark.bunnies.len(),
+            f.draw_calls,
+            f.set_pipeline_issued,
+            f.set_pipeline_skipped,
+            t.pipeline_hits_with_hash + t.pipeline_hits_without_hash,
+            t.pipeline_misses,
+            f.collect_ns as f64 / 1e6,
+            f.submit_ns as f64 / 1e6,
+        );
+        if let Some(text) = self
+            .overlay
+            .and_then(|id| mark.scene.get_mut(id))
+            .and_then(|n| n.as_text_mut())
+        {
+            text.set_text(&line);
         }
         Ok(())
     }
@@ -387,6 +428,7 @@ fn run_window(args: &Args) -> stage2d::Result<()> {
     let app = WindowMark {
         args: args.clone(),
         mark: None,
+        overlay: None,
         wave: 0,
     };
     let (app, summary, renderer) = stage2d::app::run(options, app)?;

@@ -26,6 +26,7 @@ pub fn tolerance_bucket(scale: f32) -> (i8, f32) {
 
 #[derive(Debug)]
 struct Entry {
+    version: u64,
     mesh: Arc<Mesh>,
     last_used: u64,
 }
@@ -33,7 +34,8 @@ struct Entry {
 /// Cached meshes of graphics contexts.
 #[derive(Debug, Default)]
 pub struct TessellationCache {
-    entries: HashMap<(u64, u64, i8), Entry>,
+    /// Per (context id, scale bucket); an entry whose version is outdated is replaced.
+    entries: HashMap<(u64, i8), Entry>,
     frame: u64,
     /// Tessellations run since the last [`TessellationCache::trim`].
     pub tessellations: u64,
@@ -49,10 +51,12 @@ impl TessellationCache {
     pub fn get(&mut self, ctx: &GraphicsContext, scale: f32) -> Arc<Mesh> {
         let (bucket, tol) = tolerance_bucket(scale);
         let frame = self.frame;
-        let key = (ctx.id(), ctx.version(), bucket);
+        let key = (ctx.id(), bucket);
         if let Some(e) = self.entries.get_mut(&key) {
-            e.last_used = frame;
-            return e.mesh.clone();
+            if e.version == ctx.version() {
+                e.last_used = frame;
+                return e.mesh.clone();
+            }
         }
         let (mesh, report) = tessellate(ctx, tol);
         self.tessellations += 1;
@@ -62,6 +66,7 @@ impl TessellationCache {
         self.entries.insert(
             key,
             Entry {
+                version: ctx.version(),
                 mesh: mesh.clone(),
                 last_used: frame,
             },
@@ -118,6 +123,7 @@ mod tests {
         g.rect(0.0, 0.0, 1.0, 1.0).fill(Color::BLUE);
         c.get(&g, 1.0); // new version
         assert_eq!(c.tessellations, 3);
+        assert_eq!(c.len(), 2, "the new version replaced the old one");
     }
 
     #[test]

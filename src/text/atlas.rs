@@ -7,8 +7,6 @@
 //! [`GlyphAtlas::trim`]; when every page is full, the least recently used page not needed this frame is emptied
 //! and reused.
 
-use std::collections::HashMap;
-
 /// Which glyph bitmap: font, glyph index, size (f32 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GlyphKey {
@@ -78,7 +76,7 @@ pub struct GlyphAtlas {
     max_pages: usize,
     available: usize,
     pages: Vec<Page>,
-    glyphs: HashMap<GlyphKey, (AtlasGlyph, u64)>,
+    glyphs: crate::pipeline::cache::IntMap<GlyphKey, (AtlasGlyph, u64)>,
     uploads: Vec<GlyphUpload>,
     frame: u64,
     /// Glyph bitmaps rasterised and queued since the last trim.
@@ -102,7 +100,7 @@ impl GlyphAtlas {
             max_pages: max_pages.max(1),
             available: 0,
             pages: Vec::new(),
-            glyphs: HashMap::new(),
+            glyphs: Default::default(),
             uploads: Vec::new(),
             frame: 0,
             uploads_this_frame: 0,

@@ -181,7 +181,8 @@ impl Text {
 /// Layouts cached per (text id, version) and the glyph atlas.
 #[derive(Debug)]
 pub struct TextSystem {
-    layouts: HashMap<(u64, u64), (Arc<TextLayout>, u64)>,
+    /// Per text id: (version, layout, last frame used). A new version replaces the old layout.
+    layouts: HashMap<u64, (u64, Arc<TextLayout>, u64)>,
     /// The glyph atlas.
     pub atlas: GlyphAtlas,
     frame: u64,
@@ -207,24 +208,52 @@ impl TextSystem {
     /// The layout of `text`, computed only when its version is new.
     pub fn layout(&mut self, text: &Text) -> Arc<TextLayout> {
         let frame = self.frame;
-        if let Some((l, used)) = self.layouts.get_mut(&(text.id, text.version)) {
-            *used = frame;
-            return l.clone();
+        if let Some((version, l, used)) = self.layouts.get_mut(&text.id) {
+            if *version == text.version {
+                *used = frame;
+                return l.clone();
+            }
         }
         let l = Arc::new(layout(&text.font, &text.string, &text.style));
         self.layouts_this_frame += 1;
         self.layouts
-            .insert((text.id, text.version), (l.clone(), frame));
+            .insert(text.id, (text.version, l.clone(), frame));
         l
+    }
+
+    /// Number of cached layouts.
+    pub fn cached_layouts(&self) -> usize {
+        self.layouts.len()
     }
 
     /// Ends a frame.
     pub fn trim(&mut self) {
         let frame = self.frame;
         self.layouts
-            .retain(|_, (_, used)| frame.saturating_sub(*used) <= Self::MAX_IDLE_FRAMES);
+            .retain(|_, (_, _, used)| frame.saturating_sub(*used) <= Self::MAX_IDLE_FRAMES);
         self.atlas.trim();
         self.frame += 1;
         self.layouts_this_frame = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changing_text_keeps_one_cached_layout() {
+        let font = Font::from_bytes(include_bytes!("../../assets/DejaVuSans.ttf")).unwrap();
+        let mut sys = TextSystem::default();
+        let mut t = Text::new("a", &font, 12.0);
+        for i in 0..50 {
+            t.set_text(&format!("value {i}"));
+            sys.layout(&t);
+            sys.trim();
+        }
+        assert_eq!(sys.cached_layouts(), 1);
+        let v = t.version();
+        t.set_text("value 49");
+        assert_eq!(t.version(), v, "an equal string does not bump the version");
     }
 }
