@@ -1,10 +1,9 @@
 //! Masks: animated nested masks over sprites and shapes, an inverse mask, and a rectangle (scissor) mask.
 //!
-//! `cargo run --release --example masks -- --headless --out masks.png` writes the picture (after `--frames F`
-//! animation steps, default 60).
+//! `cargo run --release --example masks` opens a window; `-- --headless --out masks.png` (or no display) writes the
+//! picture after `--frames F` animation steps (default 60).
 
 mod common;
-use common::Flags;
 use stage2d::glam::Vec2;
 use stage2d::{
     Color, GraphicsContext, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, StrokeStyle,
@@ -12,7 +11,7 @@ use stage2d::{
 
 /// The masks scene and its animated parts.
 pub struct MasksScene {
-    pub scene: Scene,
+    scene: Scene,
     spinning: NodeId,
     orbiting: NodeId,
     t: f32,
@@ -115,32 +114,22 @@ impl MasksScene {
     }
 }
 
-fn main() {
-    common::init_logging();
-    let flags = Flags::from_env();
-    let out = flags.value("--out").unwrap_or("masks.png").to_string();
-    let frames = flags.num("--frames", 60usize);
-    let run = || -> stage2d::Result<()> {
-        let mut r = Renderer::new_headless(RendererOptions {
-            msaa: true,
-            ..Default::default()
-        })?;
-        let mut m = MasksScene::new(&mut r)?;
-        let target = r.create_render_target(800, 600)?;
-        for _ in 0..frames {
-            m.update(1.0 / 60.0);
-            r.render(&m.scene, &target, Some(Color::hex(0x1e1e2e)))?;
-        }
-        r.save_png(&target, &out)?;
-        let s = r.stats().last_frame;
-        eprintln!(
-            "masks: wrote {out} ({} draw calls, {} masks, {} by scissor)",
-            s.draw_calls, s.masks_pushed, s.scissor_masks
-        );
-        Ok(())
-    };
-    if let Err(e) = run() {
-        eprintln!("masks: {e}");
-        std::process::exit(1);
+impl common::Demo for MasksScene {
+    fn build(renderer: &mut Renderer) -> stage2d::Result<Self> {
+        MasksScene::new(renderer)
     }
+    fn scene(&self) -> &Scene {
+        &self.scene
+    }
+    fn update(&mut self, _renderer: &mut Renderer, dt: f32) {
+        MasksScene::update(self, dt);
+    }
+}
+
+fn main() {
+    let options = RendererOptions {
+        msaa: true,
+        ..Default::default()
+    };
+    common::show::<MasksScene>("masks", options, Color::hex(0x1e1e2e));
 }

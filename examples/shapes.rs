@@ -1,6 +1,7 @@
 //! A page of vector shapes: fills, every join and cap, curved paths, holes, shapes mixed with sprites, MSAA on.
 //!
-//! `cargo run --release --example shapes -- --headless --out shapes.png` writes the picture.
+//! `cargo run --release --example shapes` opens a window; `-- --headless --out shapes.png` (or no display) writes
+//! the picture instead.
 //! `cargo run --release --example shapes -- --headless --bench` runs the shapes benchmark instead: 10,000 small
 //! static shapes plus 1,000 moving ones, printing one JSON line.
 
@@ -221,32 +222,30 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
     Ok(())
 }
 
-fn main() {
-    common::init_logging();
-    let flags = Flags::from_env();
-    let result = if flags.has("--bench") {
-        bench(&flags)
-    } else {
-        let out = flags.value("--out").unwrap_or("shapes.png").to_string();
-        (|| {
-            let mut r = Renderer::new_headless(RendererOptions {
-                msaa: true,
-                ..Default::default()
-            })?;
-            let scene = page(&mut r)?;
-            let target = r.create_render_target(800, 600)?;
-            r.render(&scene, &target, Some(Color::hex(0x2c3e50)))?;
-            r.save_png(&target, &out)?;
-            let s = r.stats().last_frame;
-            eprintln!(
-                "shapes: wrote {out} ({} draw calls, {} tessellations)",
-                s.draw_calls, s.tessellations
-            );
-            Ok(())
-        })()
-    };
-    if let Err(e) = result {
-        eprintln!("shapes: {e}");
-        std::process::exit(1);
+struct Shapes(Scene);
+
+impl common::Demo for Shapes {
+    fn build(renderer: &mut Renderer) -> stage2d::Result<Self> {
+        page(renderer).map(Shapes)
     }
+    fn scene(&self) -> &Scene {
+        &self.0
+    }
+}
+
+fn main() {
+    let flags = Flags::from_env();
+    if flags.has("--bench") {
+        common::init_logging();
+        if let Err(e) = bench(&flags) {
+            eprintln!("shapes: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    let options = RendererOptions {
+        msaa: true,
+        ..Default::default()
+    };
+    common::show::<Shapes>("shapes", options, Color::hex(0x2c3e50));
 }

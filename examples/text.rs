@@ -1,6 +1,7 @@
 //! Text: paragraphs at several sizes, alignments, wrapping and a live counter.
 //!
-//! `cargo run --release --example text -- --headless --out text.png` writes the picture.
+//! `cargo run --release --example text` opens a window; `-- --headless --out text.png` (or no display) writes the
+//! picture instead.
 //! `cargo run --release --example text -- --headless --bench` runs the text benchmark: 1,000 text nodes of 20
 //! characters, half of them changing every frame, printing one JSON line.
 
@@ -133,34 +134,45 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
     Ok(())
 }
 
-fn main() {
-    common::init_logging();
-    let flags = Flags::from_env();
-    let result = if flags.has("--bench") {
-        bench(&flags)
-    } else {
-        (|| {
-            let out = flags.value("--out").unwrap_or("text.png").to_string();
-            let f = font()?;
-            let mut r = Renderer::new_headless(RendererOptions::default())?;
-            let (mut scene, counter) = page(&f)?;
-            let target = r.create_render_target(800, 560)?;
-            for frame in 0..=flags.num("--frames", 60u32) {
-                if let Some(t) = scene.get_mut(counter).and_then(|n| n.as_text_mut()) {
-                    t.set_text(&format!("frame {frame}"));
-                }
-                r.render(&scene, &target, Some(Color::hex(0x2c3e50)))?;
-            }
-            r.save_png(&target, &out)?;
-            eprintln!(
-                "text: wrote {out} ({} draw calls)",
-                r.stats().last_frame.draw_calls
-            );
-            Ok(())
-        })()
-    };
-    if let Err(e) = result {
-        eprintln!("text: {e}");
-        std::process::exit(1);
+struct TextPage {
+    scene: Scene,
+    counter: NodeId,
+    frame: u64,
+}
+
+impl common::Demo for TextPage {
+    fn build(_renderer: &mut Renderer) -> stage2d::Result<Self> {
+        let (scene, counter) = page(&font()?)?;
+        Ok(TextPage {
+            scene,
+            counter,
+            frame: 0,
+        })
     }
+    fn scene(&self) -> &Scene {
+        &self.scene
+    }
+    fn update(&mut self, _renderer: &mut Renderer, _dt: f32) {
+        self.frame += 1;
+        if let Some(t) = self
+            .scene
+            .get_mut(self.counter)
+            .and_then(|n| n.as_text_mut())
+        {
+            t.set_text(&format!("frame {}", self.frame));
+        }
+    }
+}
+
+fn main() {
+    let flags = Flags::from_env();
+    if flags.has("--bench") {
+        common::init_logging();
+        if let Err(e) = bench(&flags) {
+            eprintln!("text: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    common::show::<TextPage>("text", RendererOptions::default(), Color::hex(0x2c3e50));
 }

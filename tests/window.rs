@@ -96,3 +96,36 @@ fn bunnymark_without_a_display_falls_back_to_headless_and_says_so() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_other_examples_open_windows_too_and_fall_back_to_png() {
+    let x = xvfb();
+    let dir = std::env::temp_dir().join(format!("stage2d-examples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["shapes", "masks", "text", "render_texture"] {
+        let bin = example(name);
+        let windowed = Command::new(&bin)
+            .args(["--frames", "5"])
+            .env("DISPLAY", &x.1)
+            .output()
+            .unwrap();
+        assert!(
+            windowed.status.success(),
+            "{name} in a window: {}",
+            String::from_utf8_lossy(&windowed.stderr)
+        );
+        let png = dir.join(format!("{name}.png"));
+        let headless = Command::new(&bin)
+            .args(["--frames", "2", "--out", png.to_str().unwrap()])
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&headless.stderr);
+        assert!(headless.status.success(), "{name} headless: {err}");
+        assert!(err.contains("writing a PNG instead"), "{name}: {err}");
+        let img = stage2d::image::open(&png).unwrap();
+        assert_eq!((img.width(), img.height()), (800, 600));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -58,3 +58,87 @@ impl Samples {
 pub fn init_logging() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
 }
+
+/// A scene an example shows: built once, then updated every frame.
+pub trait Demo: Sized {
+    /// Builds the scene (load textures and fonts through `renderer`).
+    fn build(renderer: &mut stage2d::Renderer) -> stage2d::Result<Self>;
+    /// The scene to draw.
+    fn scene(&self) -> &stage2d::Scene;
+    /// Advances animation by `dt` seconds.
+    fn update(&mut self, _renderer: &mut stage2d::Renderer, _dt: f32) {}
+}
+
+struct DemoApp<D: Demo>(Option<D>);
+
+impl<D: Demo> stage2d::app::App for DemoApp<D> {
+    fn init(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
+        self.0 = Some(D::build(ctx.renderer)?);
+        Ok(())
+    }
+    fn update(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
+        let dt = ctx.ticker.delta_seconds;
+        if let Some(d) = self.0.as_mut() {
+            d.update(ctx.renderer, dt);
+        }
+        Ok(())
+    }
+    fn scene(&self) -> &stage2d::Scene {
+        self.0.as_ref().expect("built").scene()
+    }
+}
+
+/// Shows `D` in an 800x600 window, or, with `--headless`, no display, or no window to be had, renders
+/// `--frames F` (default 60) steps offscreen and writes `--out FILE.png` (default `NAME.png`).
+pub fn show<D: Demo>(name: &str, options: stage2d::RendererOptions, clear: stage2d::Color) {
+    init_logging();
+    let flags = Flags::from_env();
+    let frames = flags.num("--frames", 60u64);
+    let mut headless = flags.has("--headless");
+    if !headless && !has_display() {
+        eprintln!("{name}: no display (DISPLAY / WAYLAND_DISPLAY unset); writing a PNG instead");
+        headless = true;
+    }
+    if !headless {
+        let window = stage2d::app::WindowOptions {
+            title: format!("stage2d {name}"),
+            renderer: options.clone(),
+            clear_color: clear,
+            max_frames: flags.value("--frames").map(|_| frames),
+            ..Default::default()
+        };
+        match stage2d::app::run(window, DemoApp::<D>(None)) {
+            Ok(_) => return,
+            Err(stage2d::Error::Window(e)) => {
+                eprintln!("{name}: cannot open a window ({e}); writing a PNG instead")
+            }
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+    let out = flags
+        .value("--out")
+        .map_or(format!("{name}.png"), str::to_string);
+    let run = || -> stage2d::Result<()> {
+        let mut r = stage2d::Renderer::new_headless(options)?;
+        let mut d = D::build(&mut r)?;
+        let target = r.create_render_target(800, 600)?;
+        for _ in 0..frames.max(1) {
+            d.update(&mut r, 1.0 / 60.0);
+            r.render(d.scene(), &target, Some(clear))?;
+        }
+        r.save_png(&target, &out)?;
+        let s = r.stats().last_frame;
+        eprintln!(
+            "{name}: wrote {out} ({} draw calls, {} masks)",
+            s.draw_calls, s.masks_pushed
+        );
+        Ok(())
+    };
+    if let Err(e) = run() {
+        eprintln!("{name}: {e}");
+        std::process::exit(1);
+    }
+}
