@@ -135,6 +135,8 @@ pub struct Collector {
     pub caches: Caches,
     /// Mask counters of the last walk.
     pub mask_counters: MaskCounters,
+    /// Whether the last walk met a sprite showing the texture being drawn into (see `collect_from`).
+    pub feedback_loop: bool,
 }
 
 /// What the walk keeps between frames: tessellated meshes, text layouts and the glyph atlas.
@@ -154,6 +156,8 @@ struct Ctx<'a, F: Fn(TextureId) -> bool> {
     batcher: &'a mut Batcher,
     is_live: F,
     stats: &'a mut FrameStats,
+    forbidden: Option<TextureId>,
+    feedback_loop: bool,
 }
 
 impl Collector {
@@ -166,12 +170,30 @@ impl Collector {
         is_live: impl Fn(TextureId) -> bool,
         stats: &mut FrameStats,
     ) {
+        self.collect_from(scene, scene.root(), view, batcher, is_live, None, stats);
+    }
+
+    /// Walks the subtree of `start` (drawn even if hidden; its ancestors are ignored) into `view`. Sprites
+    /// showing `forbidden` (the texture being drawn into) are skipped and flag [`Collector::feedback_loop`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn collect_from(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: View,
+        batcher: &mut Batcher,
+        is_live: impl Fn(TextureId) -> bool,
+        forbidden: Option<TextureId>,
+        stats: &mut FrameStats,
+    ) {
         let mut cx = Ctx {
             scene,
             view,
             batcher,
             is_live,
             stats,
+            forbidden,
+            feedback_loop: false,
         };
         self.masks.reset();
         self.mask_counters = MaskCounters::default();
@@ -181,7 +203,7 @@ impl Collector {
             color: Color::WHITE,
             blend: BlendMode::Normal,
         };
-        self.enter(&mut cx, scene.root(), root);
+        self.enter(&mut cx, start, root, true);
         while let Some(top) = self.stack.last_mut() {
             let kids = &scene
                 .slot(top.node)
@@ -205,7 +227,7 @@ impl Collector {
             match next {
                 Some((cursor, child)) => {
                     self.stack.last_mut().expect("top").cursor = cursor;
-                    self.enter(&mut cx, child, inh);
+                    self.enter(&mut cx, child, inh, false);
                 }
                 None => {
                     let done = self.stack.pop().expect("top");
@@ -215,6 +237,7 @@ impl Collector {
         }
         debug_assert!(self.masks.is_empty(), "every mask pushed was popped");
         cx.batcher.set_state(Default::default());
+        self.feedback_loop = cx.feedback_loop;
     }
 
     /// Draws `id` (pushing its mask first) and, if it has children, pushes a frame for them; otherwise pops the
@@ -224,9 +247,10 @@ impl Collector {
         cx: &mut Ctx<'_, F>,
         id: NodeId,
         parent: Inherited,
+        root: bool,
     ) {
         let Some(node) = cx.scene.get(id) else { return };
-        if !node.visible {
+        if !node.visible && !root {
             return;
         }
         let pop = match node.mask {
@@ -236,7 +260,7 @@ impl Collector {
                 None => return,
             },
         };
-        match visit(cx, &mut self.caches, id, parent, false) {
+        match visit(cx, &mut self.caches, id, parent, root) {
             Some((inh, true)) => self.stack.push(Frame {
                 node: id,
                 cursor: 0,
@@ -504,7 +528,12 @@ fn visit<F: Fn(TextureId) -> bool>(
         NodeKind::Container => {}
         NodeKind::Sprite(sprite) => {
             let id_tex = sprite.texture.id();
+            if Some(id_tex) == cx.forbidden {
+                cx.feedback_loop = true;
+                return skip(cx.stats, id, "its texture is the target being drawn");
+            }
             if !(cx.is_live)(id_tex) {
+                cx.stats.dead_textures += 1;
                 return skip(cx.stats, id, "its texture was destroyed");
             }
             let size = sprite.size_in_pixels();

@@ -104,6 +104,12 @@ pub enum Error {
     /// A window could not be opened or driven (no display, no surface support).
     #[error("window: {0}")]
     Window(String),
+    /// A render texture's own texture was drawn into it (it cannot be sampled while it is the target).
+    #[error("texture {0:?} is drawn into itself: a render texture cannot be sampled while it is the target")]
+    FeedbackLoop(crate::TextureId),
+    /// A render-texture format stage2d does not draw into.
+    #[error("render textures must be Rgba8Unorm or Bgra8Unorm, not {0:?}")]
+    UnsupportedFormat(wgpu::TextureFormat),
     /// Writing a PNG failed.
     #[error("could not write {path}: {source}")]
     SaveImage {

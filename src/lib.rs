@@ -71,7 +71,7 @@ pub use renderer::{select_adapter, Renderer, RendererOptions};
 pub use scene::{NodeId, Scene};
 pub use sprite::Sprite;
 pub use stats::{FrameStats, Stats};
-pub use target::RenderTarget;
+pub use target::{PooledRenderTexture, RenderTarget, RenderTextureOptions, TexturePool};
 pub use text::{Align, Font, Text};
 pub use texture::{Filter, Sampling, Texture, TextureId, Wrap};
 pub use texture_system::TextureSystem;

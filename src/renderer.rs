@@ -10,10 +10,13 @@ use crate::pipeline::{
     PipelineSystem, ShaderDesc, ShaderId, StateFlags, StencilMode,
 };
 use crate::stats::{FrameStats, Stats};
-use crate::target::{padded_bytes_per_row, premultiply, unpremultiply, RenderTarget};
+use crate::target::{
+    padded_bytes_per_row, premultiply, unpremultiply, PooledRenderTexture, RenderTarget,
+    RenderTextureOptions, TexturePool,
+};
 use crate::texture_system::TextureSystem;
 use crate::upload::UploadBelt;
-use crate::{shader, Color, Error, Result, Sampling, Scene, Texture};
+use crate::{shader, Color, Error, NodeId, Result, Sampling, Scene, Texture};
 use std::ops::Range;
 use std::path::Path;
 
@@ -152,6 +155,10 @@ pub struct Renderer {
     vertices: GpuBuffer,
     indices: GpuBuffer,
     belt: UploadBelt,
+    pool: TexturePool,
+    pool_hits: u64,
+    /// Texture ids of render targets dropped by the user, freed at the next frame.
+    released: std::sync::Arc<std::sync::Mutex<Vec<crate::TextureId>>>,
     msaa: bool,
     msaa_targets: std::collections::HashMap<(wgpu::TextureFormat, u32, u32), wgpu::TextureView>,
     /// Stencil attachments by (width, height, samples), created on first use and reused.
@@ -227,6 +234,9 @@ impl Renderer {
             vertices: GpuBuffer::new(0, wgpu::BufferUsages::VERTEX, "stage2d vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
             belt: UploadBelt::new(device.clone(), 1 << 20),
+            pool: TexturePool::default(),
+            pool_hits: 0,
+            released: Default::default(),
             msaa: options.msaa,
             msaa_targets: Default::default(),
             stencil_targets: Default::default(),
@@ -264,7 +274,8 @@ impl Renderer {
         &self.adapter
     }
 
-    /// Turns 4x multisampling on or off for the following frames.
+    /// Turns 4x multisampling on or off for window frames and for render targets created from now on (a render
+    /// texture keeps the setting it was made with).
     pub fn set_msaa(&mut self, on: bool) {
         self.msaa = on;
     }
@@ -412,21 +423,34 @@ impl Renderer {
         self.textures.destroy(texture.id())
     }
 
-    /// An offscreen `Rgba8Unorm` target of `width x height` pixels.
+    /// An offscreen `Rgba8Unorm` target of `width x height` pixels, multisampled if the renderer is.
     pub fn create_render_target(&mut self, width: u32, height: u32) -> Result<RenderTarget> {
-        self.textures.check_size(width, height)?;
-        let format = wgpu::TextureFormat::Rgba8Unorm;
+        self.create_render_texture(RenderTextureOptions {
+            msaa: self.msaa,
+            ..RenderTextureOptions::new(width, height)
+        })
+    }
+
+    /// A render texture: a target to draw into that sprites can show.
+    pub fn create_render_texture(&mut self, options: RenderTextureOptions) -> Result<RenderTarget> {
+        self.textures.check_size(options.width, options.height)?;
+        if !matches!(
+            options.format,
+            wgpu::TextureFormat::Rgba8Unorm | wgpu::TextureFormat::Bgra8Unorm
+        ) {
+            return Err(Error::UnsupportedFormat(options.format));
+        }
         let texture = self.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("stage2d render target"),
+            label: Some("stage2d render texture"),
             size: wgpu::Extent3d {
-                width,
-                height,
+                width: options.width,
+                height: options.height,
                 depth_or_array_layers: 1,
             },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format,
+            format: options.format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
                 | wgpu::TextureUsages::TEXTURE_BINDING,
@@ -434,13 +458,75 @@ impl Renderer {
         });
         self.stats.total.textures_created += 1;
         let view = texture.create_view(&Default::default());
+        let id = self
+            .textures
+            .insert_external(texture.clone(), Sampling::LINEAR);
+        if options.depth_stencil {
+            self.stencil_users
+                .insert((options.format, options.width, options.height));
+        }
         Ok(RenderTarget {
             texture,
             view,
-            format,
+            options,
+            handle: Texture::new(id, options.width, options.height),
+            release: Some(self.released.clone()),
+        })
+    }
+
+    /// Resizes a render texture (its contents are lost). Sprites must take [`RenderTarget::texture`] again: the
+    /// old handle goes stale and is skipped with a warning.
+    pub fn resize_render_texture(
+        &mut self,
+        target: &mut RenderTarget,
+        width: u32,
+        height: u32,
+    ) -> Result<()> {
+        let fresh = self.create_render_texture(RenderTextureOptions {
             width,
             height,
-        })
+            ..target.options
+        })?;
+        // The old target is dropped here; its slot is freed with the next frame.
+        drop(std::mem::replace(target, fresh));
+        Ok(())
+    }
+
+    /// A temporary render texture from the pool (or a new one); it returns to the pool when dropped.
+    pub fn acquire_render_texture(
+        &mut self,
+        options: RenderTextureOptions,
+    ) -> Result<PooledRenderTexture> {
+        let target = match self.pool.take(&options) {
+            Some(t) => {
+                self.pool_hits += 1;
+                t
+            }
+            None => self.create_render_texture(options)?,
+        };
+        Ok(PooledRenderTexture::new(target, self.pool.clone()))
+    }
+
+    /// Frees the texture slots of render targets dropped since the last frame.
+    fn release_dropped_targets(&mut self) {
+        let ids: Vec<_> = self
+            .released
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default();
+        for id in ids {
+            let _ = self.textures.destroy(id);
+        }
+    }
+
+    /// Textures handed out by [`Renderer::acquire_render_texture`] that came from the pool.
+    pub fn pool_hits(&self) -> u64 {
+        self.pool_hits
+    }
+
+    /// The pool of temporary render textures.
+    pub fn texture_pool(&self) -> &TexturePool {
+        &self.pool
     }
 
     /// Draws `scene` into `target`, cleared to `clear` first (or drawn over its contents with `None`).
@@ -450,12 +536,30 @@ impl Renderer {
         target: &RenderTarget,
         clear: Option<Color>,
     ) -> Result<()> {
-        self.render_to_view(
+        self.render_node(scene, scene.root(), target, clear)
+    }
+
+    /// Draws the subtree of `node` into `target`, with `node` as the root: its own transform applies, its
+    /// ancestors' do not, and it is drawn even if it is hidden (so a subtree can live hidden in the scene and be
+    /// cached into a texture). Drawing a target's own texture into it is [`Error::FeedbackLoop`].
+    pub fn render_node(
+        &mut self,
+        scene: &Scene,
+        node: NodeId,
+        target: &RenderTarget,
+        clear: Option<Color>,
+    ) -> Result<()> {
+        let o = target.options;
+        self.render_pass(
             scene,
+            node,
             &target.view,
-            target.format,
-            (target.width, target.height),
+            o.format,
+            (o.width, o.height),
+            1.0,
             clear,
+            o.msaa,
+            Some(target.handle.id()),
         )
     }
 
@@ -482,6 +586,35 @@ impl Renderer {
         scale_factor: f32,
         clear: Option<Color>,
     ) -> Result<()> {
+        let msaa = self.msaa;
+        self.render_pass(
+            scene,
+            scene.root(),
+            view,
+            format,
+            size,
+            scale_factor,
+            clear,
+            msaa,
+            None,
+        )
+    }
+
+    /// One frame into one target: collect, upload, prepare, record one pass, submit, trim.
+    #[allow(clippy::too_many_arguments)]
+    fn render_pass(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        scale_factor: f32,
+        clear: Option<Color>,
+        msaa: bool,
+        target_texture: Option<crate::TextureId>,
+    ) -> Result<()> {
+        self.release_dropped_targets();
         let mut frame = FrameStats::default();
         let before = self.pipelines.counters();
         let t0 = std::time::Instant::now();
@@ -499,8 +632,9 @@ impl Renderer {
         // Collect and batch: CPU only.
         self.batcher.begin();
         let textures = &self.textures;
-        self.collector.collect(
+        self.collector.collect_from(
             scene,
+            start,
             View::scaled(
                 size.0.max(1),
                 size.1.max(1),
@@ -509,9 +643,14 @@ impl Renderer {
             ),
             &mut self.batcher,
             |t| textures.is_live(t),
+            target_texture,
             &mut frame,
         );
         self.batcher.finish();
+        if let Some(t) = target_texture.filter(|_| self.collector.feedback_loop) {
+            // Nothing was uploaded or recorded yet: the frame is dropped whole.
+            return Err(Error::FeedbackLoop(t));
+        }
         let t1 = std::time::Instant::now();
 
         // New glyph-atlas pages get storage; new glyph bitmaps are written.
@@ -545,7 +684,7 @@ impl Renderer {
         if counters.used_stencil {
             self.stencil_users.insert(user);
         }
-        let samples = if self.msaa { 4 } else { 1 };
+        let samples = if msaa { 4 } else { 1 };
         let stencil_view = self
             .stencil_users
             .contains(&user)
@@ -555,10 +694,10 @@ impl Renderer {
         } else {
             DepthStencil::None
         };
-        let base = GlobalState::new(0b1111, StencilMode::Disabled, depth_stencil, 1, self.msaa)
+        let base = GlobalState::new(0b1111, StencilMode::Disabled, depth_stencil, 1, msaa)
             .expect("a valid global state");
         self.pipelines.set_target_state(base, format);
-        let msaa_view = self.msaa.then(|| self.msaa_view(format, size, &mut frame));
+        let msaa_view = msaa.then(|| self.msaa_view(format, size, &mut frame));
         self.draws.clear();
         let mut stencil = StencilMode::Disabled;
         for b in self.batcher.batches() {
@@ -699,7 +838,7 @@ impl Renderer {
 
     /// Reads a target back as premultiplied RGBA8, exactly as stored.
     pub fn read_pixels_premultiplied(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
-        let (w, h) = (target.width, target.height);
+        let (w, h) = (target.options.width, target.options.height);
         let row = padded_bytes_per_row(w);
         let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("stage2d readback"),
@@ -747,7 +886,7 @@ impl Renderer {
         }
         drop(mapped);
         if matches!(
-            target.format,
+            target.options.format,
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
         ) {
             out.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));

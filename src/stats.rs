@@ -29,6 +29,8 @@ pub struct FrameStats {
     pub masks_too_deep: u64,
     /// Stencil-mode changes between draws (each moves `pipe_cache`).
     pub stencil_mode_switches: u64,
+    /// Sprites skipped because their texture was destroyed or is the target being drawn.
+    pub dead_textures: u64,
     /// Nodes (and their subtrees) skipped for bad input, each with a warning.
     pub nodes_skipped: u64,
     /// Render passes begun.
@@ -107,6 +109,7 @@ impl FrameStats {
             scissor_masks,
             masks_too_deep,
             stencil_mode_switches,
+            dead_textures,
             nodes_skipped,
             render_passes,
             set_pipeline_issued,

@@ -240,6 +240,19 @@ impl TextureSystem {
         });
     }
 
+    /// Makes a texture created elsewhere (a render target) drawable by sprites; returns its id.
+    pub fn insert_external(&mut self, texture: wgpu::Texture, sampling: Sampling) -> TextureId {
+        let id = self.reserve();
+        let view = texture.create_view(&Default::default());
+        let sampler = self.sampler(sampling);
+        self.slots[id.index as usize].gpu = Some(GpuTexture {
+            texture,
+            view,
+            sampler,
+        });
+        id
+    }
+
     /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
     pub fn write_region(&mut self, id: TextureId, rect: [u32; 4], pixels: &[u8]) {
         let Some(gpu) = self

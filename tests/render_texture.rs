@@ -1,0 +1,294 @@
+//! Render textures: draw a subtree into a texture, show it, chain them, pool them; pipeline counts across target
+//! switches; the errors a user can run into.
+
+mod common;
+use common::*;
+use stage2d::glam::Vec2;
+use stage2d::{Color, Error, GraphicsContext, Node, RenderTextureOptions, Scene};
+
+fn quadrants(r: &stage2d::Renderer, s: &mut Scene) -> stage2d::NodeId {
+    let white = r.white_texture();
+    let c = s.add(s.root(), Node::container()).unwrap();
+    s.add(c, Node::sprite(white).sized(8.0, 8.0).tinted(Color::RED))
+        .unwrap();
+    s.add(
+        c,
+        Node::sprite(white)
+            .sized(8.0, 8.0)
+            .at(8.0, 0.0)
+            .tinted(Color::GREEN),
+    )
+    .unwrap();
+    s.add(
+        c,
+        Node::sprite(white)
+            .sized(8.0, 8.0)
+            .at(0.0, 8.0)
+            .tinted(Color::BLUE),
+    )
+    .unwrap();
+    c
+}
+
+#[test]
+fn render_a_subtree_then_sample_it_as_a_sprite() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    let src = quadrants(&r, &mut s);
+    // The source is hidden in the main scene and moved: render_node ignores both.
+    s.get_mut(src).unwrap().visible = false;
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(16, 16))
+        .unwrap();
+    r.render_node(&s, src, &rt, Some(Color::TRANSPARENT))
+        .unwrap();
+    let shown = s
+        .add(s.root(), Node::sprite(rt.texture()).at(4.0, 4.0))
+        .unwrap();
+    s.get_mut(shown).unwrap().scale = Vec2::splat(2.0);
+    let img = render(&mut r, &s, 40, 40, Color::BLACK);
+    probe(&img, 8, 8, [255, 0, 0, 255], 0);
+    probe(&img, 24, 8, [0, 255, 0, 255], 0);
+    probe(&img, 8, 24, [0, 0, 255, 255], 0);
+    probe(&img, 24, 24, [0, 0, 0, 255], 0); // transparent quadrant shows the clear colour
+    probe(&img, 2, 2, [0, 0, 0, 255], 0);
+    golden("rt_sampled", &img);
+}
+
+#[test]
+fn a_render_texture_drawn_from_another_render_texture() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    let src = quadrants(&r, &mut s);
+    let first = r
+        .create_render_texture(RenderTextureOptions::new(16, 16))
+        .unwrap();
+    r.render_node(&s, src, &first, Some(Color::TRANSPARENT))
+        .unwrap();
+    // Second texture: the first one, rotated half a turn and tinted yellow.
+    let mid = s.add_detached(Node::container());
+    let n = s
+        .add(
+            mid,
+            Node::sprite(first.texture())
+                .anchor(0.5, 0.5)
+                .at(8.0, 8.0)
+                .tinted(Color::rgb(1.0, 1.0, 0.0)),
+        )
+        .unwrap();
+    s.get_mut(n).unwrap().rotation = std::f32::consts::PI;
+    let second = r
+        .create_render_texture(RenderTextureOptions::new(16, 16))
+        .unwrap();
+    r.render_node(&s, mid, &second, Some(Color::TRANSPARENT))
+        .unwrap();
+    let mut main = Scene::new();
+    main.add(main.root(), Node::sprite(second.texture()))
+        .unwrap();
+    let img = render(&mut r, &main, 16, 16, Color::BLACK);
+    probe(&img, 12, 12, [255, 0, 0, 255], 0); // red moved to the bottom right, tint keeps red
+    probe(&img, 4, 12, [0, 255, 0, 255], 0); // green * yellow = green, rotated to the bottom left
+    probe(&img, 12, 4, [0, 0, 0, 255], 0); // blue * yellow = black
+    golden("rt_chained", &img);
+}
+
+#[test]
+fn a_multisampled_render_texture_is_resolved() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    let mut g = GraphicsContext::new();
+    g.circle(16.0, 16.0, 12.0).fill(Color::WHITE);
+    let c = s.add(s.root(), Node::graphics(g)).unwrap();
+    let plain = r
+        .create_render_texture(RenderTextureOptions::new(32, 32))
+        .unwrap();
+    let msaa = r
+        .create_render_texture(RenderTextureOptions {
+            msaa: true,
+            ..RenderTextureOptions::new(32, 32)
+        })
+        .unwrap();
+    r.render_node(&s, c, &plain, Some(Color::BLACK)).unwrap();
+    r.render_node(&s, c, &msaa, Some(Color::BLACK)).unwrap();
+    let edge = |img: &stage2d::image::RgbaImage| {
+        img.pixels().filter(|p| p.0[0] > 10 && p.0[0] < 245).count()
+    };
+    let a = r.read_pixels(&plain).unwrap();
+    let b = r.read_pixels(&msaa).unwrap();
+    assert_eq!(edge(&a), 0);
+    assert!(edge(&b) > 30);
+    probe(&b, 16, 16, [255, 255, 255, 255], 0);
+    golden("rt_msaa_resolved", &b);
+}
+
+#[test]
+fn pipelines_follow_the_target_format_and_switching_back_finds_them() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    let src = quadrants(&r, &mut s);
+    let rgba = r
+        .create_render_texture(RenderTextureOptions::new(16, 16))
+        .unwrap();
+    let bgra = r
+        .create_render_texture(RenderTextureOptions {
+            format: stage2d::wgpu::TextureFormat::Bgra8Unorm,
+            ..RenderTextureOptions::new(16, 16)
+        })
+        .unwrap();
+    r.render_node(&s, src, &rgba, Some(Color::BLACK)).unwrap();
+    assert_eq!(r.stats().last_frame.pipelines_created, 1);
+    r.render_node(&s, src, &bgra, Some(Color::BLACK)).unwrap();
+    let f = r.stats().last_frame;
+    assert_eq!(
+        f.pipelines_created, 1,
+        "another colour format never shares a pipeline"
+    );
+    assert_eq!(f.pipe_cache_switches, 1);
+    r.render_node(&s, src, &rgba, Some(Color::BLACK)).unwrap();
+    let f = r.stats().last_frame;
+    assert_eq!(
+        (f.pipelines_created, f.pipe_cache_switches),
+        (0, 1),
+        "switching back finds the old pipelines"
+    );
+    assert_eq!(r.stats().total.pipelines_created, 2);
+    // BGRA targets read back in RGBA order.
+    let img = r.read_pixels(&bgra).unwrap();
+    probe(&img, 2, 2, [255, 0, 0, 255], 0);
+    probe(&img, 10, 2, [0, 255, 0, 255], 0);
+    probe(&img, 2, 10, [0, 0, 255, 255], 0);
+    assert!(matches!(
+        r.create_render_texture(RenderTextureOptions {
+            format: stage2d::wgpu::TextureFormat::Rgba8UnormSrgb,
+            ..RenderTextureOptions::new(4, 4)
+        }),
+        Err(Error::UnsupportedFormat(_))
+    ));
+}
+
+#[test]
+fn drawing_a_texture_into_itself_is_an_error_not_a_panic() {
+    let mut r = renderer();
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(rt.texture())).unwrap();
+    match r.render(&s, &rt, Some(Color::BLACK)) {
+        Err(Error::FeedbackLoop(id)) => assert_eq!(id, rt.texture().id()),
+        other => panic!("expected FeedbackLoop, got {other:?}"),
+    }
+    // Drawing it elsewhere works.
+    let white = r.white_texture();
+    let mut src = Scene::new();
+    src.add(
+        src.root(),
+        Node::sprite(white).sized(8.0, 8.0).tinted(Color::GREEN),
+    )
+    .unwrap();
+    r.render(&src, &rt, Some(Color::BLACK)).unwrap();
+    probe(
+        &render(&mut r, &s, 8, 8, Color::BLACK),
+        4,
+        4,
+        [0, 255, 0, 255],
+        0,
+    );
+}
+
+#[test]
+fn pooled_textures_return_on_drop_and_are_reused() {
+    let mut r = renderer();
+    let opts = RenderTextureOptions::new(32, 16);
+    let created = r.stats().total.textures_created;
+    let id = {
+        let t = r.acquire_render_texture(opts).unwrap();
+        assert_eq!((t.width(), t.height()), (32, 16));
+        t.texture().id()
+    };
+    assert_eq!(r.texture_pool().len(), 1);
+    let again = r.acquire_render_texture(opts).unwrap();
+    assert_eq!(again.texture().id(), id);
+    assert_eq!(r.pool_hits(), 1);
+    assert_eq!(r.stats().total.textures_created, created + 1);
+    let other = r
+        .acquire_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    assert_ne!(other.texture().id(), id, "another size is another texture");
+}
+
+#[test]
+fn resizing_makes_a_new_texture_and_the_old_handle_stale() {
+    let mut r = renderer();
+    let mut rt = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let old = rt.texture();
+    r.resize_render_texture(&mut rt, 20, 10).unwrap();
+    assert_eq!((rt.width(), rt.height()), (20, 10));
+    assert_eq!(rt.texture().source_size(), [20, 10]);
+    let white = r.white_texture();
+    let mut src = Scene::new();
+    src.add(
+        src.root(),
+        Node::sprite(white).sized(20.0, 10.0).tinted(Color::BLUE),
+    )
+    .unwrap();
+    r.render(&src, &rt, None).unwrap();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(old)).unwrap();
+    s.add(s.root(), Node::sprite(rt.texture()).at(0.0, 10.0))
+        .unwrap();
+    let img = render(&mut r, &s, 20, 20, Color::BLACK);
+    probe(&img, 4, 4, [0, 0, 0, 255], 0);
+    probe(&img, 18, 18, [0, 0, 255, 255], 0);
+    assert_eq!(r.stats().last_frame.nodes_skipped, 1);
+}
+
+#[test]
+fn masks_work_inside_a_render_texture_with_its_own_stencil() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    let white = r.white_texture();
+    let c = s.add(s.root(), Node::container()).unwrap();
+    s.add(c, Node::sprite(white).sized(32.0, 32.0).tinted(Color::RED))
+        .unwrap();
+    let mut g = GraphicsContext::new();
+    g.circle(16.0, 16.0, 10.0).fill(Color::WHITE);
+    let m = s.add_detached(Node::graphics(g));
+    s.set_mask(c, m, false).unwrap();
+    let rt = r
+        .create_render_texture(RenderTextureOptions {
+            depth_stencil: true,
+            ..RenderTextureOptions::new(32, 32)
+        })
+        .unwrap();
+    r.render(&s, &rt, Some(Color::BLACK)).unwrap();
+    let img = r.read_pixels(&rt).unwrap();
+    probe(&img, 16, 16, [255, 0, 0, 255], 0);
+    probe(&img, 2, 2, [0, 0, 0, 255], 0);
+    // A different-sized main target masks with its own stencil attachment.
+    let img = render(&mut r, &s, 48, 40, Color::BLACK);
+    probe(&img, 16, 16, [255, 0, 0, 255], 0);
+    probe(&img, 30, 30, [0, 0, 0, 255], 0);
+}
+
+#[test]
+fn dropped_render_textures_free_their_slots() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(white)).unwrap();
+    let mut max_index = 0;
+    for _ in 0..50 {
+        let rt = r
+            .create_render_texture(RenderTextureOptions::new(4, 4))
+            .unwrap();
+        max_index = max_index.max(rt.texture().id().index());
+        r.render(&s, &rt, None).unwrap();
+    }
+    assert!(
+        max_index < 5,
+        "slots are reused, not leaked (max index {max_index})"
+    );
+}
