@@ -32,6 +32,7 @@ struct Args {
     rect_masks: bool,
     out: Option<String>,
     frames_given: bool,
+    pipeline_cache: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -47,6 +48,7 @@ fn parse_args() -> Result<Args, String> {
         rect_masks: false,
         out: None,
         frames_given: false,
+        pipeline_cache: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -69,8 +71,11 @@ fn parse_args() -> Result<Args, String> {
             "--masks" => a.masks = num("--masks")?,
             "--rect-masks" => a.rect_masks = true,
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
+            "--pipeline-cache" => {
+                a.pipeline_cache = Some(it.next().ok_or("--pipeline-cache needs a directory")?)
+            }
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--out FILE.png]");
+                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -242,17 +247,33 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn run_headless(args: &Args) -> stage2d::Result<()> {
-    let mut renderer = Renderer::new_headless(RendererOptions::default())?;
+    let started = Instant::now();
+    let mut renderer = Renderer::new_headless(RendererOptions {
+        pipeline_cache: args.pipeline_cache.as_ref().map(Into::into),
+        ..Default::default()
+    })?;
     let info = renderer.adapter_info();
     let mut mark = Bunnymark::new(&mut renderer, args)?;
     mark.add(args.sprites)?;
     let target = renderer.create_render_target(WIDTH, HEIGHT)?;
     let clear = Some(Color::hex(0x1099bb));
 
-    for _ in 0..args.warmup {
+    // Start-up: time to the first finished frame, and the worst frame of the first second.
+    let (mut startup_ms, mut first_frame_ms, mut worst_first_second_ms) = (0.0, 0.0, 0.0f64);
+    let first_start = Instant::now();
+    for i in 0..args.warmup.max(1) {
+        let t0 = Instant::now();
         mark.update();
         renderer.render(&mark.scene, &target, clear)?;
         renderer.wait_idle()?;
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        if i == 0 {
+            startup_ms = started.elapsed().as_secs_f64() * 1e3;
+            first_frame_ms = ms;
+        }
+        if first_start.elapsed().as_secs_f64() <= 1.0 {
+            worst_first_second_ms = worst_first_second_ms.max(ms);
+        }
     }
     let warm = renderer.stats().total;
     let (mut cpu, mut frame) = (Vec::new(), Vec::new());
@@ -289,7 +310,9 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"textures_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},",
             "\"update_ms_mean\":{:.4},\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"record_ms_mean\":{:.4},",
             "\"submit_ms_mean\":{:.4},\"masks\":{},\"rect_masks\":{},\"masks_pushed_per_frame\":{},",
-            "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{}}}"
+            "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{},",
+            "\"startup_ms\":{:.2},\"first_frame_ms\":{:.2},\"worst_frame_first_second_ms\":{:.2},\"pipeline_cache\":{},",
+            "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{}}}"
         ),
         args.sprites,
         args.frames,
@@ -327,6 +350,14 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         per(t.scissor_masks, warm.scissor_masks),
         per(t.stencil_mode_switches, warm.stencil_mode_switches),
         per(t.pipe_cache_switches, warm.pipe_cache_switches),
+        startup_ms,
+        first_frame_ms,
+        worst_first_second_ms,
+        args.pipeline_cache.is_some(),
+        renderer.warm_start().bytes_loaded,
+        renderer.warm_start().pipelines_prewarmed,
+        renderer.warm_start().prewarm_time.as_secs_f64() * 1e3,
+        renderer.warm_start().driver_cache,
     );
     Ok(())
 }

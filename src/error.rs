@@ -110,6 +110,9 @@ pub enum Error {
     /// A render-texture format stage2d does not draw into.
     #[error("render textures must be Rgba8Unorm or Bgra8Unorm, not {0:?}")]
     UnsupportedFormat(wgpu::TextureFormat),
+    /// The pipeline-cache file could not be written.
+    #[error("could not save the pipeline cache: {0}")]
+    PipelineCache(String),
     /// Writing a PNG failed.
     #[error("could not write {path}: {source}")]
     SaveImage {

@@ -5,6 +5,7 @@
 use crate::batcher::{Batcher, Vertex, MAX_BATCH_TEXTURES};
 use crate::collect::{Collector, View};
 use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
+use crate::pipeline::persist;
 use crate::pipeline::{
     DepthStencil, GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId,
     PipelineSystem, ShaderDesc, ShaderId, StateFlags, StencilMode,
@@ -30,6 +31,10 @@ pub struct RendererOptions {
     pub power_preference: wgpu::PowerPreference,
     /// Draw with 4x multisampling (anti-aliased shape edges), resolved into the target.
     pub msaa: bool,
+    /// A directory for the pipeline-cache file: pipelines seen by earlier runs are created before the first frame,
+    /// from wgpu's driver cache where the backend has one (Vulkan). Saved by
+    /// [`Renderer::save_pipeline_cache`] and when the renderer is dropped.
+    pub pipeline_cache: Option<std::path::PathBuf>,
 }
 
 impl Default for RendererOptions {
@@ -38,8 +43,26 @@ impl Default for RendererOptions {
             max_textures_per_batch: MAX_BATCH_TEXTURES,
             power_preference: wgpu::PowerPreference::HighPerformance,
             msaa: false,
+            pipeline_cache: None,
         }
     }
+}
+
+/// What the warm start did (see [`RendererOptions::pipeline_cache`]).
+#[derive(Clone, Debug, Default)]
+pub struct WarmStart {
+    /// The cache file, if one is configured.
+    pub path: Option<std::path::PathBuf>,
+    /// Bytes of the cache file accepted at start (0: none, or rejected).
+    pub bytes_loaded: u64,
+    /// Why an existing file was ignored (it is rewritten on the next save).
+    pub rejected: Option<String>,
+    /// Whether wgpu's driver-level `PipelineCache` is in use.
+    pub driver_cache: bool,
+    /// Pipelines created from the recorded list before the first frame.
+    pub pipelines_prewarmed: u64,
+    /// Time spent creating them.
+    pub prewarm_time: std::time::Duration,
 }
 
 /// Picks an adapter the way wgpu's helpers do: `WGPU_ADAPTER_NAME` (a case-insensitive substring) if set,
@@ -155,6 +178,8 @@ pub struct Renderer {
     vertices: GpuBuffer,
     indices: GpuBuffer,
     belt: UploadBelt,
+    warm_start: WarmStart,
+    cache_identity: (String, String),
     pool: TexturePool,
     pool_hits: u64,
     /// Texture ids of render targets dropped by the user, freed at the next frame.
@@ -188,10 +213,17 @@ impl Renderer {
         options: RendererOptions,
     ) -> Result<Renderer> {
         let limits = adapter.limits();
+        let driver_cache = options.pipeline_cache.is_some()
+            && adapter.features().contains(wgpu::Features::PIPELINE_CACHE);
+        let features = if driver_cache {
+            wgpu::Features::PIPELINE_CACHE
+        } else {
+            wgpu::Features::empty()
+        };
         let (device, queue) =
             pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
                 label: Some("stage2d"),
-                required_features: wgpu::Features::empty(),
+                required_features: features,
                 required_limits: limits.clone(),
                 ..Default::default()
             }))?;
@@ -234,6 +266,8 @@ impl Renderer {
             vertices: GpuBuffer::new(0, wgpu::BufferUsages::VERTEX, "stage2d vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
             belt: UploadBelt::new(device.clone(), 1 << 20),
+            warm_start: WarmStart::default(),
+            cache_identity: Default::default(),
             pool: TexturePool::default(),
             pool_hits: 0,
             released: Default::default(),
@@ -246,7 +280,117 @@ impl Renderer {
             stats,
         };
         r.absorb_texture_stats();
+        if let Some(dir) = options.pipeline_cache {
+            r.warm_up(dir, driver_cache)?;
+        }
         Ok(r)
+    }
+
+    /// Loads the pipeline-cache file from `dir` and creates the pipelines it lists.
+    fn warm_up(&mut self, dir: std::path::PathBuf, driver_cache: bool) -> Result<()> {
+        let info = self.adapter.get_info();
+        let key = wgpu::util::pipeline_cache_key(&info)
+            .unwrap_or_else(|| format!("{:?}_{}_{}", info.backend, info.vendor, info.device));
+        let driver = format!("{} | {} | {}", info.name, info.driver, info.driver_info);
+        let file_name: String = key
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = dir.join(format!("stage2d-{file_name}.pipelines"));
+        let mut status = WarmStart {
+            path: Some(path.clone()),
+            driver_cache,
+            ..Default::default()
+        };
+        let file = match std::fs::read(&path) {
+            Ok(bytes) => match persist::decode(&bytes, &key, &driver) {
+                Ok(f) => {
+                    status.bytes_loaded = bytes.len() as u64;
+                    Some(f)
+                }
+                Err(why) => {
+                    log::warn!(
+                        "ignoring pipeline cache {}: {why}; it will be rewritten",
+                        path.display()
+                    );
+                    status.rejected = Some(why.to_string());
+                    None
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                log::warn!("cannot read pipeline cache {}: {e}", path.display());
+                status.rejected = Some(e.to_string());
+                None
+            }
+        };
+        if driver_cache {
+            let data = file
+                .as_ref()
+                .map(|f| f.data.as_slice())
+                .filter(|d| !d.is_empty());
+            // SAFETY: `data` only comes from a file that passed `persist::decode`: it was written by
+            // `save_pipeline_cache` from `PipelineCache::get_data` on an adapter with the same
+            // `pipeline_cache_key` and driver string, and its checksum matches. `fallback: true` makes wgpu start
+            // an empty cache if the driver still refuses the data.
+            #[allow(unsafe_code)]
+            let cache = unsafe {
+                self.device
+                    .create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                        label: Some("stage2d pipeline cache"),
+                        data,
+                        fallback: true,
+                    })
+            };
+            self.pipelines.set_wgpu_cache(Some(cache));
+        }
+        if let Some(f) = file {
+            let start = std::time::Instant::now();
+            for (tier, graphics) in f.entries {
+                if self.pipelines.prewarm(tier, graphics)? {
+                    status.pipelines_prewarmed += 1;
+                }
+            }
+            status.prewarm_time = start.elapsed();
+        }
+        self.cache_identity = (key, driver);
+        self.warm_start = status;
+        Ok(())
+    }
+
+    /// What the warm start did.
+    pub fn warm_start(&self) -> &WarmStart {
+        &self.warm_start
+    }
+
+    /// Writes the pipeline-cache file (the pipelines used so far and wgpu's driver cache) atomically; `None`
+    /// when no cache directory is configured.
+    pub fn save_pipeline_cache(&self) -> Result<Option<std::path::PathBuf>> {
+        let Some(path) = self.warm_start.path.clone() else {
+            return Ok(None);
+        };
+        let file = persist::CacheFile {
+            entries: self.pipelines.used_keys(),
+            data: self
+                .pipelines
+                .wgpu_cache()
+                .and_then(|c| c.get_data())
+                .unwrap_or_default(),
+        };
+        let bytes = persist::encode(&file, &self.cache_identity.0, &self.cache_identity.1);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::PipelineCache(format!("{}: {e}", dir.display())))?;
+        }
+        persist::write_atomic(&path, &bytes)
+            .map_err(|e| Error::PipelineCache(format!("{}: {e}", path.display())))?;
+        Ok(Some(path))
     }
 
     /// The wgpu instance (surfaces are created from it).
@@ -910,5 +1054,13 @@ impl Renderer {
                 path: path.to_owned(),
                 source,
             })
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        if let Err(e) = self.save_pipeline_cache() {
+            log::warn!("could not save the pipeline cache: {e}");
+        }
     }
 }

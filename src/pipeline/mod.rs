@@ -17,6 +17,7 @@
 
 pub mod cache;
 pub mod key;
+pub mod persist;
 pub mod system;
 
 pub use cache::{CacheCounters, PipeCache, PipelineId, TierKey};

@@ -1,0 +1,163 @@
+//! Warm starts: the pipeline-cache file is written, read back, and replayed so that a second run creates no
+//! pipeline on demand; bad files are ignored with a reason and rewritten.
+
+mod common;
+use common::*;
+use stage2d::pipeline::persist;
+use stage2d::{BlendMode, Color, GraphicsContext, Node, Renderer, RendererOptions, Scene};
+use std::path::PathBuf;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("stage2d-warm-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn with_cache(d: &PathBuf) -> Renderer {
+    let _ = env_logger::builder().is_test(true).try_init();
+    Renderer::new_headless(RendererOptions {
+        pipeline_cache: Some(d.clone()),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// A scene needing several pipelines: two blend modes and a stencil mask.
+fn scene(r: &Renderer) -> Scene {
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let c = s.add(s.root(), Node::container()).unwrap();
+    s.add(c, Node::sprite(white).sized(16.0, 16.0).tinted(Color::RED))
+        .unwrap();
+    s.add(
+        c,
+        Node::sprite(white).sized(8.0, 8.0).blended(BlendMode::Add),
+    )
+    .unwrap();
+    let mut g = GraphicsContext::new();
+    g.circle(8.0, 8.0, 6.0).fill(Color::WHITE);
+    let m = s.add_detached(Node::graphics(g));
+    s.set_mask(c, m, false).unwrap();
+    s.add(s.root(), Node::sprite(white).sized(2.0, 2.0))
+        .unwrap();
+    s
+}
+
+fn first_frame_pipelines(r: &mut Renderer) -> u64 {
+    let s = scene(r);
+    let t = r.create_render_target(16, 16).unwrap();
+    r.render(&s, &t, Some(Color::BLACK)).unwrap();
+    r.stats().last_frame.pipelines_created
+}
+
+#[test]
+fn a_second_run_creates_no_pipeline_on_demand() {
+    let d = dir("replay");
+    let created = {
+        let mut cold = with_cache(&d);
+        assert_eq!(cold.warm_start().bytes_loaded, 0);
+        let n = first_frame_pipelines(&mut cold);
+        assert!(n >= 5, "two blend modes across the stencil states: {n}");
+        n
+        // Dropping the renderer saves the file.
+    };
+    let path = std::fs::read_dir(&d)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert!(path.to_string_lossy().ends_with(".pipelines"));
+    let mut warm = with_cache(&d);
+    let w = warm.warm_start().clone();
+    assert!(w.rejected.is_none(), "{:?}", w.rejected);
+    assert!(w.bytes_loaded > 0);
+    assert_eq!(w.pipelines_prewarmed, created);
+    assert_eq!(
+        first_frame_pipelines(&mut warm),
+        0,
+        "every pipeline was pre-warmed"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn corrupt_truncated_and_foreign_files_are_ignored_and_rewritten() {
+    let d = dir("bad");
+    {
+        let mut r = with_cache(&d);
+        first_frame_pipelines(&mut r);
+    }
+    let path = std::fs::read_dir(&d)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let good = std::fs::read(&path).unwrap();
+    let foreign = persist::encode(
+        &persist::CacheFile::default(),
+        "another_adapter",
+        "another driver",
+    );
+    for (what, bytes) in [
+        ("corrupt", b"this is no cache file at all".to_vec()),
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("foreign", foreign),
+    ] {
+        std::fs::write(&path, &bytes).unwrap();
+        {
+            let mut r = with_cache(&d);
+            let w = r.warm_start().clone();
+            assert!(w.rejected.is_some(), "{what} file accepted");
+            assert_eq!(w.pipelines_prewarmed, 0);
+            assert!(
+                first_frame_pipelines(&mut r) > 0,
+                "{what}: pipelines are created on demand instead"
+            );
+        }
+        // Rewritten on drop: the next start accepts it.
+        let r = with_cache(&d);
+        assert!(
+            r.warm_start().rejected.is_none(),
+            "{what} file was not rewritten"
+        );
+        assert!(r.warm_start().pipelines_prewarmed > 0);
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_leftover_temporary_from_an_interrupted_save_does_not_matter() {
+    let d = dir("tmp");
+    {
+        let mut r = with_cache(&d);
+        first_frame_pipelines(&mut r);
+    }
+    let path = std::fs::read_dir(&d)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(path.with_extension("tmp-99999"), b"half a file").unwrap();
+    let r = with_cache(&d);
+    assert!(r.warm_start().rejected.is_none());
+    assert!(r.warm_start().pipelines_prewarmed > 0);
+    drop(r);
+    assert!(
+        persist::decode(&std::fs::read(&path).unwrap(), "x", "y").is_err(),
+        "identity is checked"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn without_a_cache_directory_nothing_is_written() {
+    let mut r = renderer();
+    first_frame_pipelines(&mut r);
+    assert!(r.save_pipeline_cache().unwrap().is_none());
+    assert!(r.warm_start().path.is_none());
+    let _ = probe;
+}
