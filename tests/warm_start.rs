@@ -14,10 +14,10 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn with_cache(d: &PathBuf) -> Renderer {
+fn with_cache(d: &std::path::Path) -> Renderer {
     let _ = env_logger::builder().is_test(true).try_init();
     Renderer::new_headless(RendererOptions {
-        pipeline_cache: Some(d.clone()),
+        pipeline_cache: Some(d.to_path_buf()),
         ..Default::default()
     })
     .unwrap()
