@@ -9,6 +9,7 @@
 //! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
 //! `--out FILE.png` (save the last frame).
 
+mod common;
 use stage2d::glam::Vec2;
 use stage2d::{
     BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture,
@@ -117,14 +118,13 @@ struct Bunnymark {
 impl Bunnymark {
     fn new(renderer: &mut Renderer, args: &Args) -> stage2d::Result<Self> {
         let (textures, blend_modes) = (args.textures, args.blend_modes);
-        // `./assets` when run from a checkout (or a copy of one), else the crate's own.
-        let dir = if std::path::Path::new("assets/bunny0.png").exists() {
-            "assets"
-        } else {
-            concat!(env!("CARGO_MANIFEST_DIR"), "/assets")
-        };
         let textures = (0..textures)
-            .map(|i| renderer.load_texture(format!("{dir}/bunny{}.png", i % 12), Sampling::NEAREST))
+            .map(|i| {
+                renderer.load_texture(
+                    common::asset(&format!("bunny{}.png", i % 12)),
+                    Sampling::NEAREST,
+                )
+            })
             .collect::<stage2d::Result<Vec<_>>>()?;
         let mut scene = Scene::new();
         let bunnies = scene.add(scene.root(), Node::container())?;
@@ -362,10 +362,6 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
     Ok(())
 }
 
-fn has_display() -> bool {
-    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
-}
-
 /// The bunnymark in a window: the app layer drives it.
 struct WindowMark {
     args: Args,
@@ -375,15 +371,7 @@ struct WindowMark {
 }
 
 fn font() -> stage2d::Result<stage2d::Font> {
-    let local = std::path::Path::new("assets/DejaVuSans.ttf");
-    if local.exists() {
-        stage2d::Font::load(local)
-    } else {
-        stage2d::Font::load(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/DejaVuSans.ttf"
-        ))
-    }
+    stage2d::Font::load(common::asset("DejaVuSans.ttf"))
 }
 
 impl stage2d::app::App for WindowMark {
@@ -493,7 +481,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if !args.headless && !has_display() {
+    if !args.headless && !common::has_display() {
         eprintln!("bunnymark: no display (DISPLAY / WAYLAND_DISPLAY unset); running headless");
         args.headless = true;
     }

@@ -17,23 +17,10 @@ pub struct MasksScene {
     t: f32,
 }
 
-fn assets_dir() -> std::path::PathBuf {
-    if std::path::Path::new("assets").exists() {
-        "assets".into()
-    } else {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into()
-    }
-}
-
 impl MasksScene {
     pub fn new(r: &mut Renderer) -> stage2d::Result<MasksScene> {
         let bunnies: Vec<_> = (0..4)
-            .map(|i| {
-                r.load_texture(
-                    assets_dir().join(format!("bunny{i}.png")),
-                    Sampling::NEAREST,
-                )
-            })
+            .map(|i| r.load_texture(common::asset(&format!("bunny{i}.png")), Sampling::NEAREST))
             .collect::<stage2d::Result<_>>()?;
         let mut scene = Scene::new();
         let root = scene.root();

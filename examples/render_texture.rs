@@ -22,14 +22,6 @@ struct Showcase {
     t: f32,
 }
 
-fn assets_dir() -> std::path::PathBuf {
-    if std::path::Path::new("assets").exists() {
-        "assets".into()
-    } else {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into()
-    }
-}
-
 impl common::Demo for Showcase {
     fn build(r: &mut Renderer) -> stage2d::Result<Self> {
         let target = r.create_render_texture(RenderTextureOptions {
@@ -53,7 +45,7 @@ impl common::Demo for Showcase {
         let mut bunnies = Vec::new();
         for i in 0..3 {
             let t = r.load_texture(
-                assets_dir().join(format!("bunny{}.png", i * 3)),
+                common::asset(&format!("bunny{}.png", i * 3)),
                 Sampling::NEAREST,
             )?;
             bunnies.push(

@@ -102,7 +102,7 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
     scene.add(root, Node::graphics(g))?;
 
     // Shapes mixed with sprites in one batch: a ring of bunnies and stars around a point.
-    let bunny = renderer.load_texture(assets_dir().join("bunny0.png"), Sampling::NEAREST)?;
+    let bunny = renderer.load_texture(common::asset("bunny0.png"), Sampling::NEAREST)?;
     let mut star = GraphicsContext::new();
     star.star(0.0, 0.0, 5, 12.0, 5.0, 0.0)
         .fill(Color::hex(0xf1c40f));
@@ -125,14 +125,6 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
     let d = scene.add(ring, Node::graphics(dot))?;
     scene.get_mut(d).unwrap().scale = Vec2::splat(10.0);
     Ok(scene)
-}
-
-fn assets_dir() -> std::path::PathBuf {
-    if std::path::Path::new("assets").exists() {
-        "assets".into()
-    } else {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into()
-    }
 }
 
 fn bench(flags: &Flags) -> stage2d::Result<()> {

@@ -11,15 +11,7 @@ use stage2d::{Align, Color, Font, Node, NodeId, Renderer, RendererOptions, Scene
 use std::time::Instant;
 
 fn font() -> stage2d::Result<Font> {
-    let local = std::path::Path::new("assets/DejaVuSans.ttf");
-    if local.exists() {
-        Font::load(local)
-    } else {
-        Font::load(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/DejaVuSans.ttf"
-        ))
-    }
+    Font::load(common::asset("DejaVuSans.ttf"))
 }
 
 const LOREM: &str =

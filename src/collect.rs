@@ -214,11 +214,13 @@ impl Collector {
             // Leaves without masks are drawn in this inner loop; anything else goes through `enter`.
             let mut next = None;
             for (i, &child) in kids.iter().enumerate().skip(start) {
-                let simple = scene.slot(child).is_some_and(|s| {
-                    s.children.is_empty() && s.node.as_ref().is_some_and(|n| n.mask.is_none())
-                });
+                let Some(slot) = scene.slot(child) else {
+                    continue;
+                };
+                let simple = slot.children.is_empty()
+                    && slot.node.as_ref().is_some_and(|n| n.mask.is_none());
                 if simple {
-                    visit(&mut cx, &mut self.caches, child, inh, false);
+                    visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
                 } else {
                     next = Some((i + 1, child));
                     break;
@@ -502,6 +504,19 @@ fn visit<F: Fn(TextureId) -> bool>(
     mask: bool,
 ) -> Option<(Inherited, bool)> {
     let slot = cx.scene.slot(id)?;
+    visit_slot(cx, caches, id, slot, parent, mask)
+}
+
+/// [`visit`] for a slot already looked up.
+#[inline(always)]
+fn visit_slot<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    caches: &mut Caches,
+    id: NodeId,
+    slot: &crate::scene::Slot,
+    parent: Inherited,
+    mask: bool,
+) -> Option<(Inherited, bool)> {
     let node = slot.node.as_ref()?;
     if !node.visible && !mask {
         return None;

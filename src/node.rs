@@ -24,8 +24,8 @@ pub enum NodeKind {
     Sprite(Sprite),
     /// Vector shapes; the context may be shared with other nodes.
     Graphics(Arc<GraphicsContext>),
-    /// A text label or paragraph.
-    Text(crate::Text),
+    /// A text label or paragraph (boxed: it is larger than the other kinds, and every node pays for the largest).
+    Text(Box<crate::Text>),
 }
 
 /// One node of the scene tree. Children inherit its transform, alpha, tint and blend mode; draw order is tree
@@ -99,7 +99,7 @@ impl Node {
     /// A node showing `text`.
     pub fn text(text: crate::Text) -> Node {
         Node {
-            kind: NodeKind::Text(text),
+            kind: NodeKind::Text(Box::new(text)),
             ..Node::container()
         }
     }

@@ -153,6 +153,42 @@ impl GpuBuffer {
     }
 }
 
+/// A render attachment cached under `key`: created on first use (counted), reused after.
+#[allow(clippy::too_many_arguments)]
+fn attachment<K: std::hash::Hash + Eq>(
+    device: &wgpu::Device,
+    cache: &mut std::collections::HashMap<K, wgpu::TextureView>,
+    key: K,
+    format: wgpu::TextureFormat,
+    size: (u32, u32),
+    samples: u32,
+    label: &'static str,
+    frame: &mut FrameStats,
+) -> wgpu::TextureView {
+    cache
+        .entry(key)
+        .or_insert_with(|| {
+            frame.textures_created += 1;
+            device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: wgpu::Extent3d {
+                        width: size.0,
+                        height: size.1,
+                        depth_or_array_layers: 1,
+                    },
+                    mip_level_count: 1,
+                    sample_count: samples,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default())
+        })
+        .clone()
+}
+
 #[derive(Clone, Debug)]
 struct Draw {
     pipeline: PipelineId,
@@ -436,29 +472,17 @@ impl Renderer {
         size: (u32, u32),
         frame: &mut FrameStats,
     ) -> wgpu::TextureView {
-        let device = &self.device;
-        self.msaa_targets
-            .entry((format, size.0, size.1))
-            .or_insert_with(|| {
-                frame.textures_created += 1;
-                device
-                    .create_texture(&wgpu::TextureDescriptor {
-                        label: Some("stage2d msaa colour"),
-                        size: wgpu::Extent3d {
-                            width: size.0,
-                            height: size.1,
-                            depth_or_array_layers: 1,
-                        },
-                        mip_level_count: 1,
-                        sample_count: 4,
-                        dimension: wgpu::TextureDimension::D2,
-                        format,
-                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                        view_formats: &[],
-                    })
-                    .create_view(&Default::default())
-            })
-            .clone()
+        let key = (format, size.0, size.1);
+        attachment(
+            &self.device,
+            &mut self.msaa_targets,
+            key,
+            format,
+            size,
+            4,
+            "stage2d msaa colour",
+            frame,
+        )
     }
 
     /// The stencil attachment for a target of `size` and `samples`, created once and reused.
@@ -468,29 +492,20 @@ impl Renderer {
         samples: u32,
         frame: &mut FrameStats,
     ) -> wgpu::TextureView {
-        let device = &self.device;
-        self.stencil_targets
-            .entry((size.0, size.1, samples))
-            .or_insert_with(|| {
-                frame.textures_created += 1;
-                device
-                    .create_texture(&wgpu::TextureDescriptor {
-                        label: Some("stage2d stencil"),
-                        size: wgpu::Extent3d {
-                            width: size.0,
-                            height: size.1,
-                            depth_or_array_layers: 1,
-                        },
-                        mip_level_count: 1,
-                        sample_count: samples,
-                        dimension: wgpu::TextureDimension::D2,
-                        format: wgpu::TextureFormat::Depth24PlusStencil8,
-                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                        view_formats: &[],
-                    })
-                    .create_view(&Default::default())
-            })
-            .clone()
+        let (key, format) = (
+            (size.0, size.1, samples),
+            wgpu::TextureFormat::Depth24PlusStencil8,
+        );
+        attachment(
+            &self.device,
+            &mut self.stencil_targets,
+            key,
+            format,
+            size,
+            samples,
+            "stage2d stencil",
+            frame,
+        )
     }
 
     /// Most textures one batch binds on this device.

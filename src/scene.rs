@@ -340,3 +340,16 @@ mod tests {
         assert!(s.add(r, Node::container()).is_ok());
     }
 }
+#[cfg(test)]
+mod size_guard {
+    /// Every frame streams through all slots twice (the app's update and the walk): keep them small.
+    #[test]
+    fn slots_stay_small() {
+        assert!(
+            std::mem::size_of::<super::Slot>() <= 176,
+            "{}",
+            std::mem::size_of::<super::Slot>()
+        );
+        assert!(std::mem::size_of::<crate::NodeKind>() <= 72);
+    }
+}

@@ -28,6 +28,19 @@ impl Flags {
     }
 }
 
+/// A file of the crate's `assets/`: from the working directory when run from a checkout (or a copy of one, as on
+/// a benchmark machine), else from where the crate was built.
+pub fn asset(name: &str) -> std::path::PathBuf {
+    let local = std::path::Path::new("assets").join(name);
+    if local.exists() {
+        local
+    } else {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets")
+            .join(name)
+    }
+}
+
 /// Whether a window could open: an X11 or Wayland display is named.
 pub fn has_display() -> bool {
     std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
