@@ -1,12 +1,15 @@
 //! # stage2d
 //!
-//! A batching 2D renderer on wgpu in the style of PixiJS v8: a scene graph of containers and sprites drawn in
-//! as few draw calls as their textures and blend modes allow, through a two-tier pipeline cache and an encoder
-//! that skips redundant state changes, with built-in statistics.
+//! A batching 2D renderer on wgpu in the style of PixiJS v8: a scene graph of containers, sprites, vector shapes
+//! ([`graphics`]) and text ([`text`]), clipped by stencil or scissor masks ([`mask`]), drawn into windows
+//! ([`app`]) or render textures ([`RenderTarget`]) in as few draw calls as their textures and blend modes allow,
+//! through a two-tier pipeline cache ([`pipeline`], with a warm-start file) and an encoder that skips redundant
+//! state changes, with built-in statistics ([`Stats`]).
 //!
 //! ## A frame
 //! 1. **Collect** ([`collect`]): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
-//!    blend modes. Bad nodes (NaN transforms, destroyed textures) are skipped with a warning.
+//!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
+//!    destroyed textures, degenerate paths) are skipped with a warning.
 //! 2. **Batch** ([`batcher`]): append quads to one grow-only vertex and index stream; break batches only on blend
 //!    mode, topology or texture overflow (16 textures per batch by default).
 //! 3. **Upload**: write only the byte ranges that changed since the last frame.
