@@ -1,7 +1,7 @@
 //! Text: fontdue-rasterised glyphs in a shared atlas, laid out with kerning, wrapping and alignment, drawn as
 //! textured quads in the same batches as sprites and shapes (an atlas page takes one texture slot).
 //!
-//! [`font`] loads fonts; [`layout`] places glyphs (pure); [`atlas`] packs glyph bitmaps into pages (pure).
+//! [`font`] loads fonts; [`mod@layout`] places glyphs (pure); [`atlas`] packs glyph bitmaps into pages (pure).
 //! Layouts are cached per text node version: changing the string or style lays out again, and glyphs already in
 //! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
 
