@@ -431,3 +431,31 @@ fn random_bad_paths_render_without_losing_the_rest_of_the_frame() {
         probe(&img, 30, 30, [0, 255, 0, 255], 0);
     }
 }
+
+#[test]
+fn texture_fills_map_the_texture_over_the_shape_bounds() {
+    let mut r = renderer();
+    let card = card(&mut r, 16, 16);
+    let mut g = GraphicsContext::new();
+    g.rect(8.0, 8.0, 32.0, 32.0).fill(card);
+    g.circle(64.0, 24.0, 16.0).fill(stage2d::FillStyle {
+        color: Color::rgb(1.0, 1.0, 0.0),
+        texture: Some(card),
+    });
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 88, 48, BG);
+    // The card's quadrants stretched over the square: red top-left, green top-right, blue bottom-left.
+    probe(&img, 14, 14, [255, 0, 0, 255], 0);
+    probe(&img, 34, 14, [0, 255, 0, 255], 0);
+    probe(&img, 14, 34, [0, 0, 255, 255], 0);
+    probe(&img, 34, 34, [255, 255, 0, 255], 0);
+    // Tinted yellow: the circle's top-right quadrant stays green, its bottom-left (blue) goes black.
+    probe(&img, 70, 18, [0, 255, 0, 255], 0);
+    probe(&img, 58, 30, [0, 0, 0, 255], 0);
+    assert_eq!(
+        r.stats().last_frame.draw_calls,
+        1,
+        "the texture shares the batch with the white texture"
+    );
+}

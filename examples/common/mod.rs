@@ -102,10 +102,13 @@ impl<D: Demo> stage2d::app::App for DemoApp<D> {
 }
 
 /// Shows `D` in an 800x600 window, or, with `--headless`, no display, or no window to be had, renders
-/// `--frames F` (default 60) steps offscreen and writes `--out FILE.png` (default `NAME.png`).
-pub fn show<D: Demo>(name: &str, options: stage2d::RendererOptions, clear: stage2d::Color) {
+/// `--frames F` (default 60) steps offscreen and writes `--out FILE.png` (default `NAME.png`). With
+/// `--pipeline-cache DIR` the renderer warm-starts from DIR, and a headless run prints one JSON line of start-up
+/// figures (first frame, worst frame of the first second, pipelines pre-warmed).
+pub fn show<D: Demo>(name: &str, mut options: stage2d::RendererOptions, clear: stage2d::Color) {
     init_logging();
     let flags = Flags::from_env();
+    options.pipeline_cache = flags.value("--pipeline-cache").map(Into::into);
     let frames = flags.num("--frames", 60u64);
     let mut headless = flags.has("--headless");
     if !headless && !has_display() {
@@ -134,13 +137,37 @@ pub fn show<D: Demo>(name: &str, options: stage2d::RendererOptions, clear: stage
     let out = flags
         .value("--out")
         .map_or(format!("{name}.png"), str::to_string);
+    let warm = options.pipeline_cache.is_some();
     let run = || -> stage2d::Result<()> {
+        let started = Instant::now();
         let mut r = stage2d::Renderer::new_headless(options)?;
         let mut d = D::build(&mut r)?;
         let target = r.create_render_target(800, 600)?;
-        for _ in 0..frames.max(1) {
+        let (mut first_ms, mut worst_ms, mut startup_ms) = (0.0, 0.0f64, 0.0);
+        let first_start = Instant::now();
+        for i in 0..frames.max(1) {
+            let t0 = Instant::now();
             d.update(&mut r, 1.0 / 60.0);
             r.render(d.scene(), &target, Some(clear))?;
+            r.wait_idle()?;
+            let ms = t0.elapsed().as_secs_f64() * 1e3;
+            if i == 0 {
+                first_ms = ms;
+                startup_ms = started.elapsed().as_secs_f64() * 1e3;
+            }
+            if first_start.elapsed().as_secs_f64() <= 1.0 {
+                worst_ms = worst_ms.max(ms);
+            }
+        }
+        if warm {
+            let w = r.warm_start();
+            println!(
+                "{{\"example\":\"{name}\",\"adapter\":\"{}\",\"startup_ms\":{startup_ms:.2},\"first_frame_ms\":{first_ms:.2},\"worst_frame_first_second_ms\":{worst_ms:.2},\"pipelines_prewarmed\":{},\"pipeline_cache_bytes_loaded\":{},\"pipelines_created\":{}}}",
+                r.adapter_info().name,
+                w.pipelines_prewarmed,
+                w.bytes_loaded,
+                r.stats().total.pipelines_created,
+            );
         }
         r.save_png(&target, &out)?;
         let s = r.stats().last_frame;
