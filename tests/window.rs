@@ -26,8 +26,10 @@ impl Drop for Xvfb {
 }
 
 fn xvfb() -> Xvfb {
-    // A display number unlikely to clash with a parallel run.
-    let n = 60 + std::process::id() % 200;
+    // A display number of its own: tests of this binary run in parallel threads of one process.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let n = 100 + (std::process::id() % 100) * 8 + k;
     let child = Command::new("Xvfb")
         .args([
             format!(":{n}").as_str(),
