@@ -238,14 +238,6 @@ impl Bunnymark {
     }
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i]
-}
-
 fn run_headless(args: &Args) -> stage2d::Result<()> {
     let started = Instant::now();
     let mut renderer = Renderer::new_headless(RendererOptions {
@@ -276,7 +268,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         }
     }
     let warm = renderer.stats().total;
-    let (mut cpu, mut frame) = (Vec::new(), Vec::new());
+    let (mut cpu, mut frame) = (common::Samples::default(), common::Samples::default());
     let mut update_ms = 0.0;
     for _ in 0..args.frames {
         let t0 = Instant::now();
@@ -293,8 +285,6 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
     let t = stats.total;
     let f = args.frames as f64;
     let per = |total: u64, before: u64| (total - before) as f64 / f;
-    cpu.sort_by(f64::total_cmp);
-    frame.sort_by(f64::total_cmp);
     if let Some(out) = &args.out {
         renderer.save_png(&target, out)?;
     }
@@ -321,10 +311,10 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         info.name.replace('"', "'"),
         info.backend,
         info.driver_info.replace('"', "'"),
-        percentile(&cpu, 0.5),
-        percentile(&cpu, 0.95),
-        percentile(&frame, 0.5),
-        percentile(&frame, 0.95),
+        cpu.median(),
+        cpu.percentile(0.95),
+        frame.median(),
+        frame.percentile(0.95),
         per(t.draw_calls, warm.draw_calls),
         per(t.set_pipeline_issued, warm.set_pipeline_issued),
         per(t.set_pipeline_skipped, warm.set_pipeline_skipped),

@@ -283,21 +283,19 @@ impl Collector {
         // The mask's parent's world transform (the mask may live anywhere in the tree, or detached), in clip
         // space, and the mask's own.
         let scene = cx.scene;
-        let parent = scene
-            .parent(mask.node)
-            .and_then(|p| scene.world_transform(p));
-        let local = scene.get(mask.node).map(|n| n.local_transform());
-        let (parent_matrix, matrix) = match (parent.or(Some(Affine2::IDENTITY)), local) {
-            (Some(p), Some(l)) if scene.parent(mask.node).is_none() || parent.is_some() => {
-                (cx.view.to_clip * p, cx.view.to_clip * p * l)
-            }
-            _ => {
-                if cx.stats.nodes_skipped == 0 {
-                    log::warn!("node {target:?} has a mask that was removed; drawing it unmasked");
-                }
-                return Some(Pop::None);
-            }
+        // A detached mask's parent is the scene origin; a removed mask (or ancestor) gives `None`.
+        let parent = match scene.parent(mask.node) {
+            Some(p) => scene.world_transform(p),
+            None => Some(Affine2::IDENTITY),
         };
+        let (Some(parent), Some(node)) = (parent, scene.get(mask.node)) else {
+            if cx.stats.nodes_skipped == 0 {
+                log::warn!("node {target:?} has a mask that was removed; drawing it unmasked");
+            }
+            return Some(Pop::None);
+        };
+        let parent_matrix = cx.view.to_clip * parent;
+        let matrix = parent_matrix * node.local_transform();
         if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
             skip(cx.stats, target, "its mask has a non-finite transform");
             return None;

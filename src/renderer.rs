@@ -816,7 +816,7 @@ impl Renderer {
         let caches = &mut self.collector.caches;
         let page = caches.text.atlas.page_size();
         for &id in &caches.page_textures[..caches.text.atlas.pages_in_use()] {
-            if !self.textures.is_filled(id) {
+            if !self.textures.is_live(id) {
                 self.textures
                     .fill_reserved(id, page, page, Sampling::LINEAR);
             }

@@ -36,7 +36,7 @@ pub struct TextureSystem {
     slots_per_group: usize,
     layout: wgpu::BindGroupLayout,
     groups_by_set: HashMap<TextureSet, BindGroupId>,
-    groups: HashMap<BindGroupId, (wgpu::BindGroup, TextureSet)>,
+    groups: crate::pipeline::cache::IntMap<BindGroupId, (wgpu::BindGroup, TextureSet)>,
     next_group: u32,
     stats: FrameStats,
 }
@@ -87,7 +87,7 @@ impl TextureSystem {
             slots_per_group,
             layout,
             groups_by_set: HashMap::new(),
-            groups: HashMap::new(),
+            groups: Default::default(),
             next_group: 0,
             stats: FrameStats::default(),
         };
@@ -205,11 +205,6 @@ impl TextureSystem {
                 }
             }
         }
-    }
-
-    /// Whether a reserved id has its GPU storage.
-    pub fn is_filled(&self, id: TextureId) -> bool {
-        self.is_live(id)
     }
 
     /// Creates the (transparent) GPU storage of a reserved id.

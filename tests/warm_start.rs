@@ -159,5 +159,4 @@ fn without_a_cache_directory_nothing_is_written() {
     first_frame_pipelines(&mut r);
     assert!(r.save_pipeline_cache().unwrap().is_none());
     assert!(r.warm_start().path.is_none());
-    let _ = probe;
 }

@@ -51,6 +51,9 @@ pub fn has_display() -> bool {
 pub struct Samples(Vec<f64>);
 
 impl Samples {
+    pub fn push(&mut self, ms: f64) {
+        self.0.push(ms);
+    }
     pub fn push_since(&mut self, t0: Instant) {
         self.0.push(t0.elapsed().as_secs_f64() * 1e3);
     }

@@ -7,7 +7,6 @@
 
 use super::context::GraphicsContext;
 use super::tessellate::{tessellate, Mesh};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// On-screen tolerance, in pixels.
@@ -35,7 +34,7 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct TessellationCache {
     /// Per (context id, scale bucket); an entry whose version is outdated is replaced.
-    entries: HashMap<(u64, i8), Entry>,
+    entries: crate::pipeline::cache::IntMap<(u64, i8), Entry>,
     frame: u64,
     /// Tessellations run since the last [`TessellationCache::trim`].
     pub tessellations: u64,

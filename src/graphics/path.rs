@@ -120,36 +120,26 @@ impl ShapePath {
                 }
                 PathCommand::QuadTo(c1, to) => {
                     bad |= !fin(c1) || !fin(to);
-                    match cur.points.last().copied() {
-                        Some(from) if !bad => {
-                            let seg = QuadraticBezierSegment {
-                                from: point(from.x, from.y),
-                                ctrl: point(c1.x, c1.y),
-                                to: point(to.x, to.y),
-                            };
-                            seg.for_each_flattened(tol, &mut |l| {
-                                cur.points.push(Vec2::new(l.to.x, l.to.y))
-                            });
-                        }
-                        _ => cur.points.push(to),
-                    }
+                    curve_to(&mut cur.points, to, !bad, |from, pts| {
+                        let seg = QuadraticBezierSegment {
+                            from: point(from.x, from.y),
+                            ctrl: point(c1.x, c1.y),
+                            to: point(to.x, to.y),
+                        };
+                        seg.for_each_flattened(tol, &mut |l| pts.push(Vec2::new(l.to.x, l.to.y)));
+                    });
                 }
                 PathCommand::CubicTo(c1, c2, to) => {
                     bad |= !fin(c1) || !fin(c2) || !fin(to);
-                    match cur.points.last().copied() {
-                        Some(from) if !bad => {
-                            let seg = CubicBezierSegment {
-                                from: point(from.x, from.y),
-                                ctrl1: point(c1.x, c1.y),
-                                ctrl2: point(c2.x, c2.y),
-                                to: point(to.x, to.y),
-                            };
-                            seg.for_each_flattened(tol, &mut |l| {
-                                cur.points.push(Vec2::new(l.to.x, l.to.y))
-                            });
-                        }
-                        _ => cur.points.push(to),
-                    }
+                    curve_to(&mut cur.points, to, !bad, |from, pts| {
+                        let seg = CubicBezierSegment {
+                            from: point(from.x, from.y),
+                            ctrl1: point(c1.x, c1.y),
+                            ctrl2: point(c2.x, c2.y),
+                            to: point(to.x, to.y),
+                        };
+                        seg.for_each_flattened(tol, &mut |l| pts.push(Vec2::new(l.to.x, l.to.y)));
+                    });
                 }
                 PathCommand::Arc {
                     center,
@@ -194,6 +184,20 @@ impl ShapePath {
         out.retain(|p| p.points.iter().all(|v| v.is_finite()));
         let overflowed = before - out.len();
         (out, dropped + overflowed)
+    }
+}
+
+/// Appends a curve from the pen to `to`: flattened by `flatten` when there is a pen position and the curve is
+/// finite, else just its end point (a curve without a start begins a subpath, as in Canvas).
+fn curve_to(
+    points: &mut Vec<Vec2>,
+    to: Vec2,
+    ok: bool,
+    flatten: impl FnOnce(Vec2, &mut Vec<Vec2>),
+) {
+    match points.last().copied() {
+        Some(from) if ok => flatten(from, points),
+        _ => points.push(to),
     }
 }
 

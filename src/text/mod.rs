@@ -15,7 +15,6 @@ pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout};
 
 use crate::Color;
 use glam::Vec2;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -182,7 +181,7 @@ impl Text {
 #[derive(Debug)]
 pub struct TextSystem {
     /// Per text id: (version, layout, last frame used). A new version replaces the old layout.
-    layouts: HashMap<u64, (u64, Arc<TextLayout>, u64)>,
+    layouts: crate::pipeline::cache::IntMap<u64, (u64, Arc<TextLayout>, u64)>,
     /// The glyph atlas.
     pub atlas: GlyphAtlas,
     frame: u64,
@@ -193,7 +192,7 @@ pub struct TextSystem {
 impl Default for TextSystem {
     fn default() -> Self {
         TextSystem {
-            layouts: HashMap::new(),
+            layouts: Default::default(),
             atlas: GlyphAtlas::new(1024, 8),
             frame: 0,
             layouts_this_frame: 0,
