@@ -7,7 +7,10 @@
 //! `_batchTick`).
 //!
 //! The streams keep last frame's contents and note the range that changed ([`TrackedVec`]), so a static scene
-//! uploads nothing and a scene whose structure did not change re-uploads no indices. Nothing here touches wgpu.
+//! uploads nothing and a scene whose structure did not change re-uploads no indices. Quads do not write their
+//! indices one by one: consecutive quads form a [`QuadRun`] whose indices are written when the run ends, and not
+//! at all when last frame had the same run at the same place (the stream already holds them). Nothing here
+//! touches wgpu.
 
 use crate::pipeline::{StencilMode, Topology};
 use crate::{BlendMode, TextureId};
@@ -65,6 +68,18 @@ impl<T: Pod + Default> TrackedVec<T> {
     /// The range written this frame whose contents differ from last frame's.
     pub fn dirty(&self) -> Option<Range<usize>> {
         self.dirty.clone()
+    }
+
+    /// Keeps the next `count` elements from last frame as they are (the caller knows they are unchanged).
+    /// Returns `false`, keeping nothing, if last frame did not have that many.
+    #[inline]
+    pub fn keep(&mut self, count: usize) -> bool {
+        let end = self.len + count;
+        let kept = end <= self.data.len();
+        if kept {
+            self.len = end;
+        }
+        kept
     }
 
     /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
@@ -180,6 +195,18 @@ pub struct Batch {
     pub state: PassState,
 }
 
+/// Consecutive quads: vertices `vertex_start..vertex_start + 4 * quads`, drawn by the indices from
+/// `index_start` on, six per quad (`0 1 2 0 2 3` from each quad's first vertex).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuadRun {
+    /// First index of the run in the index stream.
+    pub index_start: u32,
+    /// First vertex of the run.
+    pub vertex_start: u32,
+    /// Number of quads.
+    pub quads: u32,
+}
+
 /// Builds the frame's vertex and index streams and its batches.
 #[derive(Debug)]
 pub struct Batcher {
@@ -194,6 +221,13 @@ pub struct Batcher {
     tick: u32,
     /// Per texture index: (tick when it got a slot, slot).
     slots: Vec<(u32, u8)>,
+    /// The quads pushed since the last mesh, whose indices are not written yet.
+    run: QuadRun,
+    /// This frame's ended runs, and last frame's.
+    runs: Vec<QuadRun>,
+    last_runs: Vec<QuadRun>,
+    /// Quad runs whose indices were kept from last frame (for tests and stats).
+    pub runs_kept: u32,
 }
 
 impl Batcher {
@@ -208,6 +242,10 @@ impl Batcher {
             state: PassState::default(),
             tick: 1,
             slots: Vec::new(),
+            run: QuadRun::default(),
+            runs: Vec::new(),
+            last_runs: Vec::new(),
+            runs_kept: 0,
         }
     }
 
@@ -245,6 +283,10 @@ impl Batcher {
     pub fn begin(&mut self) {
         self.vertices.rewind();
         self.indices.rewind();
+        std::mem::swap(&mut self.runs, &mut self.last_runs);
+        self.runs.clear();
+        self.run = QuadRun::default();
+        self.runs_kept = 0;
         self.batches.clear();
         self.state = PassState::default();
         self.start_batch();
@@ -257,7 +299,43 @@ impl Batcher {
             self.slots.iter_mut().for_each(|s| *s = (0, 0));
             self.tick = 1;
         }
-        self.current = Self::empty_batch(self.indices.len() as u32, self.state);
+        self.current = Self::empty_batch(self.index_len(), self.state);
+    }
+
+    /// Indices pushed so far, those of the open quad run included.
+    #[inline]
+    fn index_len(&self) -> u32 {
+        self.indices.len() as u32 + 6 * self.run.quads
+    }
+
+    /// Writes the indices of the open quad run, or keeps last frame's if it had the same run.
+    fn end_run(&mut self) {
+        let run = std::mem::take(&mut self.run);
+        if run.quads == 0 {
+            return;
+        }
+        debug_assert_eq!(run.index_start as usize, self.indices.len());
+        let count = 6 * run.quads as usize;
+        if self.last_runs.get(self.runs.len()) == Some(&run) && self.indices.keep(count) {
+            self.runs_kept += 1;
+        } else {
+            let mut buf = [0u32; 6 * 32];
+            let mut b = run.vertex_start;
+            for chunk in 0..run.quads.div_ceil(32) {
+                let n = (run.quads - 32 * chunk).min(32) as usize;
+                for q in buf.chunks_exact_mut(6).take(n) {
+                    q.copy_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
+                    b += 4;
+                }
+                self.indices.push_slice(&buf[..6 * n]);
+            }
+        }
+        self.runs.push(run);
+    }
+
+    /// This frame's quad runs (complete after [`Batcher::finish`]).
+    pub fn quad_runs(&self) -> &[QuadRun] {
+        &self.runs
     }
 
     /// Ends the current batch (if it drew anything) so the next element starts a new one.
@@ -270,6 +348,7 @@ impl Batcher {
 
     /// Ends the frame's last batch.
     pub fn finish(&mut self) {
+        self.end_run();
         self.break_batch();
     }
 
@@ -319,7 +398,11 @@ impl Batcher {
         blend: BlendMode,
     ) {
         let slot = self.prepare(texture, blend, Topology::TriangleList);
-        let base = self.vertices.len() as u32;
+        if self.run.quads == 0 {
+            self.run.index_start = self.indices.len() as u32;
+            self.run.vertex_start = self.vertices.len() as u32;
+        }
+        self.run.quads += 1;
         let v = |position, u, v| Vertex {
             position,
             uv: [u, v],
@@ -332,8 +415,6 @@ impl Batcher {
             v(corners[2], uv[2], uv[3]),
             v(corners[3], uv[0], uv[3]),
         ]);
-        self.indices
-            .push_array(&[base, base + 1, base + 2, base, base + 2, base + 3]);
         self.current.index_count += 6;
     }
 
@@ -364,6 +445,7 @@ impl Batcher {
         topology: Topology,
     ) {
         let slot = self.prepare(texture, blend, topology);
+        self.end_run();
         let base = (self.vertices.len() as u32).wrapping_sub(first);
         for (position, uv) in vertices {
             self.vertices.push_array(&[Vertex {
@@ -562,7 +644,78 @@ mod tests {
         assert_eq!(b.vertices.data.capacity(), cap);
     }
 
+    /// Pushes a frame of quads (`true`) and triangles (`false`) and returns the index stream it should have.
+    fn push_frame(b: &mut Batcher, items: &[bool]) -> Vec<u32> {
+        b.begin();
+        let mut expected = Vec::new();
+        let mut v = 0;
+        for &is_quad in items {
+            if is_quad {
+                quad(b, 0, BlendMode::Normal);
+                expected.extend([v, v + 1, v + 2, v, v + 2, v + 3]);
+                v += 4;
+            } else {
+                let corners = [([0.0, 0.0], [0.0, 0.0]); 3];
+                b.push_mesh(
+                    tex(0),
+                    corners.into_iter(),
+                    &[0, 2, 1],
+                    0,
+                    BlendMode::Normal,
+                    Topology::TriangleList,
+                );
+                expected.extend([v, v + 2, v + 1]);
+                v += 3;
+            }
+        }
+        b.finish();
+        expected
+    }
+
+    #[test]
+    fn unchanged_quad_runs_keep_last_frames_indices() {
+        let mut b = Batcher::new(16);
+        let frame: Vec<bool> = (0..100).map(|i| i != 40).collect();
+        let expected = push_frame(&mut b, &frame);
+        assert_eq!(b.indices.as_slice(), expected);
+        assert_eq!(b.quad_runs().len(), 2);
+        assert_eq!(b.runs_kept, 0);
+        push_frame(&mut b, &frame);
+        assert_eq!(b.indices.as_slice(), expected);
+        assert_eq!(b.runs_kept, 2, "both runs kept");
+        assert_eq!(b.indices.dirty(), None);
+        // A triangle more at the front moves every run: nothing kept, everything rewritten and correct.
+        let mut moved = frame.clone();
+        moved.insert(0, false);
+        let expected = push_frame(&mut b, &moved);
+        assert_eq!(b.runs_kept, 0);
+        assert_eq!(b.indices.as_slice(), expected);
+    }
+
     proptest! {
+        /// Over any sequence of frames of quads and meshes, the index stream is exactly the naive one, and its
+        /// dirty range covers every index that differs from what the GPU copy held before.
+        #[test]
+        fn quad_runs_write_the_same_indices_as_naive_pushing(
+            frames in proptest::collection::vec(proptest::collection::vec(any::<bool>(), 0..80), 1..6),
+        ) {
+            let mut b = Batcher::new(16);
+            let mut before: Vec<u32> = Vec::new();
+            for items in &frames {
+                let expected = push_frame(&mut b, items);
+                prop_assert_eq!(b.indices.as_slice(), &expected[..]);
+                let dirty = b.indices.dirty().unwrap_or(0..0);
+                for (i, x) in expected.iter().enumerate() {
+                    if before.get(i) != Some(x) {
+                        prop_assert!(dirty.contains(&i), "index {} changed outside {:?}", i, dirty);
+                    }
+                }
+                // What the GPU copy holds now: this frame's indices over older ones.
+                before.resize(before.len().max(expected.len()), 0);
+                before[..expected.len()].copy_from_slice(&expected);
+            }
+        }
+
         /// Whatever the sequence, batches tile the index stream, never exceed the texture limit, every vertex's
         /// slot points at its own texture, and consecutive batches differ for a reason.
         #[test]

@@ -24,6 +24,8 @@ struct Inherited {
     matrix: Affine2,
     /// Tint with alpha multiplied in.
     color: Color,
+    /// `color` packed for vertices (computed once per node whose colour differs from its parent's).
+    packed: u32,
     blend: BlendMode,
 }
 
@@ -158,6 +160,8 @@ struct Ctx<'a, F: Fn(TextureId) -> bool> {
     stats: &'a mut FrameStats,
     forbidden: Option<TextureId>,
     feedback_loop: bool,
+    /// The last texture found live (sprites in a row mostly share one).
+    live: Option<TextureId>,
 }
 
 impl Collector {
@@ -194,6 +198,7 @@ impl Collector {
             stats,
             forbidden,
             feedback_loop: false,
+            live: None,
         };
         self.masks.reset();
         self.mask_counters = MaskCounters::default();
@@ -201,14 +206,12 @@ impl Collector {
         let root = Inherited {
             matrix: view.to_clip,
             color: Color::WHITE,
+            packed: u32::MAX,
             blend: BlendMode::Normal,
         };
         self.enter(&mut cx, start, root, true);
         while let Some(top) = self.stack.last_mut() {
-            let kids = &scene
-                .slot(top.node)
-                .expect("parents outlive the walk")
-                .children;
+            let kids = scene.children_of(top.node);
             let inh = top.inherited;
             let start = top.cursor;
             // Leaves without masks are drawn in this inner loop; anything else goes through `enter`.
@@ -217,8 +220,7 @@ impl Collector {
                 let Some(slot) = scene.slot(child) else {
                     continue;
                 };
-                let simple = slot.children.is_empty()
-                    && slot.node.as_ref().is_some_and(|n| n.mask.is_none());
+                let simple = slot.child_count == 0 && slot.node.mask.is_none();
                 if simple {
                     visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
                 } else {
@@ -384,6 +386,7 @@ impl Collector {
         let inh = Inherited {
             matrix: parent_matrix,
             color: Color::WHITE,
+            packed: u32::MAX,
             blend: BlendMode::Normal,
         };
         // The mask root draws regardless of its `visible` flag (a hidden node can still mask).
@@ -401,11 +404,7 @@ impl Collector {
             pop: Pop::None,
         });
         while let Some(top) = self.mask_walk.last_mut() {
-            let kids = &cx
-                .scene
-                .slot(top.node)
-                .expect("mask nodes outlive the walk")
-                .children;
+            let kids = cx.scene.children_of(top.node);
             let Some(&child) = kids.get(top.cursor) else {
                 self.mask_walk.pop();
                 continue;
@@ -430,14 +429,14 @@ impl Collector {
 /// instruction fills one rectangle), its scissor rectangle: pixels whose centres lie inside.
 fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Option<[u32; 4]> {
     let slot = scene.slot(mask)?;
-    if !slot.children.is_empty() {
+    if slot.child_count != 0 {
         return None;
     }
     let m2 = matrix.matrix2;
     if m2.x_axis.y != 0.0 || m2.y_axis.x != 0.0 {
         return None;
     }
-    let (lo, hi) = match &slot.node.as_ref()?.kind {
+    let (lo, hi) = match &slot.node.kind {
         NodeKind::Sprite(s) => {
             let size = s.size_in_pixels();
             let lo = -s.anchor * size;
@@ -515,7 +514,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
     parent: Inherited,
     mask: bool,
 ) -> Option<(Inherited, bool)> {
-    let node = slot.node.as_ref()?;
+    let node = &slot.node;
     if !node.visible && !mask {
         return None;
     }
@@ -525,15 +524,24 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
     }
     let mut own = node.tint;
     own.a *= node.alpha;
-    if !own.is_finite() {
-        return skip(cx.stats, id, "non-finite alpha or tint");
-    }
     let inh = if mask {
         Inherited { matrix, ..parent }
-    } else {
+    } else if own == Color::WHITE {
+        // Untinted and opaque (most nodes): the parent's colour as it is.
         Inherited {
             matrix,
-            color: parent.color * own,
+            blend: node.blend_mode.resolve(parent.blend),
+            ..parent
+        }
+    } else {
+        if !own.is_finite() {
+            return skip(cx.stats, id, "non-finite alpha or tint");
+        }
+        let color = parent.color * own;
+        Inherited {
+            matrix,
+            color,
+            packed: color.to_rgba8_u32(),
             blend: node.blend_mode.resolve(parent.blend),
         }
     };
@@ -545,9 +553,12 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 cx.feedback_loop = true;
                 return skip(cx.stats, id, "its texture is the target being drawn");
             }
-            if !(cx.is_live)(id_tex) {
-                cx.stats.dead_textures += 1;
-                return skip(cx.stats, id, "its texture was destroyed");
+            if cx.live != Some(id_tex) {
+                if !(cx.is_live)(id_tex) {
+                    cx.stats.dead_textures += 1;
+                    return skip(cx.stats, id, "its texture was destroyed");
+                }
+                cx.live = Some(id_tex);
             }
             let size = sprite.size_in_pixels();
             if !(size.is_finite() && sprite.anchor.is_finite()) {
@@ -563,7 +574,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 id_tex,
                 [p0.into(), p1.into(), p2.into(), p3.into()],
                 sprite.texture.uvs(),
-                inh.color.to_rgba8_u32(),
+                inh.packed,
                 inh.blend,
             );
             if !mask {
@@ -682,7 +693,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
             }
         }
     }
-    Some((inh, !slot.children.is_empty()))
+    Some((inh, slot.child_count != 0))
 }
 
 #[cfg(test)]

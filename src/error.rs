@@ -41,7 +41,7 @@ pub enum Error {
         width: u32,
         /// Requested height in pixels.
         height: u32,
-        /// The device's `max_texture_dimension_2d`.
+        /// The device's `max_texture_dimension_2d` (at most [`crate::MAX_TEXTURE_SIDE`]).
         max: u32,
     },
     /// Raw pixel data does not match the stated size.

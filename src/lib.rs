@@ -76,7 +76,7 @@ pub use sprite::Sprite;
 pub use stats::{FrameStats, Stats};
 pub use target::{PooledRenderTexture, RenderTarget, RenderTextureOptions, TexturePool};
 pub use text::{Align, Font, Text};
-pub use texture::{Filter, Sampling, Texture, TextureId, Wrap};
+pub use texture::{Filter, Sampling, Texture, TextureId, Wrap, MAX_TEXTURE_SIDE};
 pub use texture_system::TextureSystem;
 
 pub use glam;

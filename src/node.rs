@@ -34,15 +34,16 @@ pub enum NodeKind {
 /// The local transform is `translate(position) · rotate(rotation) · scale(scale) · translate(-pivot)`, in pixels
 /// with the origin top-left and y down; `rotation` is in radians, clockwise on screen.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)] // Fields in the order the update and the walk read them (see the scene's slot layout).
 pub struct Node {
     /// Position of the pivot in the parent's space, in pixels.
     pub position: Vec2,
     /// Scale along the local axes.
     pub scale: Vec2,
-    /// Rotation in radians (clockwise on screen, since y points down).
-    pub rotation: f32,
     /// The local point that `position` places and that rotation and scale turn around.
     pub pivot: Vec2,
+    /// Rotation in radians (clockwise on screen, since y points down).
+    pub rotation: f32,
     /// Opacity in `0..=1`, multiplied down the tree.
     pub alpha: f32,
     /// Colour multiplied into this node and its children.
@@ -51,10 +52,10 @@ pub struct Node {
     pub visible: bool,
     /// Blend mode; [`BlendMode::Inherit`] (the default) takes the parent's.
     pub blend_mode: BlendMode,
-    /// What the node draws.
-    pub kind: NodeKind,
     /// Clips the node and its children to another node's shape (see [`crate::Scene::set_mask`]).
     pub mask: Option<Mask>,
+    /// What the node draws.
+    pub kind: NodeKind,
 }
 
 impl Default for Node {

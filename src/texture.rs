@@ -62,14 +62,27 @@ impl Sampling {
     };
 }
 
+/// The largest texture side a [`Texture`] handle can describe (sides are stored in 16 bits, less one).
+pub const MAX_TEXTURE_SIDE: u32 = 1 << 16;
+
 /// A texture, or a frame (sub-rectangle in pixels) of one. Frames of one texture share a batch slot.
+///
+/// 36 bytes: every sprite holds one, and the walk streams through all of them each frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Texture {
     id: TextureId,
-    size: [u32; 2],
-    frame: [u32; 4],
     /// `[u0, v0, u1, v1]`, bit patterns of f32 (kept so that `Texture` stays `Eq + Hash`).
     uv: [u32; 4],
+    /// The frame's `[x, y, width - 1, height - 1]` in pixels.
+    frame: [u16; 4],
+    /// The whole texture's `[width - 1, height - 1]`.
+    size: [u16; 2],
+}
+
+/// `side - 1` in 16 bits; sides are `1..=MAX_TEXTURE_SIDE` (checked where textures are created).
+fn less_one(side: u32) -> u16 {
+    debug_assert!((1..=MAX_TEXTURE_SIDE).contains(&side));
+    (side.clamp(1, MAX_TEXTURE_SIDE) - 1) as u16
 }
 
 impl Texture {
@@ -88,9 +101,10 @@ impl Texture {
         ];
         Texture {
             id,
-            size,
-            frame,
             uv: uv.map(f32::to_bits),
+            // x < width <= MAX_TEXTURE_SIDE, so x fits.
+            frame: [x as u16, y as u16, less_one(fw), less_one(fh)],
+            size: size.map(less_one),
         }
     }
 
@@ -115,39 +129,42 @@ impl Texture {
 
     /// Size of the whole texture in pixels.
     pub fn source_size(&self) -> [u32; 2] {
-        self.size
+        self.size.map(|s| s as u32 + 1)
     }
 
     /// The frame `[x, y, width, height]` in pixels of the whole texture.
     pub fn frame_rect(&self) -> [u32; 4] {
-        self.frame
+        let [x, y, w, h] = self.frame.map(u32::from);
+        [x, y, w + 1, h + 1]
     }
 
     /// Width and height of the frame in pixels.
+    #[inline]
     pub fn size(&self) -> [f32; 2] {
-        [self.frame[2] as f32, self.frame[3] as f32]
+        [self.frame[2] as f32 + 1.0, self.frame[3] as f32 + 1.0]
     }
 
     /// The frame at `x, y` of `width x height` pixels, measured in the whole texture (atlas frames).
     /// Errors with [`Error::FrameOutOfBounds`] if it does not fit, or is empty.
     pub fn frame(&self, x: u32, y: u32, width: u32, height: u32) -> Result<Texture> {
+        let [tw, th] = self.source_size();
         let fits = width > 0
             && height > 0
-            && x.checked_add(width).is_some_and(|r| r <= self.size[0])
-            && y.checked_add(height).is_some_and(|b| b <= self.size[1]);
+            && x.checked_add(width).is_some_and(|r| r <= tw)
+            && y.checked_add(height).is_some_and(|b| b <= th);
         if !fits {
             return Err(Error::FrameOutOfBounds {
                 x,
                 y,
                 width,
                 height,
-                texture_width: self.size[0],
-                texture_height: self.size[1],
+                texture_width: tw,
+                texture_height: th,
             });
         }
         Ok(Texture::with_frame(
             self.id,
-            self.size,
+            [tw, th],
             [x, y, width, height],
         ))
     }
@@ -181,6 +198,19 @@ mod tests {
         assert_eq!(f.size(), [16.0, 8.0]);
         assert_eq!(f.id(), tex().id());
         assert_eq!(tex().uvs(), [0.0, 0.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn sides_up_to_the_largest_round_trip() {
+        let id = tex().id();
+        let t = Texture::new(id, MAX_TEXTURE_SIDE, 1);
+        assert_eq!(t.source_size(), [MAX_TEXTURE_SIDE, 1]);
+        assert_eq!(t.size(), [MAX_TEXTURE_SIDE as f32, 1.0]);
+        let f = t.frame(MAX_TEXTURE_SIDE - 1, 0, 1, 1).unwrap();
+        assert_eq!(f.frame_rect(), [MAX_TEXTURE_SIDE - 1, 0, 1, 1]);
+        assert_eq!(f.uvs()[2], 1.0);
+        assert!(t.frame(MAX_TEXTURE_SIDE - 1, 0, 2, 1).is_err());
+        assert_eq!(std::mem::size_of::<Texture>(), 36);
     }
 
     #[test]

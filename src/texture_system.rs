@@ -67,7 +67,10 @@ impl TextureSystem {
             label: Some("stage2d batch textures"),
             entries: &entries,
         });
-        let max_dimension = device.limits().max_texture_dimension_2d;
+        let max_dimension = device
+            .limits()
+            .max_texture_dimension_2d
+            .min(crate::texture::MAX_TEXTURE_SIDE);
         let mut sys = TextureSystem {
             device,
             queue,
