@@ -226,7 +226,7 @@ pub struct Batcher {
     /// This frame's ended runs, and last frame's.
     runs: Vec<QuadRun>,
     last_runs: Vec<QuadRun>,
-    /// Quad runs whose indices were kept from last frame (for tests and stats).
+    /// How many of this frame's quad runs kept last frame's indices.
     pub runs_kept: u32,
 }
 
