@@ -1,19 +1,39 @@
-// The batch shader: sprites, shape meshes and glyphs share it, so they share batches.
+// The batch shader: sprites, glyphs and shape meshes share it, so they share batches and draw calls.
 //
 // Group 0 (changes when a batch's texture set changes, i.e. rarely): N texture + sampler pairs, generated from
-// the device's per-stage limit. The vertex carries the slot to sample (flat).
+// the device's per-stage limit.
+// Group 1 (changes when a stream's buffer grows): the quad stream and the mesh-vertex stream. There is no vertex
+// buffer: the index says what to fetch. With the quad bit set (bit 31, or bit 23 where indices stop at 2^24 - 1)
+// it is corner `index & 3` of quad `(index - QUAD_BIT) >> 2` (48 bytes a sprite instead of four 24-byte vertices);
+// without, it is mesh vertex `index`.
 //
-// Vertices arrive in clip space (the CPU applies the view), colour as straight-alpha RGBA8 tint * alpha; the
+// Positions arrive in clip space (the CPU applies the view), colour as straight-alpha RGBA8 tint * alpha; the
 // vertex shader premultiplies it, textures are stored premultiplied, so the output is premultiplied.
 
 //{{BINDINGS}}
 
-struct VertexIn {
-    @location(0) position: vec2<f32>,
-    @location(1) uv: vec2<f32>,
-    @location(2) color: vec4<f32>,
-    @location(3) texture: u32,
+const QUAD_BIT: u32 = /*{{QUAD_BIT}}*/0x80000000u;
+
+// Corner c: origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3); uv0 / uv1 picked the same way.
+struct Quad {
+    origin: vec2<f32>,
+    x_edge: vec2<f32>,
+    y_edge: vec2<f32>,
+    uv0: vec2<f32>,
+    uv1: vec2<f32>,
+    color: u32,
+    texture: u32,
 };
+
+struct MeshVertex {
+    position: vec2<f32>,
+    uv: vec2<f32>,
+    color: u32,
+    texture: u32,
+};
+
+@group(1) @binding(0) var<storage, read> quads: array<Quad>;
+@group(1) @binding(1) var<storage, read> mesh: array<MeshVertex>;
 
 struct VertexOut {
     @builtin(position) position: vec4<f32>,
@@ -23,12 +43,39 @@ struct VertexOut {
 };
 
 @vertex
-fn vs_main(in: VertexIn) -> VertexOut {
+fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
+    var position: vec2<f32>;
+    var uv: vec2<f32>;
+    var color: u32;
+    var texture: u32;
+    if (index & QUAD_BIT) != 0u {
+        let q = quads[(index - QUAD_BIT) >> 2u];
+        let corner = index & 3u;
+        let right = corner == 1u || corner == 2u;
+        let bottom = corner >= 2u;
+        position = q.origin;
+        if right {
+            position = position + q.x_edge;
+        }
+        if bottom {
+            position = position + q.y_edge;
+        }
+        uv = vec2<f32>(select(q.uv0.x, q.uv1.x, right), select(q.uv0.y, q.uv1.y, bottom));
+        color = q.color;
+        texture = q.texture;
+    } else {
+        let v = mesh[index];
+        position = v.position;
+        uv = v.uv;
+        color = v.color;
+        texture = v.texture;
+    }
+    let c = unpack4x8unorm(color);
     var out: VertexOut;
-    out.position = vec4<f32>(in.position, 0.0, 1.0);
-    out.uv = in.uv;
-    out.color = vec4<f32>(in.color.rgb * in.color.a, in.color.a);
-    out.texture = in.texture;
+    out.position = vec4<f32>(position, 0.0, 1.0);
+    out.uv = uv;
+    out.color = vec4<f32>(c.rgb * c.a, c.a);
+    out.texture = texture;
     return out;
 }
 

@@ -1,5 +1,12 @@
-//! The Batcher: turns the frame's drawables, in tree order, into one vertex stream, one index stream and a short
-//! list of batches (index ranges sharing a blend mode, topology and a set of up to `max_textures` textures).
+//! The Batcher: turns the frame's drawables, in tree order, into a quad stream, a vertex stream, one index stream
+//! and a short list of batches (index ranges sharing a blend mode, topology and a set of up to `max_textures`
+//! textures).
+//!
+//! Sprites and glyphs are quads: one 48-byte [`Quad`] each (a clip-space parallelogram and a texture frame), whose
+//! four corners the vertex shader makes. Shape meshes are [`Vertex`]es. Both live in storage buffers and one index
+//! stream draws them: an index with the quad bit set names corner `index & 3` of quad `(index - bit) >> 2`, any
+//! other index names a mesh vertex. So quads and meshes share batches and draw calls in tree order. The quad bit
+//! is [`QUAD_INDEX_BIT`] (bit 31), or [`QUAD_INDEX_BIT_24`] (bit 23) on devices whose indices stop at 2^24 - 1.
 //!
 //! A new batch starts only when the blend mode or topology changes, when a texture is new to the batch and the
 //! batch is full, or when the caller forces a break (masks). Frames of one texture share a slot. Slot lookup is
@@ -20,7 +27,58 @@ use std::ops::Range;
 /// Most textures one batch can bind (the texture bind group's size).
 pub const MAX_BATCH_TEXTURES: usize = 16;
 
-/// One vertex of the batch stream: 24 bytes, positions already in clip space.
+/// Marks an index as a quad corner (see the module docs) on devices with full 32-bit indices: up to 2^29 - 1
+/// quads and 2^31 mesh vertices a frame.
+pub const QUAD_INDEX_BIT: u32 = 1 << 31;
+
+/// The quad bit on devices whose indices stop at 2^24 - 1 (GLES): up to 2^21 - 1 quads and 2^23 mesh vertices
+/// a frame.
+pub const QUAD_INDEX_BIT_24: u32 = 1 << 23;
+
+/// One quad of the quad stream: 48 bytes, positions already in clip space. Corner `c` (0 top-left, 1 top-right,
+/// 2 bottom-right, 3 bottom-left) is `origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3)`, with texture
+/// coordinates `uv0` / `uv1` picked the same way.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Quad {
+    /// Clip-space position of the top-left corner.
+    pub origin: [f32; 2],
+    /// From the top-left to the top-right corner.
+    pub x_edge: [f32; 2],
+    /// From the top-left to the bottom-left corner.
+    pub y_edge: [f32; 2],
+    /// Texture coordinates of the top-left corner.
+    pub uv0: [f32; 2],
+    /// Texture coordinates of the bottom-right corner.
+    pub uv1: [f32; 2],
+    /// Tint times alpha, RGBA8 straight alpha (premultiplied in the vertex shader).
+    pub color: u32,
+    /// Slot of the texture in the batch's bind group.
+    pub texture: u32,
+}
+
+impl Quad {
+    /// Corner `c` (0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left, taken modulo 4) as the vertex shader
+    /// makes it: position and texture coordinates.
+    pub fn corner(&self, c: usize) -> ([f32; 2], [f32; 2]) {
+        let (right, bottom) = (matches!(c % 4, 1 | 2), c % 4 >= 2);
+        let mut p = self.origin;
+        if right {
+            p = [p[0] + self.x_edge[0], p[1] + self.x_edge[1]];
+        }
+        if bottom {
+            p = [p[0] + self.y_edge[0], p[1] + self.y_edge[1]];
+        }
+        let pick = |a: f32, b: f32, second: bool| if second { b } else { a };
+        let uv = [
+            pick(self.uv0[0], self.uv1[0], right),
+            pick(self.uv0[1], self.uv1[1], bottom),
+        ];
+        (p, uv)
+    }
+}
+
+/// One mesh vertex of the vertex stream: 24 bytes, positions already in clip space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Vertex {
@@ -195,24 +253,26 @@ pub struct Batch {
     pub state: PassState,
 }
 
-/// Consecutive quads: vertices `vertex_start..vertex_start + 4 * quads`, drawn by the indices from
-/// `index_start` on, six per quad (`0 1 2 0 2 3` from each quad's first vertex).
+/// Consecutive quads `quad_start..quad_start + quads`, drawn by the indices from `index_start` on, six per quad
+/// (corners `0 1 2 0 2 3`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QuadRun {
     /// First index of the run in the index stream.
     pub index_start: u32,
-    /// First vertex of the run.
-    pub vertex_start: u32,
+    /// First quad of the run.
+    pub quad_start: u32,
     /// Number of quads.
     pub quads: u32,
 }
 
-/// Builds the frame's vertex and index streams and its batches.
+/// Builds the frame's quad, vertex and index streams and its batches.
 #[derive(Debug)]
 pub struct Batcher {
-    /// The vertex stream.
+    /// The quad stream (sprites, glyphs).
+    pub quads: TrackedVec<Quad>,
+    /// The mesh-vertex stream (shapes).
     pub vertices: TrackedVec<Vertex>,
-    /// The index stream (`u32`, absolute vertex indices).
+    /// The index stream (`u32`: quad corners with [`QUAD_INDEX_BIT`], absolute mesh-vertex indices without).
     pub indices: TrackedVec<u32>,
     batches: Vec<Batch>,
     max_textures: usize,
@@ -228,12 +288,25 @@ pub struct Batcher {
     last_runs: Vec<QuadRun>,
     /// How many of this frame's quad runs kept last frame's indices.
     pub runs_kept: u32,
+    quad_bit: u32,
 }
 
 impl Batcher {
-    /// A batcher whose batches hold at most `max_textures` textures (clamped to `1..=MAX_BATCH_TEXTURES`).
+    /// A batcher whose batches hold at most `max_textures` textures (clamped to `1..=MAX_BATCH_TEXTURES`), marking
+    /// quad corners with [`QUAD_INDEX_BIT`].
     pub fn new(max_textures: usize) -> Batcher {
+        Self::with_quad_bit(max_textures, QUAD_INDEX_BIT)
+    }
+
+    /// Like [`Batcher::new`], marking quad corners with `quad_bit` (a power of two, at least 4).
+    pub fn with_quad_bit(max_textures: usize, quad_bit: u32) -> Batcher {
+        assert!(
+            quad_bit.is_power_of_two() && quad_bit >= 4,
+            "the quad bit is a power of two"
+        );
         Batcher {
+            quad_bit,
+            quads: TrackedVec::default(),
             vertices: TrackedVec::default(),
             indices: TrackedVec::default(),
             batches: Vec::new(),
@@ -247,6 +320,16 @@ impl Batcher {
             last_runs: Vec::new(),
             runs_kept: 0,
         }
+    }
+
+    /// The bit that marks quad corners in the index stream.
+    pub fn quad_bit(&self) -> u32 {
+        self.quad_bit
+    }
+
+    /// Most quads one frame can hold: every corner index stays below `2 * quad_bit - 1`.
+    pub fn max_quads(&self) -> usize {
+        (self.quad_bit as usize >> 2) - 1
     }
 
     fn empty_batch(index_start: u32, state: PassState) -> Batch {
@@ -281,6 +364,7 @@ impl Batcher {
 
     /// Starts a frame: streams rewound, no batches.
     pub fn begin(&mut self) {
+        self.quads.rewind();
         self.vertices.rewind();
         self.indices.rewind();
         std::mem::swap(&mut self.runs, &mut self.last_runs);
@@ -320,7 +404,7 @@ impl Batcher {
             self.runs_kept += 1;
         } else {
             let mut buf = [0u32; 6 * 32];
-            let mut b = run.vertex_start;
+            let mut b = self.quad_bit | run.quad_start << 2;
             for chunk in 0..run.quads.div_ceil(32) {
                 let n = (run.quads - 32 * chunk).min(32) as usize;
                 for q in buf.chunks_exact_mut(6).take(n) {
@@ -386,35 +470,39 @@ impl Batcher {
         slot as u32
     }
 
-    /// Adds a textured quad. `corners` are clip-space positions in the order top-left, top-right, bottom-right,
-    /// bottom-left of the texture frame `uv = [u0, v0, u1, v1]`.
+    /// Adds a textured quad: the parallelogram `[origin, x_edge, y_edge]` (clip space; see [`Quad`]) showing the
+    /// texture frame `uv = [u0, v0, u1, v1]`. Quads past [`Batcher::max_quads`] in one frame are dropped (logged).
     #[inline]
     pub fn push_quad(
         &mut self,
         texture: TextureId,
-        corners: [[f32; 2]; 4],
+        geometry: [[f32; 2]; 3],
         uv: [f32; 4],
         color: u32,
         blend: BlendMode,
     ) {
+        if self.quads.len() >= self.max_quads() {
+            log::warn!(
+                "more than {} quads in one frame: the rest are not drawn",
+                self.max_quads()
+            );
+            return;
+        }
         let slot = self.prepare(texture, blend, Topology::TriangleList);
         if self.run.quads == 0 {
             self.run.index_start = self.indices.len() as u32;
-            self.run.vertex_start = self.vertices.len() as u32;
+            self.run.quad_start = self.quads.len() as u32;
         }
         self.run.quads += 1;
-        let v = |position, u, v| Vertex {
-            position,
-            uv: [u, v],
+        self.quads.push_array(&[Quad {
+            origin: geometry[0],
+            x_edge: geometry[1],
+            y_edge: geometry[2],
+            uv0: [uv[0], uv[1]],
+            uv1: [uv[2], uv[3]],
             color,
             texture: slot,
-        };
-        self.vertices.push_array(&[
-            v(corners[0], uv[0], uv[1]),
-            v(corners[1], uv[2], uv[1]),
-            v(corners[2], uv[2], uv[3]),
-            v(corners[3], uv[0], uv[3]),
-        ]);
+        }]);
         self.current.index_count += 6;
     }
 
@@ -444,6 +532,13 @@ impl Batcher {
         blend: BlendMode,
         topology: Topology,
     ) {
+        if self.vertices.len() + vertices.len() > self.quad_bit as usize {
+            log::warn!(
+                "more than {} mesh vertices in one frame: the rest are not drawn",
+                self.quad_bit
+            );
+            return;
+        }
         let slot = self.prepare(texture, blend, topology);
         self.end_run();
         let base = (self.vertices.len() as u32).wrapping_sub(first);
@@ -478,7 +573,7 @@ mod tests {
         }
     }
 
-    const Q: [[f32; 2]; 4] = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    const Q: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
     const UV: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
 
     fn quad(b: &mut Batcher, t: u32, blend: BlendMode) {
@@ -493,7 +588,7 @@ mod tests {
             quad(&mut b, t, BlendMode::Normal);
         }
         quad(&mut b, 3, BlendMode::Normal); // already in the batch: same slot
-        assert_eq!(b.vertices.as_slice().last().unwrap().texture, 3);
+        assert_eq!(b.quads.as_slice().last().unwrap().texture, 3);
         quad(&mut b, 16, BlendMode::Normal);
         b.finish();
         assert_eq!(b.batches().len(), 2);
@@ -503,7 +598,7 @@ mod tests {
             b.batches()[1].textures.ids().collect::<Vec<_>>(),
             vec![tex(16)]
         );
-        assert_eq!(b.vertices.as_slice().last().unwrap().texture, 0);
+        assert_eq!(b.quads.as_slice().last().unwrap().texture, 0);
     }
 
     #[test]
@@ -551,7 +646,45 @@ mod tests {
         b.finish();
         assert_eq!(b.batches().len(), 2);
         assert_eq!(b.batches()[1].topology, Topology::LineList);
-        assert_eq!(&b.indices.as_slice()[6..], &[4, 5]);
+        let bit = QUAD_INDEX_BIT;
+        assert_eq!(
+            b.indices.as_slice(),
+            &[bit, bit + 1, bit + 2, bit, bit + 2, bit + 3, 0, 1]
+        );
+    }
+
+    #[test]
+    fn the_quad_bit_bounds_quads_and_mesh_vertices() {
+        // Bit 4: corners 16..=30, so 3 quads; mesh vertices 0..=15.
+        let mut b = Batcher::with_quad_bit(16, 16);
+        assert_eq!(b.max_quads(), 3);
+        b.begin();
+        for _ in 0..5 {
+            quad(&mut b, 0, BlendMode::Normal);
+        }
+        let tri = |b: &mut Batcher| {
+            b.push_mesh(
+                tex(0),
+                [([0.0, 0.0], [0.0, 0.0]); 6].into_iter(),
+                &[0, 1, 2, 3, 4, 5],
+                0,
+                BlendMode::Normal,
+                Topology::TriangleList,
+            )
+        };
+        tri(&mut b);
+        tri(&mut b);
+        tri(&mut b); // 18 vertices would pass the bit: dropped
+        b.finish();
+        assert_eq!(b.quads.len(), 3);
+        assert_eq!(b.vertices.len(), 12);
+        let idx = b.indices.as_slice();
+        assert_eq!(idx.len(), 3 * 6 + 12);
+        assert_eq!(&idx[..6], &[16, 17, 18, 16, 18, 19]);
+        assert_eq!(idx[17], 16 + 2 * 4 + 3);
+        assert!(idx[..18].iter().all(|&i| (16..31).contains(&i)));
+        assert!(idx[18..].iter().all(|&i| i < 16));
+        assert_eq!(b.batches()[0].index_count, 30);
     }
 
     #[test]
@@ -603,26 +736,27 @@ mod tests {
             b.begin();
             for i in 0..10 {
                 let x = if frame == 2 && i == 4 { 0.5 } else { 0.0 };
-                b.push_quad(tex(0), [[x, 0.0]; 4], UV, 0, BlendMode::Normal);
+                b.push_quad(tex(0), [[x, 0.0]; 3], UV, 0, BlendMode::Normal);
             }
             b.finish();
             match frame {
                 0 => {
-                    assert_eq!(b.vertices.dirty(), Some(0..40));
+                    assert_eq!(b.quads.dirty(), Some(0..10));
                     assert_eq!(b.indices.dirty(), Some(0..60));
                 }
                 1 => {
-                    assert_eq!(b.vertices.dirty(), None);
+                    assert_eq!(b.quads.dirty(), None);
                     assert_eq!(b.indices.dirty(), None);
                 }
                 _ => {
-                    assert_eq!(b.vertices.dirty(), Some(16..20));
+                    assert_eq!(b.quads.dirty(), Some(4..5));
                     assert_eq!(b.indices.dirty(), None);
                 }
             }
+            assert_eq!(b.vertices.dirty(), None, "no mesh vertices");
         }
-        b.vertices.mark_all_dirty();
-        assert_eq!(b.vertices.dirty(), Some(0..40));
+        b.quads.mark_all_dirty();
+        assert_eq!(b.quads.dirty(), Some(0..10));
     }
 
     #[test]
@@ -633,7 +767,7 @@ mod tests {
             quad(&mut b, 0, BlendMode::Normal);
         }
         b.finish();
-        let cap = b.vertices.data.capacity();
+        let cap = b.quads.data.capacity();
         for _ in 0..5 {
             b.begin();
             for _ in 0..100 {
@@ -641,19 +775,19 @@ mod tests {
             }
             b.finish();
         }
-        assert_eq!(b.vertices.data.capacity(), cap);
+        assert_eq!(b.quads.data.capacity(), cap);
     }
 
     /// Pushes a frame of quads (`true`) and triangles (`false`) and returns the index stream it should have.
     fn push_frame(b: &mut Batcher, items: &[bool]) -> Vec<u32> {
         b.begin();
         let mut expected = Vec::new();
-        let mut v = 0;
+        let (mut q, mut v) = (QUAD_INDEX_BIT, 0);
         for &is_quad in items {
             if is_quad {
                 quad(b, 0, BlendMode::Normal);
-                expected.extend([v, v + 1, v + 2, v, v + 2, v + 3]);
-                v += 4;
+                expected.extend([q, q + 1, q + 2, q, q + 2, q + 3]);
+                q += 4;
             } else {
                 let corners = [([0.0, 0.0], [0.0, 0.0]); 3];
                 b.push_mesh(
@@ -739,7 +873,7 @@ mod tests {
                 prop_assert!(batch.textures.len() <= max);
                 next += batch.index_count;
                 for q in (batch.index_start / 6)..(batch.index_start + batch.index_count) / 6 {
-                    let v = b.vertices.as_slice()[q as usize * 4];
+                    let v = b.quads.as_slice()[q as usize];
                     let bound: Vec<_> = batch.textures.ids().collect();
                     prop_assert_eq!(bound[v.texture as usize], tex(expect_tex[q as usize]));
                 }

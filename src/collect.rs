@@ -365,7 +365,7 @@ impl Collector {
                 MaskStep::State(s) => cx.batcher.set_state(s),
                 MaskStep::DrawFullscreen => cx.batcher.push_quad(
                     cx.view.white,
-                    [[-1.0, 1.0], [1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]],
+                    [[-1.0, 1.0], [2.0, 0.0], [0.0, -2.0]],
                     [0.0, 0.0, 1.0, 1.0],
                     u32::MAX,
                     BlendMode::Normal,
@@ -567,12 +567,9 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
             let p0 = matrix.transform_point2(-sprite.anchor * size);
             let dx = matrix.matrix2.x_axis * size.x;
             let dy = matrix.matrix2.y_axis * size.y;
-            let p1 = p0 + dx;
-            let p2 = p1 + dy;
-            let p3 = p0 + dy;
             cx.batcher.push_quad(
                 id_tex,
-                [p0.into(), p1.into(), p2.into(), p3.into()],
+                [p0.into(), dx.into(), dy.into()],
                 sprite.texture.uvs(),
                 inh.packed,
                 inh.blend,
@@ -677,12 +674,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 let [x, y, w, h] = e.rect.map(|v| v as f32);
                 cx.batcher.push_quad(
                     tex,
-                    [
-                        p0.into(),
-                        (p0 + dx).into(),
-                        (p0 + dx + dy).into(),
-                        (p0 + dy).into(),
-                    ],
+                    [p0.into(), dx.into(), dy.into()],
                     [x / page, y / page, (x + w) / page, (y + h) / page],
                     color,
                     inh.blend,
@@ -746,11 +738,11 @@ mod tests {
         scene.add(group, Node::sprite(tex(0)).at(5.0, 0.0)).unwrap();
         let (b, s) = run(&scene);
         assert_eq!(s.sprites, 1);
-        let v = b.vertices.as_slice();
-        assert_eq!(v[0].position, [110.0, 0.0]);
-        assert_eq!(v[2].position, [130.0, 20.0]);
+        let q = b.quads.as_slice()[0];
+        assert_eq!(q.corner(0).0, [110.0, 0.0]);
+        assert_eq!(q.corner(2).0, [130.0, 20.0]);
         // tint (1,0,1) alpha 0.5 -> 0x80ff00ff
-        assert_eq!(v[0].color, 0x80ff_00ff);
+        assert_eq!(q.color, 0x80ff_00ff);
         assert_eq!(b.batches()[0].blend, BlendMode::Add);
     }
 
@@ -779,9 +771,9 @@ mod tests {
             )
             .unwrap();
         let (b, _) = run(&scene);
-        let v = b.vertices.as_slice();
-        assert_eq!(v[0].position, [40.0, 10.0]);
-        assert_eq!(v[2].position, [60.0, 50.0]);
+        let q = b.quads.as_slice()[0];
+        assert_eq!(q.corner(0).0, [40.0, 10.0]);
+        assert_eq!(q.corner(2).0, [60.0, 50.0]);
     }
 
     #[test]

@@ -12,6 +12,21 @@ pub enum Error {
     /// or loosen `WGPU_BACKEND` / `WGPU_ADAPTER_NAME`.
     #[error("no GPU adapter found ({0}); install a Vulkan or GL driver (e.g. mesa-vulkan-drivers) or check WGPU_BACKEND / WGPU_ADAPTER_NAME")]
     NoAdapter(String),
+    /// The adapter cannot run the batch shader: it needs two storage buffers in the vertex stage (every desktop
+    /// Vulkan, Metal, DX12 and GLES 3.1+ driver has them; WebGL2 does not).
+    #[error("adapter {0} lacks storage buffers in the vertex stage; pick another with WGPU_ADAPTER_NAME / WGPU_BACKEND")]
+    UnsupportedAdapter(String),
+    /// One frame's quad or vertex stream outgrew the device's storage-buffer binding limit; the frame was not
+    /// drawn. Split the scene over several render targets or draw fewer elements.
+    #[error("the frame's {stream} stream needs {bytes} bytes, over the device's limit of {max}")]
+    FrameTooLarge {
+        /// Which stream ("quad", "vertex", "index").
+        stream: &'static str,
+        /// Bytes it needed.
+        bytes: u64,
+        /// Largest binding the device allows.
+        max: u64,
+    },
     /// The adapter refused to create a device.
     #[error("could not create a GPU device: {0}")]
     RequestDevice(#[from] wgpu::RequestDeviceError),

@@ -10,8 +10,9 @@
 //! 1. **Collect** ([`collect`]): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
 //!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
 //!    destroyed textures, degenerate paths) are skipped with a warning.
-//! 2. **Batch** ([`batcher`]): append quads to one grow-only vertex and index stream; break batches only on blend
-//!    mode, topology or texture overflow (16 textures per batch by default).
+//! 2. **Batch** ([`batcher`]): append sprites and glyphs as 48-byte quads and shapes as mesh vertices to grow-only
+//!    streams drawn by one index stream (the vertex shader pulls both from storage buffers, so they share
+//!    batches); break batches only on blend mode, topology or texture overflow (16 textures per batch by default).
 //! 3. **Upload**: write only the byte ranges that changed since the last frame.
 //! 4. **Prepare**: look up pipelines in the [`PipelineSystem`] and bind groups in the [`TextureSystem`] (created on
 //!    first use only).
@@ -62,7 +63,7 @@ mod texture;
 mod texture_system;
 pub mod upload;
 
-pub use batcher::{Batch, Batcher, Vertex};
+pub use batcher::{Batch, Batcher, Quad, Vertex};
 pub use blend::BlendMode;
 pub use color::Color;
 pub use encoder::{BoundState, Encoder};

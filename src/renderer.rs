@@ -2,7 +2,9 @@
 //! collect and batch (CPU) → upload → prepare pipelines and bind groups → one pass that only records → submit →
 //! trim (stats). Steady state creates nothing: buffers only grow, pipelines and bind groups are cached.
 
-use crate::batcher::{Batcher, Vertex, MAX_BATCH_TEXTURES};
+use crate::batcher::{
+    Batcher, Quad, Vertex, MAX_BATCH_TEXTURES, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24,
+};
 use crate::collect::{Collector, View};
 use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
 use crate::pipeline::persist;
@@ -127,12 +129,19 @@ impl GpuBuffer {
         }
     }
 
-    /// Makes room for `bytes`; returns whether the buffer was re-created (its contents are then lost).
-    fn reserve(&mut self, device: &wgpu::Device, bytes: u64, stats: &mut FrameStats) -> bool {
+    /// Makes room for `bytes` (at most `max`); returns whether the buffer was re-created (its contents are then
+    /// lost).
+    fn reserve(
+        &mut self,
+        device: &wgpu::Device,
+        bytes: u64,
+        max: u64,
+        stats: &mut FrameStats,
+    ) -> bool {
         if self.buffer.as_ref().is_some_and(|b| b.size() >= bytes) || bytes == 0 {
             return false;
         }
-        let size = bytes.next_power_of_two().max(64 * 1024);
+        let size = bytes.next_power_of_two().max(64 * 1024).min(max.max(bytes));
         self.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(self.label),
             size,
@@ -211,8 +220,12 @@ pub struct Renderer {
     collector: Collector,
     batch_shader: ShaderId,
     batch_geometry: GeometryLayoutId,
+    quads: GpuBuffer,
     vertices: GpuBuffer,
     indices: GpuBuffer,
+    /// Binds the quad and mesh-vertex streams (group 1); re-created when either buffer is.
+    geometry_layout: wgpu::BindGroupLayout,
+    geometry_group: Option<(BindGroupId, wgpu::BindGroup)>,
     belt: UploadBelt,
     warm_start: WarmStart,
     cache_identity: (String, String),
@@ -249,6 +262,17 @@ impl Renderer {
         options: RendererOptions,
     ) -> Result<Renderer> {
         let limits = adapter.limits();
+        let downlevel = adapter.get_downlevel_capabilities().flags;
+        if !downlevel.contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
+            || limits.max_storage_buffers_per_shader_stage < 2
+        {
+            return Err(Error::UnsupportedAdapter(adapter.get_info().name));
+        }
+        let quad_bit = if downlevel.contains(wgpu::DownlevelFlags::FULL_DRAW_INDEX_UINT32) {
+            QUAD_INDEX_BIT
+        } else {
+            QUAD_INDEX_BIT_24
+        };
         let driver_cache = options.pipeline_cache.is_some()
             && adapter.features().contains(wgpu::Features::PIPELINE_CACHE);
         let features = if driver_cache {
@@ -270,18 +294,31 @@ impl Renderer {
             .clamp(1, MAX_BATCH_TEXTURES);
         let textures = TextureSystem::new(device.clone(), queue.clone(), slots);
         let mut pipelines = PipelineSystem::new(device.clone());
+        let stream = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let geometry_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage2d streams"),
+            entries: &[stream(0), stream(1)],
+        });
         let batch_shader = pipelines.register_shader(ShaderDesc {
             label: "stage2d batch",
-            source: shader::batch_source(slots),
+            source: shader::batch_source(slots, quad_bit),
             vertex_entry: "vs_main",
             fragment_entry: "fs_main",
-            bind_group_layouts: vec![textures.layout().clone()],
+            bind_group_layouts: vec![textures.layout().clone(), geometry_layout.clone()],
         })?;
+        // No vertex buffer: the shader pulls quads and mesh vertices from storage buffers by index.
         let batch_geometry = pipelines.register_geometry(GeometryLayout {
-            stride: std::mem::size_of::<Vertex>() as u64,
-            attributes:
-                wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32]
-                    .to_vec(),
+            stride: 0,
+            attributes: Vec::new(),
         })?;
         let mut stats = Stats::default();
         stats.total.accumulate(&FrameStats {
@@ -295,12 +332,15 @@ impl Renderer {
             queue,
             pipelines,
             textures,
-            batcher: Batcher::new(slots),
+            batcher: Batcher::with_quad_bit(slots, quad_bit),
             collector: Collector::default(),
             batch_shader,
             batch_geometry,
-            vertices: GpuBuffer::new(0, wgpu::BufferUsages::VERTEX, "stage2d vertices"),
+            quads: GpuBuffer::new(2, wgpu::BufferUsages::STORAGE, "stage2d quads"),
+            vertices: GpuBuffer::new(0, wgpu::BufferUsages::STORAGE, "stage2d mesh vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
+            geometry_layout,
+            geometry_group: None,
             belt: UploadBelt::new(device.clone(), 1 << 20),
             warm_start: WarmStart::default(),
             cache_identity: Default::default(),
@@ -833,7 +873,7 @@ impl Renderer {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("stage2d frame"),
             });
-        self.upload(&mut encoder, &mut frame);
+        self.upload(&mut encoder, &mut frame)?;
 
         // Prepare: pipelines and bind groups, before any pass opens.
         let counters = self.collector.mask_counters;
@@ -918,9 +958,9 @@ impl Renderer {
                 multiview_mask: None,
             });
             let mut enc = Encoder::new(&mut pass, &mut self.bound, &mut frame, size);
-            if !self.draws.is_empty() {
-                let (vb, ib) = (&self.vertices, &self.indices);
-                enc.set_vertex_buffer(0, vb.binding(), vb.buffer.as_ref().expect("uploaded"));
+            if let (false, Some((id, group))) = (self.draws.is_empty(), &self.geometry_group) {
+                let ib = &self.indices;
+                enc.set_bind_group(1, *id, group);
                 enc.set_index_buffer(ib.binding(), ib.buffer.as_ref().expect("uploaded"));
             }
             for d in &self.draws {
@@ -966,25 +1006,92 @@ impl Renderer {
         Ok(())
     }
 
-    fn upload(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut FrameStats) {
-        let v_bytes = std::mem::size_of_val(self.batcher.vertices.as_slice()) as u64;
-        if self.vertices.reserve(&self.device, v_bytes, frame) {
-            self.batcher.vertices.mark_all_dirty();
+    /// Grows the stream buffers as needed (re-binding them), then copies each stream's dirty range.
+    fn upload(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut FrameStats) -> Result<()> {
+        let b = &mut self.batcher;
+        let q_bytes = std::mem::size_of_val(b.quads.as_slice()) as u64;
+        let v_bytes = std::mem::size_of_val(b.vertices.as_slice()) as u64;
+        let i_bytes = std::mem::size_of_val(b.indices.as_slice()) as u64;
+        let limits = self.device.limits();
+        let max = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        for (stream, bytes) in [("quad", q_bytes), ("vertex", v_bytes), ("index", i_bytes)] {
+            if bytes > max {
+                return Err(Error::FrameTooLarge { stream, bytes, max });
+            }
         }
-        let i_bytes = std::mem::size_of_val(self.batcher.indices.as_slice()) as u64;
-        if self.indices.reserve(&self.device, i_bytes, frame) {
-            self.batcher.indices.mark_all_dirty();
+        // Storage buffers are bound even when empty: they always exist.
+        let mut rebind = self.geometry_group.is_none();
+        if self.quads.reserve(&self.device, q_bytes.max(4), max, frame) {
+            b.quads.mark_all_dirty();
+            rebind = true;
         }
-        if let (Some(r), Some(buf)) = (self.batcher.vertices.dirty(), &self.vertices.buffer) {
-            let data: &[u8] = bytemuck::cast_slice(&self.batcher.vertices.as_slice()[r.clone()]);
-            let offset = (r.start * std::mem::size_of::<Vertex>()) as u64;
-            self.belt.write(encoder, buf, offset, data, frame);
+        if self
+            .vertices
+            .reserve(&self.device, v_bytes.max(4), max, frame)
+        {
+            b.vertices.mark_all_dirty();
+            rebind = true;
         }
-        if let (Some(r), Some(buf)) = (self.batcher.indices.dirty(), &self.indices.buffer) {
-            let data: &[u8] = bytemuck::cast_slice(&self.batcher.indices.as_slice()[r.clone()]);
-            self.belt
-                .write(encoder, buf, (r.start * 4) as u64, data, frame);
+        if self.indices.reserve(&self.device, i_bytes, max, frame) {
+            b.indices.mark_all_dirty();
         }
+        if rebind {
+            let (Some(q), Some(v)) = (&self.quads.buffer, &self.vertices.buffer) else {
+                unreachable!("reserved above");
+            };
+            let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("stage2d streams"),
+                layout: &self.geometry_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: q.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: v.as_entire_binding(),
+                    },
+                ],
+            });
+            frame.bind_groups_created += 1;
+            let id = match &self.geometry_group {
+                Some((BindGroupId(n), _)) => BindGroupId(n.wrapping_add(1)),
+                None => BindGroupId(0),
+            };
+            self.geometry_group = Some((id, group));
+        }
+        let belt = &mut self.belt;
+        let mut copy = |gpu: &GpuBuffer, bytes: &[u8], start: usize| {
+            if let Some(buf) = &gpu.buffer {
+                belt.write(encoder, buf, start as u64, bytes, frame);
+            }
+        };
+        if let Some(r) = b.quads.dirty() {
+            let size = std::mem::size_of::<Quad>();
+            copy(
+                &self.quads,
+                bytemuck::cast_slice(&b.quads.as_slice()[r.clone()]),
+                r.start * size,
+            );
+        }
+        if let Some(r) = b.vertices.dirty() {
+            let size = std::mem::size_of::<Vertex>();
+            copy(
+                &self.vertices,
+                bytemuck::cast_slice(&b.vertices.as_slice()[r.clone()]),
+                r.start * size,
+            );
+        }
+        if let Some(r) = b.indices.dirty() {
+            copy(
+                &self.indices,
+                bytemuck::cast_slice(&b.indices.as_slice()[r.clone()]),
+                r.start * 4,
+            );
+        }
+        Ok(())
     }
 
     /// Blocks until the GPU has finished all submitted work.

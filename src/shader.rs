@@ -3,8 +3,9 @@
 /// The batch shader template (`shaders/batch.wgsl`).
 pub const BATCH_TEMPLATE: &str = include_str!("../shaders/batch.wgsl");
 
-/// The batch shader for `slots` texture + sampler pairs (at least 1).
-pub fn batch_source(slots: usize) -> String {
+/// The batch shader for `slots` texture + sampler pairs (at least 1), with `quad_bit` marking quad corners in the
+/// index stream (see [`crate::batcher`]).
+pub fn batch_source(slots: usize, quad_bit: u32) -> String {
     let slots = slots.max(1);
     let mut bindings = String::new();
     let mut cases = String::new();
@@ -23,6 +24,7 @@ pub fn batch_source(slots: usize) -> String {
     BATCH_TEMPLATE
         .replace("//{{BINDINGS}}", &bindings)
         .replace("//{{CASES}}\n", &cases)
+        .replace("/*{{QUAD_BIT}}*/0x80000000u", &format!("{quad_bit:#x}u"))
 }
 
 #[cfg(test)]
@@ -32,8 +34,9 @@ mod tests {
     #[test]
     fn expands_every_slot_and_parses() {
         for n in [1, 2, 16] {
-            let src = batch_source(n);
+            let src = batch_source(n, 1 << 23);
             assert!(!src.contains("{{"), "unexpanded marker");
+            assert!(src.contains("const QUAD_BIT: u32 = 0x800000u;"));
             assert_eq!(src.matches("texture_2d<f32>").count(), n);
             assert_eq!(src.matches("case ").count(), n - 1);
         }

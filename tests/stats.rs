@@ -20,12 +20,16 @@ fn a_second_identical_frame_creates_nothing_and_uploads_nothing() {
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     let first = r.stats().last_frame;
     assert_eq!(first.pipelines_created, 1);
-    assert_eq!(first.bind_groups_created, 1);
+    assert_eq!(first.bind_groups_created, 2, "texture set and streams");
     assert_eq!(
-        first.buffers_created, 3,
-        "vertex, index and one staging chunk"
+        first.buffers_created, 4,
+        "quad, mesh-vertex and index streams, and one staging chunk"
     );
-    assert_eq!(first.bytes_uploaded, 50 * (96 + 24));
+    assert_eq!(
+        first.bytes_uploaded,
+        50 * (48 + 24),
+        "a quad and 6 indices each"
+    );
     r.wait_idle().unwrap();
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     let second = r.stats().last_frame;
@@ -39,10 +43,10 @@ fn a_second_identical_frame_creates_nothing_and_uploads_nothing() {
         1
     );
     assert_eq!(second.pipeline_misses, 0);
-    // One sprite moves: only its 96 bytes go up.
+    // One sprite moves: only its 48-byte quad goes up.
     s.get_mut(s.children(s.root())[7]).unwrap().position.y = 3.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
-    assert_eq!(r.stats().last_frame.bytes_uploaded, 96);
+    assert_eq!(r.stats().last_frame.bytes_uploaded, 48);
     assert_eq!(r.stats().frames, 3);
 }
 
@@ -77,11 +81,11 @@ fn alternating_blend_modes_issue_one_set_pipeline_per_switch() {
         "alternating keys hash every time"
     );
     assert_eq!(
-        f.set_bind_group_issued, 1,
-        "the same texture set stays bound"
+        f.set_bind_group_issued, 2,
+        "the same texture set stays bound (and the streams' group)"
     );
     assert_eq!(f.set_bind_group_skipped, 9);
-    assert_eq!(f.set_buffer_issued, 2);
+    assert_eq!(f.set_buffer_issued, 1, "the index buffer; no vertex buffer");
     assert_eq!(f.render_passes, 1);
 }
 

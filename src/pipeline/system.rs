@@ -309,6 +309,11 @@ fn create_pipeline(
             bias: wgpu::DepthBiasState::default(),
         }
     });
+    let buffer = [Some(wgpu::VertexBufferLayout {
+        array_stride: stride,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes,
+    })];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("stage2d pipeline"),
         layout: Some(&shader.layout),
@@ -316,11 +321,8 @@ fn create_pipeline(
             module: &shader.module,
             entry_point: Some(shader.vertex_entry),
             compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: stride,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes,
-            })],
+            // A layout without attributes pulls its vertices from storage: no vertex buffer.
+            buffers: if attributes.is_empty() { &[] } else { &buffer },
         },
         primitive: wgpu::PrimitiveState {
             topology: state.topology.to_wgpu(),
