@@ -44,7 +44,7 @@ fn collect_and_batch(c: &mut Criterion) {
                 batcher.begin();
                 collector.collect(&scene, view, &mut batcher, |_: TextureId| true, &mut stats);
                 batcher.finish();
-                black_box(batcher.vertices.len());
+                black_box(batcher.quads.len());
             })
         });
     }
