@@ -140,6 +140,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         kept
     }
 
+    /// Forgets last frame's contents (the GPU copy is unknown): every element of the next frame is dirty.
+    pub fn forget(&mut self) {
+        self.data.clear();
+        self.len = 0;
+        self.dirty = None;
+    }
+
     /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
     pub fn mark_all_dirty(&mut self) {
         self.dirty = (self.len > 0).then_some(0..self.len);
@@ -415,6 +422,17 @@ impl Batcher {
             }
         }
         self.runs.push(run);
+    }
+
+    /// Forgets the frame just built: it was not uploaded (its frame failed), so the next frame writes and uploads
+    /// every element instead of comparing with it.
+    pub fn forget_uploads(&mut self) {
+        self.quads.forget();
+        self.vertices.forget();
+        self.indices.forget();
+        self.runs.clear();
+        self.last_runs.clear();
+        self.run = QuadRun::default();
     }
 
     /// This frame's quad runs (complete after [`Batcher::finish`]).
@@ -757,6 +775,24 @@ mod tests {
         }
         b.quads.mark_all_dirty();
         assert_eq!(b.quads.dirty(), Some(0..10));
+    }
+
+    #[test]
+    fn after_forgetting_a_frame_the_next_uploads_everything() {
+        let mut b = Batcher::new(16);
+        for forget in [false, true] {
+            push_frame(&mut b, &[true, false, true]);
+            if forget {
+                b.forget_uploads();
+            }
+        }
+        push_frame(&mut b, &[true, false, true]);
+        assert_eq!(b.quads.dirty(), Some(0..2));
+        assert_eq!(b.vertices.dirty(), Some(0..3));
+        assert_eq!(b.indices.dirty(), Some(0..15));
+        assert_eq!(b.runs_kept, 0);
+        push_frame(&mut b, &[true, false, true]);
+        assert_eq!((b.quads.dirty(), b.indices.dirty()), (None, None));
     }
 
     #[test]

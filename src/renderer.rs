@@ -226,6 +226,8 @@ pub struct Renderer {
     /// Binds the quad and mesh-vertex streams (group 1); re-created when either buffer is.
     geometry_layout: wgpu::BindGroupLayout,
     geometry_group: Option<(BindGroupId, wgpu::BindGroup)>,
+    /// Largest stream buffer the device binds.
+    stream_max: u64,
     belt: UploadBelt,
     warm_start: WarmStart,
     cache_identity: (String, String),
@@ -341,6 +343,9 @@ impl Renderer {
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
             geometry_layout,
             geometry_group: None,
+            stream_max: limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
             belt: UploadBelt::new(device.clone(), 1 << 20),
             warm_start: WarmStart::default(),
             cache_identity: Default::default(),
@@ -799,9 +804,41 @@ impl Renderer {
         )
     }
 
-    /// One frame into one target: collect, upload, prepare, record one pass, submit, trim.
+    /// One frame into one target: collect, upload, prepare, record one pass, submit, trim. A frame that fails
+    /// before its submit never reaches the GPU: the batcher then forgets what it built, so the next frame uploads
+    /// everything instead of only what differs from a frame the GPU never saw.
     #[allow(clippy::too_many_arguments)]
     fn render_pass(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        scale_factor: f32,
+        clear: Option<Color>,
+        msaa: bool,
+        target_texture: Option<crate::TextureId>,
+    ) -> Result<()> {
+        let result = self.record_and_submit(
+            scene,
+            start,
+            view,
+            format,
+            size,
+            scale_factor,
+            clear,
+            msaa,
+            target_texture,
+        );
+        if result.is_err() {
+            self.batcher.forget_uploads();
+        }
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record_and_submit(
         &mut self,
         scene: &Scene,
         start: NodeId,
@@ -1012,10 +1049,7 @@ impl Renderer {
         let q_bytes = std::mem::size_of_val(b.quads.as_slice()) as u64;
         let v_bytes = std::mem::size_of_val(b.vertices.as_slice()) as u64;
         let i_bytes = std::mem::size_of_val(b.indices.as_slice()) as u64;
-        let limits = self.device.limits();
-        let max = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
+        let max = self.stream_max;
         for (stream, bytes) in [("quad", q_bytes), ("vertex", v_bytes), ("index", i_bytes)] {
             if bytes > max {
                 return Err(Error::FrameTooLarge { stream, bytes, max });

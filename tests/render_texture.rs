@@ -292,3 +292,32 @@ fn dropped_render_textures_free_their_slots() {
         "slots are reused, not leaked (max index {max_index})"
     );
 }
+
+#[test]
+fn a_frame_dropped_by_an_error_does_not_leave_stale_geometry_on_the_gpu() {
+    // The streams upload only what changed since the last frame. A frame that fails after collecting (here a
+    // feedback loop) never reaches the GPU, so the next frame must not count on its contents being there.
+    let mut r = renderer();
+    let white = r.white_texture();
+    let target = r.create_render_target(8, 8).unwrap();
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let sprite = |c: Color| Node::sprite(white).sized(8.0, 8.0).tinted(c);
+    let mut green = Scene::new();
+    green.add(green.root(), sprite(Color::GREEN)).unwrap();
+    r.render(&green, &target, Some(Color::BLACK)).unwrap();
+    let mut red = Scene::new();
+    red.add(red.root(), sprite(Color::RED)).unwrap();
+    let mut looped = Scene::new();
+    looped.add(looped.root(), sprite(Color::RED)).unwrap();
+    looped
+        .add(looped.root(), Node::sprite(rt.texture()))
+        .unwrap();
+    assert!(matches!(
+        r.render(&looped, &rt, Some(Color::BLACK)),
+        Err(Error::FeedbackLoop(_))
+    ));
+    r.render(&red, &target, Some(Color::BLACK)).unwrap();
+    probe(&r.read_pixels(&target).unwrap(), 4, 4, [255, 0, 0, 255], 0);
+}
