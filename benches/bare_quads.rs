@@ -9,6 +9,7 @@
 mod common;
 
 use bytemuck::{Pod, Zeroable};
+use common::Rng;
 use std::time::Instant;
 
 const WIDTH: u32 = 800;
@@ -56,16 +57,6 @@ fn fs(i: Out) -> @location(0) vec4<f32> {
     return textureSample(t, s, i.uv) * i.color;
 }
 "#;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
 
 fn main() {
     let flags = common::Flags::from_env();

@@ -10,6 +10,7 @@
 //! `--out FILE.png` (save the last frame).
 
 mod common;
+use common::Rng;
 use stage2d::glam::Vec2;
 use stage2d::{
     BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture,
@@ -83,17 +84,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(a)
-}
-
-/// A tiny deterministic generator (xorshift), so runs are comparable.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
 }
 
 struct Bunny {

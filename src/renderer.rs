@@ -228,6 +228,8 @@ pub struct Renderer {
     geometry_group: Option<(BindGroupId, wgpu::BindGroup)>,
     /// Largest stream buffer the device binds.
     stream_max: u64,
+    /// Set while a frame is between collecting and its submit (still set after one that failed).
+    unsubmitted: bool,
     belt: UploadBelt,
     warm_start: WarmStart,
     cache_identity: (String, String),
@@ -343,6 +345,7 @@ impl Renderer {
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
             geometry_layout,
             geometry_group: None,
+            unsubmitted: false,
             stream_max: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -804,9 +807,7 @@ impl Renderer {
         )
     }
 
-    /// One frame into one target: collect, upload, prepare, record one pass, submit, trim. A frame that fails
-    /// before its submit never reaches the GPU: the batcher then forgets what it built, so the next frame uploads
-    /// everything instead of only what differs from a frame the GPU never saw.
+    /// One frame into one target: collect, upload, prepare, record one pass, submit, trim.
     #[allow(clippy::too_many_arguments)]
     fn render_pass(
         &mut self,
@@ -820,37 +821,12 @@ impl Renderer {
         msaa: bool,
         target_texture: Option<crate::TextureId>,
     ) -> Result<()> {
-        let result = self.record_and_submit(
-            scene,
-            start,
-            view,
-            format,
-            size,
-            scale_factor,
-            clear,
-            msaa,
-            target_texture,
-        );
-        if result.is_err() {
+        self.release_dropped_targets();
+        // A frame that failed before its submit never reached the GPU, but the batcher compares with it: forget
+        // it, so this frame uploads everything it writes.
+        if std::mem::replace(&mut self.unsubmitted, true) {
             self.batcher.forget_uploads();
         }
-        result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn record_and_submit(
-        &mut self,
-        scene: &Scene,
-        start: NodeId,
-        view: &wgpu::TextureView,
-        format: wgpu::TextureFormat,
-        size: (u32, u32),
-        scale_factor: f32,
-        clear: Option<Color>,
-        msaa: bool,
-        target_texture: Option<crate::TextureId>,
-    ) -> Result<()> {
-        self.release_dropped_targets();
         let mut frame = FrameStats::default();
         let before = self.pipelines.counters();
         let t0 = std::time::Instant::now();
@@ -1013,6 +989,7 @@ impl Renderer {
         let t3 = std::time::Instant::now();
         self.belt.finish();
         self.queue.submit([encoder.finish()]);
+        self.unsubmitted = false;
         self.belt.recall();
         let t4 = std::time::Instant::now();
         frame.collect_ns = (t1 - t0).as_nanos() as u64;

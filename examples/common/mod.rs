@@ -70,6 +70,17 @@ impl Samples {
     }
 }
 
+/// A tiny deterministic generator (xorshift), so runs are comparable.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 /// Starts env_logger at `warn` unless RUST_LOG says otherwise.
 pub fn init_logging() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
