@@ -279,7 +279,7 @@ pub struct Batcher {
     pub quads: TrackedVec<Quad>,
     /// The mesh-vertex stream (shapes).
     pub vertices: TrackedVec<Vertex>,
-    /// The index stream (`u32`: quad corners with [`QUAD_INDEX_BIT`], absolute mesh-vertex indices without).
+    /// The index stream (`u32`: quad corners with the quad bit set, absolute mesh-vertex indices without).
     pub indices: TrackedVec<u32>,
     batches: Vec<Batch>,
     max_textures: usize,
@@ -886,7 +886,7 @@ mod tests {
             }
         }
 
-        /// Whatever the sequence, batches tile the index stream, never exceed the texture limit, every vertex's
+        /// Whatever the sequence, batches tile the index stream, never exceed the texture limit, every quad's
         /// slot points at its own texture, and consecutive batches differ for a reason.
         #[test]
         fn batches_are_well_formed(
