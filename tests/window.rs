@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 fn example(name: &str) -> PathBuf {
     // Test binaries live in target/<profile>/deps; `cargo test` builds examples into target/<profile>/examples.
@@ -20,38 +19,37 @@ struct Xvfb(std::process::Child, String);
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        // SIGTERM, so the server removes its lock file and socket (a killed one leaves them behind).
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
         let _ = self.0.wait();
     }
 }
 
+/// An Xvfb on a display it picks itself (`-displayfd`: the first free one, by its lock files), ready when this
+/// returns. Tests of this binary run in parallel threads, and earlier runs may have left stale lock files.
 fn xvfb() -> Xvfb {
-    // A display number of its own: tests of this binary run in parallel threads of one process.
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let n = 100 + (std::process::id() % 100) * 8 + k;
-    let child = Command::new("Xvfb")
+    let mut child = Command::new("Xvfb")
         .args([
-            format!(":{n}").as_str(),
+            "-displayfd",
+            "1",
             "-screen",
             "0",
             "1024x768x24",
             "-nolisten",
             "tcp",
         ])
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("Xvfb is installed (run .ci/setup)");
-    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-    let start = Instant::now();
-    while !socket.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "Xvfb did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let mut line = String::new();
+    // Xvfb writes the display number once it accepts connections, or closes the pipe when it fails.
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let _ = std::io::BufRead::read_line(&mut out, &mut line);
+    let n: u32 = line.trim().parse().unwrap_or_else(|_| {
+        let _ = child.kill();
+        panic!("Xvfb did not start (printed {line:?})")
+    });
     Xvfb(child, format!(":{n}"))
 }
 
