@@ -19,8 +19,15 @@ struct Xvfb(std::process::Child, String);
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
-        // SIGTERM, so the server removes its lock file and socket (a killed one leaves them behind).
-        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        // SIGTERM, so the server removes its lock file and socket (a killed one leaves them behind); SIGKILL if
+        // there is no `kill` to send it.
+        let termed = Command::new("kill")
+            .arg(self.0.id().to_string())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !termed {
+            let _ = self.0.kill();
+        }
         let _ = self.0.wait();
     }
 }
