@@ -128,6 +128,18 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.dirty.clone()
     }
 
+    /// This frame's contents in bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(self.as_slice())
+    }
+
+    /// The dirty range as (byte offset, bytes), ready to upload.
+    pub fn dirty_bytes(&self) -> Option<(u64, &[u8])> {
+        let r = self.dirty.clone()?;
+        let size = std::mem::size_of::<T>();
+        Some(((r.start * size) as u64, bytemuck::cast_slice(&self.data[r])))
+    }
+
     /// Keeps the next `count` elements from last frame as they are (the caller knows they are unchanged).
     /// Returns `false`, keeping nothing, if last frame did not have that many.
     #[inline]

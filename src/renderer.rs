@@ -2,9 +2,7 @@
 //! collect and batch (CPU) → upload → prepare pipelines and bind groups → one pass that only records → submit →
 //! trim (stats). Steady state creates nothing: buffers only grow, pipelines and bind groups are cached.
 
-use crate::batcher::{
-    Batcher, Quad, Vertex, MAX_BATCH_TEXTURES, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24,
-};
+use crate::batcher::{Batcher, MAX_BATCH_TEXTURES, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24};
 use crate::collect::{Collector, View};
 use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
 use crate::pipeline::persist;
@@ -1023,9 +1021,9 @@ impl Renderer {
     /// Grows the stream buffers as needed (re-binding them), then copies each stream's dirty range.
     fn upload(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut FrameStats) -> Result<()> {
         let b = &mut self.batcher;
-        let q_bytes = std::mem::size_of_val(b.quads.as_slice()) as u64;
-        let v_bytes = std::mem::size_of_val(b.vertices.as_slice()) as u64;
-        let i_bytes = std::mem::size_of_val(b.indices.as_slice()) as u64;
+        let q_bytes = b.quads.as_bytes().len() as u64;
+        let v_bytes = b.vertices.as_bytes().len() as u64;
+        let i_bytes = b.indices.as_bytes().len() as u64;
         let max = self.stream_max;
         for (stream, bytes) in [("quad", q_bytes), ("vertex", v_bytes), ("index", i_bytes)] {
             if bytes > max {
@@ -1073,34 +1071,15 @@ impl Renderer {
             };
             self.geometry_group = Some((id, group));
         }
-        let belt = &mut self.belt;
-        let mut copy = |gpu: &GpuBuffer, bytes: &[u8], start: usize| {
-            if let Some(buf) = &gpu.buffer {
-                belt.write(encoder, buf, start as u64, bytes, frame);
+        let streams = [
+            (&self.quads, b.quads.dirty_bytes()),
+            (&self.vertices, b.vertices.dirty_bytes()),
+            (&self.indices, b.indices.dirty_bytes()),
+        ];
+        for (gpu, dirty) in streams {
+            if let (Some(buf), Some((offset, bytes))) = (&gpu.buffer, dirty) {
+                self.belt.write(encoder, buf, offset, bytes, frame);
             }
-        };
-        if let Some(r) = b.quads.dirty() {
-            let size = std::mem::size_of::<Quad>();
-            copy(
-                &self.quads,
-                bytemuck::cast_slice(&b.quads.as_slice()[r.clone()]),
-                r.start * size,
-            );
-        }
-        if let Some(r) = b.vertices.dirty() {
-            let size = std::mem::size_of::<Vertex>();
-            copy(
-                &self.vertices,
-                bytemuck::cast_slice(&b.vertices.as_slice()[r.clone()]),
-                r.start * size,
-            );
-        }
-        if let Some(r) = b.indices.dirty() {
-            copy(
-                &self.indices,
-                bytemuck::cast_slice(&b.indices.as_slice()[r.clone()]),
-                r.start * 4,
-            );
         }
         Ok(())
     }
