@@ -1,7 +1,9 @@
 // The batch shader: sprites, glyphs and shape meshes share it, so they share batches and draw calls.
 //
-// Group 0 (changes when a batch's texture set changes, i.e. rarely): N texture + sampler pairs, generated from
-// the device's per-stage limit.
+// Group 0 (changes when a batch's texture set changes, i.e. rarely): texture + sampler pairs. The layout holds as
+// many as the device's per-stage limit allows (16 at most); this source is expanded once per texture count k and
+// declares and samples only the first k, so a batch of k textures runs a switch of k arms (CPU rasterisers run
+// every arm for every fragment).
 // Group 1 (changes when a stream's buffer grows): the quad stream and the mesh-vertex stream. There is no vertex
 // buffer: the index says what to fetch. With the quad bit set (bit 31, or bit 23 where indices stop at 2^24 - 1)
 // it is corner `index & 3` of quad `(index - QUAD_BIT) >> 2` (48 bytes a sprite instead of four 24-byte vertices);

@@ -280,8 +280,9 @@ fn more_textures_than_one_batch_holds_draw_in_two_batches() {
     }
     let f = r.stats().last_frame;
     assert_eq!(f.draw_calls, 2);
-    assert_eq!(f.set_pipeline_issued, 1);
-    assert_eq!(f.set_pipeline_skipped, 1);
+    // The first batch samples 16 slots, the second 4: each runs the shader for its texture count.
+    assert_eq!(f.set_pipeline_issued, 2);
+    assert_eq!(f.set_pipeline_skipped, 0);
     // Two texture sets, and the stream buffers' group once.
     assert_eq!(f.set_bind_group_issued, 3);
 }

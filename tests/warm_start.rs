@@ -129,6 +129,48 @@ fn corrupt_truncated_and_foreign_files_are_ignored_and_rewritten() {
 }
 
 #[test]
+fn a_file_from_another_shader_set_is_not_replayed() {
+    // Saved keys name shaders by id; a renderer registering other shaders (here: 4 batch slots instead of 16, so
+    // 4 batch shaders instead of 16) must not replay them as its own.
+    let d = dir("shaders");
+    {
+        let mut r = with_cache(&d);
+        first_frame_pipelines(&mut r);
+    }
+    let narrow = || {
+        Renderer::new_headless(RendererOptions {
+            pipeline_cache: Some(d.clone()),
+            max_textures_per_batch: 4,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    {
+        let mut r = narrow();
+        let w = r.warm_start().clone();
+        assert!(
+            w.rejected
+                .as_deref()
+                .is_some_and(|why| why.contains("shaders")),
+            "{:?}",
+            w.rejected
+        );
+        assert_eq!(w.pipelines_prewarmed, 0);
+        assert!(first_frame_pipelines(&mut r) > 0);
+    }
+    // The same shader set accepts the file the narrow renderer rewrote.
+    let mut r = narrow();
+    assert!(
+        r.warm_start().rejected.is_none(),
+        "{:?}",
+        r.warm_start().rejected
+    );
+    assert!(r.warm_start().pipelines_prewarmed > 0);
+    assert_eq!(first_frame_pipelines(&mut r), 0);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn a_leftover_temporary_from_an_interrupted_save_does_not_matter() {
     let d = dir("tmp");
     {

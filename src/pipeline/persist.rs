@@ -1,6 +1,7 @@
 //! Warm starts: the pipeline-cache file. Pure encoding, decoding and atomic writing; no GPU.
 //!
-//! One file per adapter and driver holds wgpu's `PipelineCache` data (Vulkan's compiled pipelines) and the list of
+//! One file per adapter and driver (the driver string also carries the [`super::PipelineSystem::fingerprint`] of
+//! the registered shaders, since keys name shaders by id) holds wgpu's `PipelineCache` data (Vulkan's compiled pipelines) and the list of
 //! (target state, graphics key) pairs a run used, so the next start can create those pipelines before its first
 //! frame. Layout, little-endian:
 //!
@@ -57,10 +58,18 @@ impl std::fmt::Display for Rejected {
     }
 }
 
+/// FNV-1a 64 of `bytes`, continuing from `seed` (start with [`FNV_SEED`]).
+pub(crate) fn fnv1a_from(seed: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(seed, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The FNV-1a 64 offset basis.
+pub(crate) const FNV_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv1a_from(FNV_SEED, bytes)
 }
 
 /// Stable numbers for the colour formats a pipeline can target (0: not recorded).

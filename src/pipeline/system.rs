@@ -72,6 +72,8 @@ pub struct PipelineSystem {
     pipelines: Vec<wgpu::RenderPipeline>,
     counters: PipelineCounters,
     wgpu_cache: Option<wgpu::PipelineCache>,
+    /// Hash of every shader and geometry layout registered, in id order (see [`PipelineSystem::fingerprint`]).
+    fingerprint: u64,
 }
 
 impl PipelineSystem {
@@ -89,6 +91,7 @@ impl PipelineSystem {
             pipelines: Vec::new(),
             counters: PipelineCounters::default(),
             wgpu_cache: None,
+            fingerprint: super::persist::FNV_SEED,
         }
     }
 
@@ -99,6 +102,14 @@ impl PipelineSystem {
         let id = self.shader_ids.get_or_insert(key)?;
         if (id as usize) < self.shaders.len() {
             return Ok(ShaderId(id));
+        }
+        for part in [
+            desc.source.as_str(),
+            desc.vertex_entry,
+            desc.fragment_entry,
+            "\0",
+        ] {
+            self.fingerprint = super::persist::fnv1a_from(self.fingerprint, part.as_bytes());
         }
         let module = match self.modules.get(&desc.source) {
             Some(m) => m.clone(),
@@ -136,9 +147,22 @@ impl PipelineSystem {
     pub fn register_geometry(&mut self, layout: GeometryLayout) -> Result<GeometryLayoutId> {
         let id = self.geometry_ids.get_or_insert(layout.clone())?;
         if id as usize == self.geometries.len() {
+            let mut h = super::persist::fnv1a_from(self.fingerprint, &layout.stride.to_le_bytes());
+            for a in &layout.attributes {
+                let desc = format!("{:?}@{}:{}\0", a.format, a.offset, a.shader_location);
+                h = super::persist::fnv1a_from(h, desc.as_bytes());
+            }
+            self.fingerprint = h;
             self.geometries.push(layout);
         }
         Ok(GeometryLayoutId(id))
+    }
+
+    /// A hash of every shader (source and entry points) and geometry layout registered, in id order. Graphics keys
+    /// name shaders and layouts by id, so a saved key means the same pipeline only to a system with the same
+    /// fingerprint (the warm-start file records it).
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// Uses `cache` (a wgpu pipeline cache) for every pipeline created from now on.
