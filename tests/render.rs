@@ -288,6 +288,43 @@ fn more_textures_than_one_batch_holds_draw_in_two_batches() {
 }
 
 #[test]
+fn every_texture_count_samples_the_right_slot() {
+    // A batch of k textures runs the shader built for k slots: each sprite must show its own texture, the last
+    // slot included (an off-by-one in the choice would send it to slot 0's texture).
+    let mut r = renderer();
+    let colours: Vec<[u8; 4]> = (0..16u32)
+        .map(|i| {
+            [
+                (i * 16) as u8,
+                (255 - i * 16) as u8,
+                ((i * 53) % 256) as u8,
+                255,
+            ]
+        })
+        .collect();
+    let texs: Vec<_> = colours.iter().map(|c| solid(&mut r, 1, 1, *c)).collect();
+    let mut created = 0;
+    for k in [1usize, 2, 3, 7, 15, 16] {
+        let mut s = Scene::new();
+        for (i, t) in texs[..k].iter().enumerate() {
+            s.add(
+                s.root(),
+                Node::sprite(*t).sized(4.0, 4.0).at(i as f32 * 4.0, 0.0),
+            )
+            .unwrap();
+        }
+        let img = render(&mut r, &s, 64, 4, Color::BLACK);
+        for (i, c) in colours[..k].iter().enumerate() {
+            probe(&img, i as u32 * 4 + 2, 2, *c, 0);
+        }
+        let f = r.stats().last_frame;
+        assert_eq!((f.draw_calls, f.set_pipeline_issued), (1, 1), "k = {k}");
+        created += f.pipelines_created;
+    }
+    assert_eq!(created, 6, "one pipeline per texture count");
+}
+
+#[test]
 fn nearest_and_linear_sampling() {
     let mut r = renderer();
     let px2 = [0, 0, 0, 255, 255, 255, 255, 255];
