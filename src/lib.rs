@@ -15,7 +15,8 @@
 //!    batches); break batches only on blend mode, topology or texture overflow (16 textures per batch by default).
 //! 3. **Upload**: write only the byte ranges that changed since the last frame.
 //! 4. **Prepare**: look up pipelines in the [`PipelineSystem`] and bind groups in the [`TextureSystem`] (created on
-//!    first use only).
+//!    first use only). A batch of k textures uses the batch shader built for k slots (on software rasterisers every
+//!    arm of the shader's texture `switch` runs for every fragment).
 //! 5. **Record**: one render pass per target; the [`Encoder`] issues `set_*` calls only when state changes.
 //! 6. **Submit**, then **trim**: fold the counters into [`Stats`].
 //!
