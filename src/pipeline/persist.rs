@@ -1,9 +1,9 @@
 //! Warm starts: the pipeline-cache file. Pure encoding, decoding and atomic writing; no GPU.
 //!
-//! One file per adapter and driver (the driver string also carries the [`super::PipelineSystem::fingerprint`] of
-//! the registered shaders, since keys name shaders by id) holds wgpu's `PipelineCache` data (Vulkan's compiled pipelines) and the list of
+//! One file per adapter and driver holds wgpu's `PipelineCache` data (Vulkan's compiled pipelines) and the list of
 //! (target state, graphics key) pairs a run used, so the next start can create those pipelines before its first
-//! frame. Layout, little-endian:
+//! frame. Keys name shaders by id, so the driver string also carries the [`super::PipelineSystem::fingerprint`] of
+//! the registered shaders: another shader set is another driver. Layout, little-endian:
 //!
 //! ```text
 //! "S2DPIPE1" | key len u32 | key | driver len u32 | driver | entries u32 | entries x (global u16, format u32,
