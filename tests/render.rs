@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use stage2d::glam::Vec2;
-use stage2d::{BlendMode, Color, Node, Renderer, RendererOptions, Sampling, Scene};
+use stage2d::{BlendMode, Color, Node, Renderer, RendererOptions, Sampling, Scene, Texture};
 
 #[test]
 fn opaque_red_sprite_covers_exactly_its_pixels() {
@@ -251,11 +251,9 @@ fn atlas_frames_show_their_sub_rectangles_and_share_a_slot() {
     golden("atlas_frames", &img);
 }
 
-#[test]
-fn more_textures_than_one_batch_holds_draw_in_two_batches() {
-    let mut r = renderer();
-    assert_eq!(r.max_textures_per_batch(), 16);
-    let colours: Vec<[u8; 4]> = (0..20u32)
+/// `n` distinct opaque colours and a 1x1 texture of each.
+fn distinct_textures(r: &mut Renderer, n: u32) -> (Vec<[u8; 4]>, Vec<Texture>) {
+    let colours: Vec<[u8; 4]> = (0..n)
         .map(|i| {
             [
                 (i * 12) as u8,
@@ -265,7 +263,12 @@ fn more_textures_than_one_batch_holds_draw_in_two_batches() {
             ]
         })
         .collect();
-    let texs: Vec<_> = colours.iter().map(|c| solid(&mut r, 1, 1, *c)).collect();
+    let texs = colours.iter().map(|c| solid(r, 1, 1, *c)).collect();
+    (colours, texs)
+}
+
+/// Draws `texs` as a row of 4x4 sprites on a `4 * len x 4` target and probes each for its colour.
+fn draw_row(r: &mut Renderer, texs: &[Texture], colours: &[[u8; 4]]) {
     let mut s = Scene::new();
     for (i, t) in texs.iter().enumerate() {
         s.add(
@@ -274,10 +277,18 @@ fn more_textures_than_one_batch_holds_draw_in_two_batches() {
         )
         .unwrap();
     }
-    let img = render(&mut r, &s, 80, 4, Color::BLACK);
+    let img = render(r, &s, 4 * texs.len() as u32, 4, Color::BLACK);
     for (i, c) in colours.iter().enumerate() {
         probe(&img, i as u32 * 4 + 2, 2, *c, 0);
     }
+}
+
+#[test]
+fn more_textures_than_one_batch_holds_draw_in_two_batches() {
+    let mut r = renderer();
+    assert_eq!(r.max_textures_per_batch(), 16);
+    let (colours, texs) = distinct_textures(&mut r, 20);
+    draw_row(&mut r, &texs, &colours);
     let f = r.stats().last_frame;
     assert_eq!(f.draw_calls, 2);
     // The first batch samples 16 slots, the second 4: each runs the shader for its texture count.
@@ -292,31 +303,10 @@ fn every_texture_count_samples_the_right_slot() {
     // A batch of k textures runs the shader built for k slots: each sprite must show its own texture, the last
     // slot included (an off-by-one in the choice would send it to slot 0's texture).
     let mut r = renderer();
-    let colours: Vec<[u8; 4]> = (0..16u32)
-        .map(|i| {
-            [
-                (i * 16) as u8,
-                (255 - i * 16) as u8,
-                ((i * 53) % 256) as u8,
-                255,
-            ]
-        })
-        .collect();
-    let texs: Vec<_> = colours.iter().map(|c| solid(&mut r, 1, 1, *c)).collect();
+    let (colours, texs) = distinct_textures(&mut r, 16);
     let mut created = 0;
     for k in [1usize, 2, 3, 7, 15, 16] {
-        let mut s = Scene::new();
-        for (i, t) in texs[..k].iter().enumerate() {
-            s.add(
-                s.root(),
-                Node::sprite(*t).sized(4.0, 4.0).at(i as f32 * 4.0, 0.0),
-            )
-            .unwrap();
-        }
-        let img = render(&mut r, &s, 64, 4, Color::BLACK);
-        for (i, c) in colours[..k].iter().enumerate() {
-            probe(&img, i as u32 * 4 + 2, 2, *c, 0);
-        }
+        draw_row(&mut r, &texs[..k], &colours[..k]);
         let f = r.stats().last_frame;
         assert_eq!((f.draw_calls, f.set_pipeline_issued), (1, 1), "k = {k}");
         created += f.pipelines_created;
