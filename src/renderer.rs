@@ -2,7 +2,7 @@
 //! collect and batch (CPU) → upload → prepare pipelines and bind groups → one pass that only records → submit →
 //! trim (stats). Steady state creates nothing: buffers only grow, pipelines and bind groups are cached.
 
-use crate::batcher::{Batcher, MAX_BATCH_TEXTURES, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24};
+use crate::batcher::{Batcher, TrackedVec, MAX_BATCH_TEXTURES, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24};
 use crate::collect::{Collector, View};
 use crate::encoder::{BindGroupId, BoundState, BufferBinding, Encoder};
 use crate::pipeline::persist;
@@ -127,15 +127,17 @@ impl GpuBuffer {
         }
     }
 
-    /// Makes room for `bytes` (at most `max`); returns whether the buffer was re-created (its contents are then
-    /// lost).
-    fn reserve(
+    /// Makes room for `stream` (at least `min` bytes, at most `max`). A re-created buffer has lost its contents, so
+    /// the whole stream is then marked dirty; returns whether that happened.
+    fn fit<T: bytemuck::Pod + Default>(
         &mut self,
         device: &wgpu::Device,
-        bytes: u64,
+        stream: &mut TrackedVec<T>,
+        min: u64,
         max: u64,
         stats: &mut FrameStats,
     ) -> bool {
+        let bytes = (stream.as_bytes().len() as u64).max(min);
         if self.buffer.as_ref().is_some_and(|b| b.size() >= bytes) || bytes == 0 {
             return false;
         }
@@ -148,6 +150,7 @@ impl GpuBuffer {
         }));
         self.generation += 1;
         stats.buffers_created += 1;
+        stream.mark_all_dirty();
         true
     }
 
@@ -1042,31 +1045,23 @@ impl Renderer {
     /// Grows the stream buffers as needed (re-binding them), then copies each stream's dirty range.
     fn upload(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &mut FrameStats) -> Result<()> {
         let b = &mut self.batcher;
-        let q_bytes = b.quads.as_bytes().len() as u64;
-        let v_bytes = b.vertices.as_bytes().len() as u64;
-        let i_bytes = b.indices.as_bytes().len() as u64;
         let max = self.stream_max;
-        for (stream, bytes) in [("quad", q_bytes), ("vertex", v_bytes), ("index", i_bytes)] {
+        for (stream, bytes) in [
+            ("quad", b.quads.as_bytes().len()),
+            ("vertex", b.vertices.as_bytes().len()),
+            ("index", b.indices.as_bytes().len()),
+        ] {
+            let bytes = bytes as u64;
             if bytes > max {
                 return Err(Error::FrameTooLarge { stream, bytes, max });
             }
         }
-        // Storage buffers are bound even when empty: they always exist.
+        // Storage buffers are bound even when empty: they always exist (at least 4 bytes).
+        let dev = &self.device;
         let mut rebind = self.geometry_group.is_none();
-        if self.quads.reserve(&self.device, q_bytes.max(4), max, frame) {
-            b.quads.mark_all_dirty();
-            rebind = true;
-        }
-        if self
-            .vertices
-            .reserve(&self.device, v_bytes.max(4), max, frame)
-        {
-            b.vertices.mark_all_dirty();
-            rebind = true;
-        }
-        if self.indices.reserve(&self.device, i_bytes, max, frame) {
-            b.indices.mark_all_dirty();
-        }
+        rebind |= self.quads.fit(dev, &mut b.quads, 4, max, frame);
+        rebind |= self.vertices.fit(dev, &mut b.vertices, 4, max, frame);
+        self.indices.fit(dev, &mut b.indices, 0, max, frame);
         if rebind {
             let (Some(q), Some(v)) = (&self.quads.buffer, &self.vertices.buffer) else {
                 unreachable!("reserved above");
