@@ -14,7 +14,7 @@ use crate::scene::Scene;
 use crate::stats::FrameStats;
 use crate::text::atlas::Raster;
 use crate::text::{GlyphKey, TextSystem};
-use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
+use crate::{BlendMode, Color, Mask, NodeId, NodeKind, Texture, TextureId};
 use glam::{Affine2, Vec2};
 
 /// What a node passes down to its children.
@@ -162,6 +162,8 @@ struct Ctx<'a, F: Fn(TextureId) -> bool> {
     feedback_loop: bool,
     /// The last texture found live (sprites in a row mostly share one).
     live: Option<TextureId>,
+    /// The last sprite texture (or frame) drawn and its texture coordinates, which cost a division to work out.
+    last_frame: Option<(Texture, [f32; 4])>,
 }
 
 impl Collector {
@@ -199,6 +201,7 @@ impl Collector {
             forbidden,
             feedback_loop: false,
             live: None,
+            last_frame: None,
         };
         self.masks.reset();
         self.mask_counters = MaskCounters::default();
@@ -560,6 +563,14 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 }
                 cx.live = Some(id_tex);
             }
+            let uv = match cx.last_frame {
+                Some((t, uv)) if t == sprite.texture => uv,
+                _ => {
+                    let uv = sprite.texture.uvs();
+                    cx.last_frame = Some((sprite.texture, uv));
+                    uv
+                }
+            };
             let size = sprite.size_in_pixels();
             if !(size.is_finite() && sprite.anchor.is_finite()) {
                 return skip(cx.stats, id, "non-finite sprite size or anchor");
@@ -570,7 +581,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
             cx.batcher.push_quad(
                 id_tex,
                 [p0.into(), dx.into(), dy.into()],
-                sprite.texture.uvs(),
+                uv,
                 inh.packed,
                 inh.blend,
             );
@@ -794,6 +805,39 @@ mod tests {
         assert_eq!(s.nodes_skipped, 4);
         assert_eq!(s.sprites, 1);
         assert_eq!(b.batches()[0].textures.ids().next().unwrap().index, 2);
+    }
+
+    #[test]
+    fn frames_of_one_atlas_in_a_row_keep_their_own_coordinates() {
+        let mut scene = Scene::new();
+        let r = scene.root();
+        let atlas = tex(0);
+        let frames = [
+            atlas.frame(0, 0, 5, 5).unwrap(),
+            atlas.frame(5, 0, 5, 5).unwrap(),
+            atlas.frame(5, 0, 5, 5).unwrap(),
+            atlas,
+            atlas.frame(0, 5, 5, 5).unwrap(),
+        ];
+        for f in frames {
+            scene.add(r, Node::sprite(f)).unwrap();
+        }
+        let (b, _) = run(&scene);
+        let uvs: Vec<_> = b.quads.as_slice().iter().map(|q| [q.uv0, q.uv1]).collect();
+        let expected: Vec<_> = frames
+            .iter()
+            .map(|f| {
+                let [u0, v0, u1, v1] = f.uvs();
+                [[u0, v0], [u1, v1]]
+            })
+            .collect();
+        assert_eq!(uvs, expected);
+        assert_eq!(uvs[1], [[0.5, 0.0], [1.0, 0.5]]);
+        assert_eq!(
+            b.batches()[0].textures.len(),
+            1,
+            "frames of one texture share a slot"
+        );
     }
 
     #[test]

@@ -67,12 +67,11 @@ pub const MAX_TEXTURE_SIDE: u32 = 1 << 16;
 
 /// A texture, or a frame (sub-rectangle in pixels) of one. Frames of one texture share a batch slot.
 ///
-/// 36 bytes: every sprite holds one, and the walk streams through all of them each frame.
+/// 20 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
+/// coordinates are worked out from the frame when needed rather than stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Texture {
     id: TextureId,
-    /// `[u0, v0, u1, v1]`, bit patterns of f32 (kept so that `Texture` stays `Eq + Hash`).
-    uv: [u32; 4],
     /// The frame's `[x, y, width - 1, height - 1]` in pixels.
     frame: [u16; 4],
     /// The whole texture's `[width - 1, height - 1]`.
@@ -91,17 +90,9 @@ impl Texture {
     }
 
     fn with_frame(id: TextureId, size: [u32; 2], frame: [u32; 4]) -> Texture {
-        let (w, h) = (size[0] as f32, size[1] as f32);
         let [x, y, fw, fh] = frame;
-        let uv = [
-            x as f32 / w,
-            y as f32 / h,
-            (x + fw) as f32 / w,
-            (y + fh) as f32 / h,
-        ];
         Texture {
             id,
-            uv: uv.map(f32::to_bits),
             // x < width <= MAX_TEXTURE_SIDE, so x fits.
             frame: [x as u16, y as u16, less_one(fw), less_one(fh)],
             size: size.map(less_one),
@@ -172,7 +163,10 @@ impl Texture {
     /// Texture coordinates of the frame: `[u0, v0, u1, v1]`.
     #[inline]
     pub fn uvs(&self) -> [f32; 4] {
-        self.uv.map(f32::from_bits)
+        let [x, y, w, h] = self.frame.map(|v| v as f32);
+        let [tw, th] = self.size.map(|v| v as f32 + 1.0);
+        let corners = glam::Vec4::new(x, y, x + w + 1.0, y + h + 1.0);
+        (corners / glam::Vec4::new(tw, th, tw, th)).to_array()
     }
 }
 
@@ -210,7 +204,35 @@ mod tests {
         assert_eq!(f.frame_rect(), [MAX_TEXTURE_SIDE - 1, 0, 1, 1]);
         assert_eq!(f.uvs()[2], 1.0);
         assert!(t.frame(MAX_TEXTURE_SIDE - 1, 0, 2, 1).is_err());
-        assert_eq!(std::mem::size_of::<Texture>(), 36);
+        assert_eq!(std::mem::size_of::<Texture>(), 20);
+    }
+
+    proptest::proptest! {
+        /// Coordinates worked out from the stored frame are the frame's corners divided by the texture's size.
+        #[test]
+        fn uvs_are_the_frame_over_the_size(
+            w in 1u32..=MAX_TEXTURE_SIDE,
+            h in 1u32..=MAX_TEXTURE_SIDE,
+            fx in 0.0f64..1.0,
+            fy in 0.0f64..1.0,
+            fw in 0.0f64..1.0,
+            fh in 0.0f64..1.0,
+        ) {
+            let x = (fx * w as f64) as u32 % w;
+            let y = (fy * h as f64) as u32 % h;
+            let width = 1 + (fw * (w - x) as f64) as u32 % (w - x);
+            let height = 1 + (fh * (h - y) as f64) as u32 % (h - y);
+            let f = Texture::new(tex().id(), w, h).frame(x, y, width, height).unwrap();
+            let (w, h) = (w as f32, h as f32);
+            let expected = [
+                x as f32 / w,
+                y as f32 / h,
+                (x + width) as f32 / w,
+                (y + height) as f32 / h,
+            ];
+            proptest::prop_assert_eq!(f.uvs(), expected);
+            proptest::prop_assert_eq!(f.frame_rect(), [x, y, width, height]);
+        }
     }
 
     #[test]
