@@ -14,7 +14,7 @@ use crate::scene::Scene;
 use crate::stats::FrameStats;
 use crate::text::atlas::Raster;
 use crate::text::{GlyphKey, TextSystem};
-use crate::{BlendMode, Color, Mask, NodeId, NodeKind, Texture, TextureId};
+use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 
 /// What a node passes down to its children.
@@ -162,8 +162,6 @@ struct Ctx<'a, F: Fn(TextureId) -> bool> {
     feedback_loop: bool,
     /// The last texture found live (sprites in a row mostly share one).
     live: Option<TextureId>,
-    /// The last sprite texture (or frame) drawn and its texture coordinates, which cost a division to work out.
-    last_frame: Option<(Texture, [f32; 4])>,
 }
 
 impl Collector {
@@ -201,7 +199,6 @@ impl Collector {
             forbidden,
             feedback_loop: false,
             live: None,
-            last_frame: None,
         };
         self.masks.reset();
         self.mask_counters = MaskCounters::default();
@@ -563,14 +560,6 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 }
                 cx.live = Some(id_tex);
             }
-            let uv = match cx.last_frame {
-                Some((t, uv)) if t == sprite.texture => uv,
-                _ => {
-                    let uv = sprite.texture.uvs();
-                    cx.last_frame = Some((sprite.texture, uv));
-                    uv
-                }
-            };
             let size = sprite.size_in_pixels();
             if !(size.is_finite() && sprite.anchor.is_finite()) {
                 return skip(cx.stats, id, "non-finite sprite size or anchor");
@@ -581,7 +570,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
             cx.batcher.push_quad(
                 id_tex,
                 [p0.into(), dx.into(), dy.into()],
-                uv,
+                sprite.texture.uvs(),
                 inh.packed,
                 inh.blend,
             );
