@@ -222,7 +222,11 @@ impl Collector {
                 };
                 let simple = slot.child_count == 0 && slot.node.mask.is_none();
                 if simple {
-                    visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
+                    if let NodeKind::Sprite(sprite) = &slot.node.kind {
+                        visit_leaf_sprite(&mut cx, child, &slot.node, sprite, &inh);
+                    } else {
+                        visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
+                    }
                 } else {
                     next = Some((i + 1, child));
                     break;
@@ -490,6 +494,90 @@ fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, boo
     None
 }
 
+/// Whether every component of `a`, `b` and `c` is finite: `x * 0` is 0 for finite `x` and NaN otherwise, and NaN
+/// survives the sum (one vector sum instead of six branches).
+#[inline(always)]
+fn all_finite(a: Vec2, b: Vec2, c: Vec2) -> bool {
+    let z = a * 0.0 + b * 0.0 + c * 0.0;
+    z.x + z.y == 0.0
+}
+
+/// A sprite that has no children and no mask, the bulk of most frames: [`visit_slot`] without working out what
+/// children would inherit.
+#[inline(always)]
+fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    id: NodeId,
+    node: &crate::Node,
+    sprite: &crate::Sprite,
+    parent: &Inherited,
+) {
+    if !node.visible {
+        return;
+    }
+    let matrix = parent.matrix * node.local_transform();
+    let mut own = node.tint;
+    own.a *= node.alpha;
+    let blend = node.blend_mode.resolve(parent.blend);
+    let packed = if own == Color::WHITE {
+        parent.packed
+    } else if own.is_finite() {
+        (parent.color * own).to_rgba8_u32()
+    } else {
+        skip(cx.stats, id, "non-finite alpha or tint");
+        return;
+    };
+    // A non-finite matrix shows in the quad's corners, which `push_sprite` checks.
+    push_sprite(cx, id, sprite, &matrix, packed, blend, false);
+}
+
+/// Pushes the quad of `sprite` drawn through `matrix`; `false` if it was skipped (a destroyed texture, the texture
+/// being drawn into, or non-finite corners from the transform, size or anchor).
+#[inline(always)]
+fn push_sprite<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    id: NodeId,
+    sprite: &crate::Sprite,
+    matrix: &Affine2,
+    packed: u32,
+    blend: BlendMode,
+    mask: bool,
+) -> bool {
+    let id_tex = sprite.texture.id();
+    if Some(id_tex) == cx.forbidden {
+        cx.feedback_loop = true;
+        skip(cx.stats, id, "its texture is the target being drawn");
+        return false;
+    }
+    if cx.live != Some(id_tex) {
+        if !(cx.is_live)(id_tex) {
+            cx.stats.dead_textures += 1;
+            skip(cx.stats, id, "its texture was destroyed");
+            return false;
+        }
+        cx.live = Some(id_tex);
+    }
+    let size = sprite.size_in_pixels();
+    let p0 = matrix.transform_point2(-sprite.anchor * size);
+    let dx = matrix.matrix2.x_axis * size.x;
+    let dy = matrix.matrix2.y_axis * size.y;
+    if !all_finite(p0, dx, dy) {
+        skip(cx.stats, id, "non-finite transform, sprite size or anchor");
+        return false;
+    }
+    cx.batcher.push_quad(
+        id_tex,
+        [p0.into(), dx.into(), dy.into()],
+        sprite.texture.uvs(),
+        packed,
+        blend,
+    );
+    if !mask {
+        cx.stats.sprites += 1;
+    }
+    true
+}
+
 /// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
 /// drawn. In `mask` mode only the shape is drawn: colour, alpha and blend mode are ignored.
 #[inline(always)]
@@ -519,7 +607,11 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
         return None;
     }
     let matrix = parent.matrix * node.local_transform();
-    if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
+    if !all_finite(
+        matrix.matrix2.x_axis,
+        matrix.matrix2.y_axis,
+        matrix.translation,
+    ) {
         return skip(cx.stats, id, "non-finite transform");
     }
     let mut own = node.tint;
@@ -548,34 +640,8 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
     match &node.kind {
         NodeKind::Container => {}
         NodeKind::Sprite(sprite) => {
-            let id_tex = sprite.texture.id();
-            if Some(id_tex) == cx.forbidden {
-                cx.feedback_loop = true;
-                return skip(cx.stats, id, "its texture is the target being drawn");
-            }
-            if cx.live != Some(id_tex) {
-                if !(cx.is_live)(id_tex) {
-                    cx.stats.dead_textures += 1;
-                    return skip(cx.stats, id, "its texture was destroyed");
-                }
-                cx.live = Some(id_tex);
-            }
-            let size = sprite.size_in_pixels();
-            if !(size.is_finite() && sprite.anchor.is_finite()) {
-                return skip(cx.stats, id, "non-finite sprite size or anchor");
-            }
-            let p0 = matrix.transform_point2(-sprite.anchor * size);
-            let dx = matrix.matrix2.x_axis * size.x;
-            let dy = matrix.matrix2.y_axis * size.y;
-            cx.batcher.push_quad(
-                id_tex,
-                [p0.into(), dx.into(), dy.into()],
-                sprite.texture.uvs(),
-                inh.packed,
-                inh.blend,
-            );
-            if !mask {
-                cx.stats.sprites += 1;
+            if !push_sprite(cx, id, sprite, &matrix, inh.packed, inh.blend, mask) {
+                return None;
             }
         }
         NodeKind::Graphics(ctx) => {
@@ -793,6 +859,54 @@ mod tests {
         let (b, s) = run(&scene);
         assert_eq!(s.nodes_skipped, 4);
         assert_eq!(s.sprites, 1);
+        assert_eq!(b.batches()[0].textures.ids().next().unwrap().index, 2);
+    }
+
+    #[test]
+    fn leaf_sprites_and_sprites_with_children_draw_and_skip_alike() {
+        // Leaf sprites take a shorter path than sprites with children; both must give the same quads and skip
+        // the same bad input.
+        let shapes: [fn(Node) -> Node; 6] = [
+            |n| n.at(3.0, 4.0).tinted(Color::rgba(1.0, 0.5, 0.25, 1.0)),
+            |n| n.with_alpha(0.5).anchor(0.5, 1.0).sized(7.0, 3.0),
+            |n| n.at(f32::NAN, 0.0),
+            |n| n.anchor(f32::INFINITY, 0.0),
+            |n| n.tinted(Color::rgba(f32::NAN, 1.0, 1.0, 1.0)),
+            |n| Node {
+                scale: Vec2::splat(1e30),
+                ..n.sized(1e30, 1e30)
+            },
+        ];
+        for (i, shape) in shapes.iter().enumerate() {
+            let mut leaf = Scene::new();
+            let r = leaf.root();
+            leaf.add(r, shape(Node::sprite(tex(1)))).unwrap();
+            let mut parent = Scene::new();
+            let r = parent.root();
+            let p = parent.add(r, shape(Node::sprite(tex(1)))).unwrap();
+            parent.add(p, Node::container()).unwrap();
+            let (bl, sl) = run(&leaf);
+            let (bp, sp) = run(&parent);
+            assert_eq!(bl.quads.as_slice(), bp.quads.as_slice(), "case {i}");
+            assert_eq!(
+                (sl.sprites, sl.nodes_skipped),
+                (sp.sprites, sp.nodes_skipped),
+                "case {i}"
+            );
+            assert_eq!(sl.sprites + sl.nodes_skipped, 1, "case {i}");
+            assert_eq!(sl.nodes_skipped == 1, i >= 2, "case {i}");
+        }
+    }
+
+    #[test]
+    fn a_sprite_with_a_destroyed_texture_skips_its_children() {
+        let mut scene = Scene::new();
+        let r = scene.root();
+        let dead = scene.add(r, Node::sprite(tex(500))).unwrap();
+        scene.add(dead, Node::sprite(tex(1))).unwrap();
+        scene.add(r, Node::sprite(tex(2))).unwrap();
+        let (b, s) = run(&scene);
+        assert_eq!((s.sprites, s.nodes_skipped, s.dead_textures), (1, 1, 1));
         assert_eq!(b.batches()[0].textures.ids().next().unwrap().index, 2);
     }
 
