@@ -37,8 +37,9 @@ fn collect_and_batch(c: &mut Criterion) {
             let mut t = 0.0f32;
             b.iter(|| {
                 t += 1.0;
+                let dx = t.sin();
                 for id in &ids {
-                    scene.get_mut(*id).unwrap().position.x += t.sin();
+                    scene.get_mut(*id).unwrap().position.x += dx;
                 }
                 let mut stats = FrameStats::default();
                 batcher.begin();
