@@ -516,19 +516,30 @@ fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
         return;
     }
     let matrix = parent.matrix * node.local_transform();
-    let mut own = node.tint;
-    own.a *= node.alpha;
-    let blend = node.blend_mode.resolve(parent.blend);
-    let packed = if own == Color::WHITE {
-        parent.packed
-    } else if own.is_finite() {
-        (parent.color * own).to_rgba8_u32()
-    } else {
+    let Some((_, packed)) = node_color(node, parent) else {
         skip(cx.stats, id, "non-finite alpha or tint");
         return;
     };
+    let blend = node.blend_mode.resolve(parent.blend);
     // A non-finite matrix shows in the quad's corners, which `push_sprite` checks.
     push_sprite(cx, id, sprite, &matrix, packed, blend, false);
+}
+
+/// The colour `node` draws with and passes down (its tint with its alpha, times its parent's) and that colour
+/// packed for vertices; `None` if its tint or alpha is not finite.
+#[inline(always)]
+fn node_color(node: &crate::Node, parent: &Inherited) -> Option<(Color, u32)> {
+    let mut own = node.tint;
+    own.a *= node.alpha;
+    if own == Color::WHITE {
+        // Untinted and opaque (most nodes): the parent's colour as it is.
+        Some((parent.color, parent.packed))
+    } else if own.is_finite() {
+        let color = parent.color * own;
+        Some((color, color.to_rgba8_u32()))
+    } else {
+        None
+    }
 }
 
 /// Pushes the quad of `sprite` drawn through `matrix`; `false` if it was skipped (a destroyed texture, the texture
@@ -614,26 +625,16 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
     ) {
         return skip(cx.stats, id, "non-finite transform");
     }
-    let mut own = node.tint;
-    own.a *= node.alpha;
     let inh = if mask {
         Inherited { matrix, ..parent }
-    } else if own == Color::WHITE {
-        // Untinted and opaque (most nodes): the parent's colour as it is.
-        Inherited {
-            matrix,
-            blend: node.blend_mode.resolve(parent.blend),
-            ..parent
-        }
     } else {
-        if !own.is_finite() {
+        let Some((color, packed)) = node_color(node, &parent) else {
             return skip(cx.stats, id, "non-finite alpha or tint");
-        }
-        let color = parent.color * own;
+        };
         Inherited {
             matrix,
             color,
-            packed: color.to_rgba8_u32(),
+            packed,
             blend: node.blend_mode.resolve(parent.blend),
         }
     };
