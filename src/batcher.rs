@@ -179,7 +179,6 @@ impl<T: Pod + Default> TrackedVec<T> {
     #[inline(always)]
     pub fn push_value<const W: usize>(&mut self, item: T)
     where
-        T: Pod,
         [u32; W]: Pod,
     {
         let i = self.len;
