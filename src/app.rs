@@ -222,9 +222,11 @@ impl<A: App> Runner<A> {
             ))
             .with_resizable(self.options.resizable);
         let window = Arc::new(event_loop.create_window(attrs).map_err(win_err)?);
-        let desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-            event_loop.owned_display_handle(),
-        ));
+        let desc = crate::renderer::instance_descriptor(
+            wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
+                event_loop.owned_display_handle(),
+            )),
+        );
         let instance = wgpu::Instance::new(desc);
         let surface = instance.create_surface(window.clone()).map_err(win_err)?;
         let adapter = crate::select_adapter(

@@ -72,7 +72,7 @@ pub use error::{Error, Result};
 pub use graphics::{FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle};
 pub use node::{Mask, Node, NodeKind};
 pub use pipeline::PipelineSystem;
-pub use renderer::{select_adapter, Renderer, RendererOptions, WarmStart};
+pub use renderer::{instance_descriptor, select_adapter, Renderer, RendererOptions, WarmStart};
 pub use scene::{NodeId, Scene};
 pub use sprite::Sprite;
 pub use stats::{FrameStats, Stats};

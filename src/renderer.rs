@@ -65,6 +65,17 @@ pub struct WarmStart {
     pub prewarm_time: std::time::Duration,
 }
 
+/// `base` with stage2d's instance flags, then the environment's (`WGPU_BACKEND`, `WGPU_VALIDATION`, …) over them.
+///
+/// stage2d issues no indirect draws, so wgpu's indirect-call validation (on by default in release builds) is left
+/// off: it would build its compute pipelines at device creation and visit every draw at encode time for nothing.
+/// `WGPU_VALIDATION_INDIRECT_CALL=1` still turns it on.
+pub fn instance_descriptor(mut base: wgpu::InstanceDescriptor) -> wgpu::InstanceDescriptor {
+    base.flags
+        .remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
+    base.with_env()
+}
+
 /// Picks an adapter the way wgpu's helpers do: `WGPU_ADAPTER_NAME` (a case-insensitive substring) if set,
 /// otherwise the preferred adapter, otherwise the fallback (software) adapter. Never panics.
 pub fn select_adapter(
@@ -260,8 +271,9 @@ impl Renderer {
     /// A renderer without a window, on the adapter chosen from the environment (`WGPU_BACKEND`,
     /// `WGPU_ADAPTER_NAME`, `WGPU_POWER_PREF`), software adapters included.
     pub fn new_headless(options: RendererOptions) -> Result<Renderer> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance = wgpu::Instance::new(instance_descriptor(
+            wgpu::InstanceDescriptor::new_without_display_handle(),
+        ));
         let adapter = select_adapter(&instance, None, options.power_preference)?;
         Self::from_adapter(instance, adapter, options)
     }
@@ -1190,5 +1202,25 @@ impl Drop for Renderer {
         if let Err(e) = self.save_pipeline_cache() {
             log::warn!("could not save the pipeline cache: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instances_leave_indirect_call_validation_off_unless_the_environment_asks() {
+        let flags =
+            instance_descriptor(wgpu::InstanceDescriptor::new_without_display_handle()).flags;
+        let asked = std::env::var("WGPU_VALIDATION_INDIRECT_CALL").is_ok_and(|v| v != "0");
+        assert_eq!(
+            flags.contains(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL),
+            asked
+        );
+        // The other flags still follow the build and the environment.
+        let mut expected = wgpu::InstanceFlags::from_build_config().with_env();
+        expected.set(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL, asked);
+        assert_eq!(flags, expected);
     }
 }
