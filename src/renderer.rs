@@ -68,8 +68,8 @@ pub struct WarmStart {
 /// `base` with stage2d's instance flags, then the environment's (`WGPU_BACKEND`, `WGPU_VALIDATION`, …) over them.
 ///
 /// stage2d issues no indirect draws, so wgpu's indirect-call validation (on by default in release builds) is left
-/// off: it would build its compute pipelines at device creation and visit every draw at encode time for nothing.
-/// `WGPU_VALIDATION_INDIRECT_CALL=1` still turns it on.
+/// off: with it, wgpu builds validation pipelines at device creation and keeps per-encoder state for indirect draws
+/// that never come. `WGPU_VALIDATION_INDIRECT_CALL=1` still turns it on.
 pub fn instance_descriptor(mut base: wgpu::InstanceDescriptor) -> wgpu::InstanceDescriptor {
     base.flags
         .remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
