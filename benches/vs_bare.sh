@@ -15,20 +15,25 @@ BM=target/release/examples/bunnymark
 BARE=$(ls -t target/release/deps/bare_quads-* | grep -v '\.d$' | head -1)
 field() { sed -E "s/.*\"$1\":([0-9.]+).*/\1/"; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# run LABEL ARRAY COMMAND...: runs one benchmark at the current $n, $frames and $warmup, prints its line and
+# appends its CPU median to ARRAY.
+run() {
+  local label=$1 l
+  local -n into=$2
+  shift 2
+  l=$("$@" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
+  into+=("$(field cpu_ms_median <<<"$l")")
+  printf 'sprites %s  %-17s cpu_ms %s  frame_ms %s\n' "$n" "$label" "$(field cpu_ms_median <<<"$l")" \
+    "$(field frame_ms_median <<<"$l")"
+}
 for n in "${SIZES[@]}"; do
   frames=1000; warmup=30
   if [ "$n" -ge 100000 ]; then frames=30; warmup=8; elif [ "$n" -ge 10000 ]; then frames=300; fi
   bare=() one=() twelve=()
   for _ in $(seq "$ROUNDS"); do
-    l=$("$BARE" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
-    bare+=("$(field cpu_ms_median <<<"$l")")
-    echo "sprites $n  bare_quads        cpu_ms $(field cpu_ms_median <<<"$l")  frame_ms $(field frame_ms_median <<<"$l")"
-    l=$("$BM" --headless --sprites "$n" --frames $frames --warmup $warmup --textures 1 2>/dev/null | tail -1)
-    one+=("$(field cpu_ms_median <<<"$l")")
-    echo "sprites $n  bunnymark 1 tex   cpu_ms $(field cpu_ms_median <<<"$l")  frame_ms $(field frame_ms_median <<<"$l")"
-    l=$("$BM" --headless --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
-    twelve+=("$(field cpu_ms_median <<<"$l")")
-    echo "sprites $n  bunnymark 12 tex  cpu_ms $(field cpu_ms_median <<<"$l")  frame_ms $(field frame_ms_median <<<"$l")"
+    run bare_quads bare "$BARE"
+    run "bunnymark 1 tex" one "$BM" --headless --textures 1
+    run "bunnymark 12 tex" twelve "$BM" --headless
   done
   b=$(printf '%s\n' "${bare[@]}" | median)
   o=$(printf '%s\n' "${one[@]}" | median)
