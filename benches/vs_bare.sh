@@ -22,6 +22,7 @@ run() {
   local -n into=$2
   shift 2
   l=$("$@" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
+  [[ $l == *'"cpu_ms_median":'* ]] || { echo "vs_bare: $label at $n sprites printed no figures" >&2; exit 1; }
   into+=("$(field cpu_ms_median <<<"$l")")
   printf 'sprites %s  %-17s cpu_ms %s  frame_ms %s\n' "$n" "$label" "$(field cpu_ms_median <<<"$l")" \
     "$(field frame_ms_median <<<"$l")"
