@@ -2,14 +2,14 @@
 //! `cargo bench --bench core` prints medians per operation.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use stage2d::batcher::Batcher;
-use stage2d::collect::{Collector, View};
-use stage2d::pipeline::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
+use stage2d::internals::Batcher;
+use stage2d::internals::{Collector, View};
+use stage2d::internals::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
 use stage2d::{FrameStats, Node, Scene, TextureId};
 
 fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
     // Textures are only handles here: the walk never touches the GPU.
-    let tex = stage2d::Texture::from_raw_parts_for_bench(26, 37);
+    let tex = stage2d::internals::bench_texture(26, 37);
     let mut s = Scene::new();
     let r = s.root();
     let ids = (0..n)
@@ -27,7 +27,7 @@ fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
 }
 
 fn collect_and_batch(c: &mut Criterion) {
-    let tex = stage2d::Texture::from_raw_parts_for_bench(1, 1);
+    let tex = stage2d::internals::bench_texture(1, 1);
     for n in [1_000usize, 10_000, 100_000] {
         let (mut scene, ids) = scene_of(n);
         let mut batcher = Batcher::new(16);

@@ -230,9 +230,9 @@ impl Bunnymark {
 
 fn run_headless(args: &Args) -> stage2d::Result<()> {
     let started = Instant::now();
-    let mut renderer = Renderer::new_headless(RendererOptions {
-        pipeline_cache: args.pipeline_cache.as_ref().map(Into::into),
-        ..Default::default()
+    let mut renderer = Renderer::new_headless(match &args.pipeline_cache {
+        Some(dir) => RendererOptions::default().with_pipeline_cache(dir),
+        None => RendererOptions::default(),
     })?;
     let info = renderer.adapter_info();
     let mut mark = Bunnymark::new(&mut renderer, args)?;

@@ -114,9 +114,6 @@ impl common::Demo for MasksScene {
 }
 
 fn main() {
-    let options = RendererOptions {
-        msaa: true,
-        ..Default::default()
-    };
+    let options = RendererOptions::default().with_msaa(true);
     common::show::<MasksScene>("masks", options, Color::hex(0x1e1e2e));
 }

@@ -24,10 +24,8 @@ struct Showcase {
 
 impl common::Demo for Showcase {
     fn build(r: &mut Renderer) -> stage2d::Result<Self> {
-        let target = r.create_render_texture(RenderTextureOptions {
-            msaa: true,
-            ..RenderTextureOptions::new(160, 160)
-        })?;
+        let target =
+            r.create_render_texture(RenderTextureOptions::new(160, 160).with_msaa(true))?;
         let mut scene = Scene::new();
         let root = scene.root();
         // The source subtree lives hidden in the scene; render_node draws it anyway.

@@ -235,9 +235,6 @@ fn main() {
         }
         return;
     }
-    let options = RendererOptions {
-        msaa: true,
-        ..Default::default()
-    };
+    let options = RendererOptions::default().with_msaa(true);
     common::show::<Shapes>("shapes", options, Color::hex(0x2c3e50));
 }

@@ -190,6 +190,8 @@ pub struct RunSummary {
 }
 
 struct Gpu {
+    /// Kept to recreate a lost surface.
+    instance: wgpu::Instance,
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
@@ -222,11 +224,9 @@ impl<A: App> Runner<A> {
             ))
             .with_resizable(self.options.resizable);
         let window = Arc::new(event_loop.create_window(attrs).map_err(win_err)?);
-        let desc = crate::renderer::instance_descriptor(
-            wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
-                event_loop.owned_display_handle(),
-            )),
-        );
+        let desc = crate::instance_descriptor(wgpu::InstanceDescriptor::new_with_display_handle(
+            Box::new(event_loop.owned_display_handle()),
+        ));
         let instance = wgpu::Instance::new(desc);
         let surface = instance.create_surface(window.clone()).map_err(win_err)?;
         let adapter = crate::select_adapter(
@@ -234,12 +234,12 @@ impl<A: App> Runner<A> {
             Some(&surface),
             self.options.renderer.power_preference,
         )?;
-        let renderer = Renderer::from_adapter(instance, adapter, self.options.renderer.clone())?;
+        let renderer = Renderer::from_adapter(&adapter, self.options.renderer.clone())?;
         let size = window.inner_size();
         let mut config = surface
-            .get_default_config(renderer.adapter(), size.width.max(1), size.height.max(1))
+            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| Error::Window("the adapter cannot present to this window".into()))?;
-        let caps = surface.get_capabilities(renderer.adapter());
+        let caps = surface.get_capabilities(&adapter);
         // Colours are blended as stored: prefer a non-sRGB format.
         config.format = caps
             .formats
@@ -267,6 +267,7 @@ impl<A: App> Runner<A> {
             surface.configure(renderer.device(), &config);
         }
         let mut gpu = Gpu {
+            instance,
             window,
             surface,
             config,
@@ -287,7 +288,7 @@ impl<A: App> Runner<A> {
             return;
         };
         if recreate {
-            match gpu.renderer.instance().create_surface(gpu.window.clone()) {
+            match gpu.instance.create_surface(gpu.window.clone()) {
                 Ok(s) => gpu.surface = s,
                 Err(e) => {
                     log::warn!("could not recreate the lost surface: {e}");

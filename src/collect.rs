@@ -12,8 +12,8 @@ use crate::mask::{MaskRefusal, MaskStack, MaskStep};
 use crate::pipeline::Topology;
 use crate::scene::Scene;
 use crate::stats::FrameStats;
-use crate::text::atlas::Raster;
-use crate::text::{GlyphKey, TextSystem};
+#[cfg(feature = "text")]
+use crate::text::{atlas::Raster, GlyphKey, TextSystem};
 use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 
@@ -147,9 +147,11 @@ pub struct Caches {
     /// Meshes of graphics contexts.
     pub tessellation: TessellationCache,
     /// Text layouts and the glyph atlas.
+    #[cfg(feature = "text")]
     pub text: TextSystem,
-    /// The texture of each glyph-atlas page (reserved by the renderer ahead of use).
-    pub page_textures: Vec<TextureId>,
+    /// The texture of each glyph-atlas page (reserved ahead of the walk).
+    #[cfg(feature = "text")]
+    pub(crate) pages: crate::text::pages::GlyphPages,
 }
 
 struct Ctx<'a, F: Fn(TextureId) -> bool> {
@@ -447,7 +449,7 @@ fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Op
             (lo, lo + size)
         }
         NodeKind::Graphics(g) => single_rect(g)?,
-        NodeKind::Container | NodeKind::Text(_) => return None,
+        _ => return None,
     };
     let a = view.pixels_of(matrix.transform_point2(lo));
     let b = view.pixels_of(matrix.transform_point2(hi));
@@ -688,6 +690,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 cx.stats.shapes += 1;
             }
         }
+        #[cfg(feature = "text")]
         NodeKind::Text(text) => {
             let layout = caches.text.layout(text);
             let color = if mask {
@@ -728,7 +731,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 if e.rect[2] == 0 {
                     continue;
                 }
-                let Some(&tex) = caches.page_textures.get(e.page as usize) else {
+                let Some(tex) = caches.pages.get(e.page as usize) else {
                     continue;
                 };
                 let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset);

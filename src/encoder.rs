@@ -9,7 +9,7 @@
 use crate::pipeline::PipelineId;
 use crate::stats::FrameStats;
 
-/// Most bind-group slots and vertex-buffer slots tracked.
+/// Most bind-group slots tracked.
 pub const MAX_SLOTS: usize = 4;
 
 /// A stable id of a bind group; never reused for another bind group.
@@ -33,7 +33,6 @@ pub struct BufferBinding {
 pub struct BoundState {
     pipeline: Option<PipelineId>,
     bind_groups: [Option<BindGroupId>; MAX_SLOTS],
-    vertex_buffers: [Option<BufferBinding>; MAX_SLOTS],
     index_buffer: Option<BufferBinding>,
     stencil_reference: u32,
     scissor: Option<[u32; 4]>,
@@ -63,6 +62,16 @@ impl BoundState {
         *self = BoundState::default();
     }
 
+    /// Forgets everything and marks the stencil reference and scissor rectangle unknown, for a pass someone else
+    /// began (it may hold any of them): the next of each is issued.
+    pub fn reset_unknown(&mut self) {
+        *self = BoundState {
+            stencil_reference: u32::MAX,
+            scissor: Some([u32::MAX; 4]),
+            ..BoundState::default()
+        };
+    }
+
     /// Whether `set_pipeline(id)` must be issued; counts it.
     pub fn pipeline(&mut self, id: PipelineId, c: &mut FrameStats) -> bool {
         set_and_check(
@@ -83,19 +92,6 @@ impl BoundState {
             Some(id),
             &mut c.set_bind_group_issued,
             &mut c.set_bind_group_skipped,
-        )
-    }
-
-    /// Whether `set_vertex_buffer(slot, b)` must be issued; counts it.
-    ///
-    /// # Panics
-    /// If `slot >= MAX_SLOTS`.
-    pub fn vertex_buffer(&mut self, slot: usize, b: BufferBinding, c: &mut FrameStats) -> bool {
-        set_and_check(
-            &mut self.vertex_buffers[slot],
-            Some(b),
-            &mut c.set_buffer_issued,
-            &mut c.set_buffer_skipped,
         )
     }
 
@@ -152,6 +148,15 @@ impl<'a, 'p> Encoder<'a, 'p> {
         }
     }
 
+    /// Takes over a pass that someone else began: its viewport is set to the whole target, and its scissor
+    /// rectangle and stencil reference count as unknown, so the first draw sets them.
+    pub fn take_over_pass(&mut self) {
+        self.state.reset_unknown();
+        let (w, h) = self.target_size;
+        self.pass
+            .set_viewport(0.0, 0.0, w as f32, h as f32, 0.0, 1.0);
+    }
+
     /// Binds `pipeline` unless it is already bound.
     pub fn set_pipeline(&mut self, id: PipelineId, pipeline: &wgpu::RenderPipeline) {
         if self.state.pipeline(id, self.stats) {
@@ -163,13 +168,6 @@ impl<'a, 'p> Encoder<'a, 'p> {
     pub fn set_bind_group(&mut self, slot: u32, id: BindGroupId, group: &wgpu::BindGroup) {
         if self.state.bind_group(slot as usize, id, self.stats) {
             self.pass.set_bind_group(slot, group, &[]);
-        }
-    }
-
-    /// Binds a vertex buffer unless the same one is bound at `slot`.
-    pub fn set_vertex_buffer(&mut self, slot: u32, b: BufferBinding, buffer: &wgpu::Buffer) {
-        if self.state.vertex_buffer(slot as usize, b, self.stats) {
-            self.pass.set_vertex_buffer(slot, buffer.slice(b.offset..));
         }
     }
 
@@ -225,13 +223,12 @@ mod tests {
             generation: 0,
             offset: 0,
         };
-        assert!(s.vertex_buffer(0, b, &mut c));
-        assert!(!s.vertex_buffer(0, b, &mut c));
         assert!(s.index_buffer(b, &mut c));
+        assert!(!s.index_buffer(b, &mut c));
         assert!(!s.index_buffer(b, &mut c));
         assert_eq!((c.set_pipeline_issued, c.set_pipeline_skipped), (2, 1));
         assert_eq!((c.set_bind_group_issued, c.set_bind_group_skipped), (2, 1));
-        assert_eq!((c.set_buffer_issued, c.set_buffer_skipped), (2, 2));
+        assert_eq!((c.set_buffer_issued, c.set_buffer_skipped), (1, 2));
     }
 
     #[test]
@@ -243,14 +240,14 @@ mod tests {
             generation: 0,
             offset: 0,
         };
-        assert!(s.vertex_buffer(0, b, &mut c));
+        assert!(s.index_buffer(b, &mut c));
         let grown = BufferBinding { generation: 1, ..b };
-        assert!(s.vertex_buffer(0, grown, &mut c));
+        assert!(s.index_buffer(grown, &mut c));
         let moved = BufferBinding {
             offset: 256,
             ..grown
         };
-        assert!(s.vertex_buffer(0, moved, &mut c));
+        assert!(s.index_buffer(moved, &mut c));
     }
 
     #[test]
@@ -280,6 +277,21 @@ mod tests {
         assert_eq!(s, BoundState::default());
         assert!(s.pipeline(PipelineId(1), &mut c));
         assert!(s.bind_group(0, BindGroupId(1), &mut c));
+    }
+
+    #[test]
+    fn a_pass_taken_over_sets_its_stencil_reference_and_scissor_first() {
+        let mut s = BoundState::default();
+        let mut c = FrameStats::default();
+        s.reset_unknown();
+        assert!(s.stencil_reference(0, &mut c), "0 is not assumed");
+        assert!(s.scissor(None), "the whole target is not assumed");
+        assert!(!s.scissor(None));
+        s.reset_unknown();
+        assert!(
+            s.scissor(Some([0, 0, 0, 0])),
+            "an empty rectangle is set too"
+        );
     }
 
     #[test]

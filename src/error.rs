@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 /// Everything that can go wrong in stage2d, each variant saying what to do about it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// No GPU adapter matched. Install a driver (on Linux without a GPU: `apt-get install mesa-vulkan-drivers`)
     /// or loosen `WGPU_BACKEND` / `WGPU_ADAPTER_NAME`.
@@ -16,6 +17,28 @@ pub enum Error {
     /// Vulkan, Metal, DX12 and GLES 3.1+ driver has them; WebGL2 does not).
     #[error("adapter {0} lacks storage buffers in the vertex stage; pick another with WGPU_ADAPTER_NAME / WGPU_BACKEND")]
     UnsupportedAdapter(String),
+    /// A device given to [`Renderer::from_device`](crate::Renderer::from_device) lacks what the batch shader needs.
+    #[error("device {0}")]
+    UnsupportedDevice(String),
+    /// wgpu reported a validation or out-of-memory error for work stage2d submitted; nothing of it was drawn.
+    #[error("wgpu error while {0}")]
+    Wgpu(String),
+    /// A [`TargetDesc`](crate::TargetDesc) that stage2d cannot draw into.
+    #[error("cannot draw into this target: {0}")]
+    UnsupportedTarget(String),
+    /// [`Renderer::record`](crate::Renderer::record) was given a pass that differs from the target the frame was
+    /// prepared for.
+    #[error("the pass differs from the prepared target: it has {0}; prepare for the target the pass draws into")]
+    PassMismatch(String),
+    /// [`Renderer::record`](crate::Renderer::record) without a prepared frame.
+    #[error("no frame is prepared; call Renderer::prepare before Renderer::record (after trim, prepare again)")]
+    NotPrepared,
+    /// A frame was prepared while the previous one was neither recorded nor trimmed.
+    #[error("a prepared frame was never recorded; call Renderer::record for it, or Renderer::trim to drop it, before preparing another")]
+    AlreadyPrepared,
+    /// The scene uses stencil masks and the caller's pass has no stencil attachment.
+    #[error("the scene has stencil masks but the target has no stencil attachment; begin the pass with a Depth24PlusStencil8 or Stencil8 attachment cleared to 0 and say so with TargetDesc::with_depth_stencil")]
+    StencilRequired,
     /// One frame's quad or vertex stream outgrew the device's storage-buffer binding limit; the frame was not
     /// drawn. Split the scene over several render targets or draw fewer elements.
     #[error("the frame's {stream} stream needs {bytes} bytes, over the device's limit of {max}")]

@@ -1,26 +1,38 @@
 //! # stage2d
 //!
 //! A batching 2D renderer on wgpu in the style of PixiJS v8: a scene graph of containers, sprites, vector shapes
-//! ([`graphics`]) and text ([`text`]), clipped by stencil or scissor masks ([`mask`]), drawn into windows
-//! ([`app`]) or render textures ([`RenderTarget`]) in as few draw calls as their textures and blend modes allow,
-//! through a two-tier pipeline cache ([`pipeline`], with a warm-start file) and an encoder that skips redundant
-//! state changes, with built-in statistics ([`Stats`]).
+//! ([`GraphicsContext`]) and text ([`Text`]), clipped by stencil or scissor masks, drawn into windows
+//! (`app`, with the `app` feature), render textures ([`RenderTarget`]) or a render pass of another program, in as
+//! few draw calls as their textures and blend modes allow, through a two-tier pipeline cache (with a warm-start
+//! file) and an encoder that skips redundant state changes, with built-in statistics ([`Stats`]).
+//!
+//! ## The systems
+//! The [`Renderer`] is a small owner of systems, each in its own file:
+//! - **device** (`device.rs`): adapter selection, device checks, wgpu errors turned into [`Error`]s;
+//! - **pipelines** (`pipeline/`): the two-tier PipelineSystem, shader-module and vertex-layout caches, and the
+//!   warm-start file (`pipeline/warm.rs`);
+//! - **textures** (`texture_system.rs`): textures behind generational ids, samplers, batch bind groups;
+//! - **render textures** (`target.rs`) and **attachments** (`attachments.rs`: MSAA colour and stencil);
+//! - **streams** (`streams.rs`, `upload.rs`): grow-only GPU buffers, recycled staging, dirty-range uploads;
+//! - **text pages** (`text/pages.rs`): glyph-atlas pages as textures;
+//! - **readback** (`readback.rs`);
+//! - **the frame** (`frame.rs`), which runs the phases below over the others.
 //!
 //! ## A frame
-//! 1. **Collect** ([`collect`]): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
+//! 1. **Collect** (`collect.rs`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
 //!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
 //!    destroyed textures, degenerate paths) are skipped with a warning.
-//! 2. **Batch** ([`batcher`]): append sprites and glyphs as 48-byte quads and shapes as mesh vertices to grow-only
-//!    streams drawn by one index stream (the vertex shader pulls both from storage buffers, so they share
-//!    batches); break batches only on blend mode, topology or texture overflow (16 textures per batch by default).
-//! 3. **Upload**: write only the byte ranges that changed since the last frame.
-//! 4. **Prepare**: look up pipelines in the [`PipelineSystem`] and bind groups in the [`TextureSystem`] (created on
-//!    first use only). A batch of k textures uses the batch shader built for k slots (on software rasterisers every
-//!    arm of the shader's texture `switch` runs for every fragment).
-//! 5. **Record**: one render pass per target; the [`Encoder`] issues `set_*` calls only when state changes.
-//! 6. **Submit**, then **trim**: fold the counters into [`Stats`].
+//! 2. **Batch** (`batcher.rs`): sprites and glyphs as 48-byte quads and shapes as mesh vertices in grow-only
+//!    streams drawn by one index stream; batches break only on blend mode, topology, stencil state or texture
+//!    overflow (16 textures per batch by default).
+//! 3. **Upload**: the byte ranges that changed since the last frame, copied ahead of the pass.
+//! 4. **Prepare**: pipelines from the PipelineSystem and bind groups from the TextureSystem (created on first use
+//!    only). A batch of k textures uses the batch shader built for k slots.
+//! 5. **Record**: `set_*` and draw calls into one render pass; the Encoder issues a `set_*` only when state changes.
+//! 6. **Submit**, then **trim**: the counters go into [`Stats`], per-frame caches are trimmed.
 //!
-//! ## Usage
+//! ## Two ways to drive it
+//! The one-call path owns the device and the frame:
 //! ```no_run
 //! use stage2d::{Color, Node, Renderer, RendererOptions, Sampling, Scene};
 //! # fn main() -> stage2d::Result<()> {
@@ -35,52 +47,112 @@
 //! println!("draw calls: {}", renderer.stats().last_frame.draw_calls);
 //! # Ok(()) }
 //! ```
+//! Embedded, the caller owns the device, the encoder and the pass (glyphon's shape): [`Renderer::from_device`],
+//! then per frame [`Renderer::prepare`] (CPU work and uploads), [`Renderer::record`] into the caller's pass,
+//! the caller's submit, and [`Renderer::trim`]:
+//! ```no_run
+//! # fn f(device: wgpu::Device, queue: wgpu::Queue, view: wgpu::TextureView, scene: stage2d::Scene)
+//! # -> stage2d::Result<()> {
+//! let mut renderer = stage2d::Renderer::from_device(device.clone(), queue.clone(), Default::default())?;
+//! let target = stage2d::TargetDesc::from_view(&view);
+//! renderer.prepare(&scene, &target)?;
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! {
+//!     let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+//!         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+//!             view: &view,
+//!             depth_slice: None,
+//!             resolve_target: None,
+//!             ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+//!         })],
+//!         ..Default::default()
+//!     });
+//!     // ... the caller's own draws ...
+//!     renderer.record(&mut pass, &target)?;
+//! }
+//! queue.submit([encoder.finish()]);
+//! renderer.trim();
+//! # Ok(()) }
+//! ```
 //!
 //! Colours are sRGB-encoded values blended as stored, with premultiplied alpha throughout; targets are
 //! `Rgba8Unorm`/`Bgra8Unorm`. The origin is top-left, y points down, pixel centres are at +0.5.
+//!
+//! ## Features
+//! - `app` (default): windows through winit ([`app`](crate#features)).
+//! - `text` (default): text through fontdue.
+//! - `png`, `jpeg` (default): image formats for loading textures and saving PNGs.
+//!
+//! wgpu is built with its default backends: Vulkan, Metal, DX12 and GL.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "app")]
 pub mod app;
-pub mod batcher;
+mod attachments;
+mod batcher;
 mod blend;
-pub mod collect;
+mod collect;
 mod color;
-pub mod encoder;
+mod device;
+mod encoder;
 mod error;
+mod frame;
 pub mod graphics;
-pub mod mask;
+mod mask;
 mod node;
-pub mod pipeline;
+mod pipeline;
+mod readback;
 mod renderer;
 mod scene;
-pub mod shader;
+mod shader;
 mod sprite;
 mod stats;
+mod streams;
 mod target;
+mod target_desc;
+#[cfg(feature = "text")]
 pub mod text;
 mod texture;
 mod texture_system;
-pub mod upload;
+mod upload;
 
-pub use batcher::{Batch, Batcher, Quad, Vertex};
 pub use blend::BlendMode;
 pub use color::Color;
-pub use encoder::{BoundState, Encoder};
+pub use device::{instance_descriptor, select_adapter};
 pub use error::{Error, Result};
 pub use graphics::{FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle};
+pub use mask::MAX_STENCIL_DEPTH;
 pub use node::{Mask, Node, NodeKind};
-pub use pipeline::PipelineSystem;
-pub use renderer::{instance_descriptor, select_adapter, Renderer, RendererOptions, WarmStart};
+pub use pipeline::warm::WarmStart;
+pub use renderer::{Renderer, RendererOptions};
 pub use scene::{NodeId, Scene};
 pub use sprite::Sprite;
 pub use stats::{FrameStats, Stats};
-pub use target::{PooledRenderTexture, RenderTarget, RenderTextureOptions, TexturePool};
+pub use target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
+pub use target_desc::TargetDesc;
+#[cfg(feature = "text")]
 pub use text::{Align, Font, Text};
 pub use texture::{Filter, Sampling, Texture, TextureId, Wrap, MAX_TEXTURE_SIDE};
-pub use texture_system::TextureSystem;
 
 pub use glam;
 pub use image;
 pub use wgpu;
+
+/// The pure core, for stage2d's own benchmarks and tests: the scene walk, the batcher, the pipeline-key cache, the
+/// tessellator and the warm-start file format. Not part of the API: no stability promise.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::batcher::Batcher;
+    pub use crate::collect::{Collector, View};
+    pub use crate::graphics::tessellate::tessellate;
+    pub use crate::pipeline::persist;
+    pub use crate::pipeline::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
+
+    /// A texture handle to storage slot 0 (a renderer's white texture) of the given size; for CPU-only
+    /// benchmarks of the scene walk, which never touch the GPU.
+    pub fn bench_texture(width: u32, height: u32) -> crate::Texture {
+        crate::Texture::from_raw_parts_for_bench(width, height)
+    }
+}

@@ -65,13 +65,9 @@ impl MaskStack {
     }
 
     /// Active stencil masks.
+    #[cfg(test)]
     pub fn depth(&self) -> u8 {
         self.depth
-    }
-
-    /// Active masks of both kinds.
-    pub fn len(&self) -> usize {
-        self.entries.len()
     }
 
     /// Whether no mask is active.

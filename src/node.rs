@@ -17,6 +17,7 @@ pub struct Mask {
 
 /// What a node draws besides its children.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum NodeKind {
     /// Nothing: a group for its children.
     Container,
@@ -25,6 +26,7 @@ pub enum NodeKind {
     /// Vector shapes; the context may be shared with other nodes.
     Graphics(Arc<GraphicsContext>),
     /// A text label or paragraph (boxed: it is larger than the other kinds, and every node pays for the largest).
+    #[cfg(feature = "text")]
     Text(Box<crate::Text>),
 }
 
@@ -98,6 +100,7 @@ impl Node {
     }
 
     /// A node showing `text`.
+    #[cfg(feature = "text")]
     pub fn text(text: crate::Text) -> Node {
         Node {
             kind: NodeKind::Text(Box::new(text)),
@@ -106,6 +109,7 @@ impl Node {
     }
 
     /// The text, if this node shows one.
+    #[cfg(feature = "text")]
     pub fn as_text_mut(&mut self) -> Option<&mut crate::Text> {
         match &mut self.kind {
             NodeKind::Text(t) => Some(t),

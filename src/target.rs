@@ -1,7 +1,8 @@
 //! Render targets: offscreen colour textures that a frame is drawn into and read back from.
 
-/// How a render texture is made.
+/// How a render texture is made: `RenderTextureOptions::new(256, 256).with_msaa(true)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct RenderTextureOptions {
     /// Width in pixels.
     pub width: u32,
@@ -25,6 +26,24 @@ impl RenderTextureOptions {
             msaa: false,
             depth_stencil: false,
         }
+    }
+
+    /// With colour format `format` (`Rgba8Unorm` or `Bgra8Unorm`).
+    pub fn with_format(mut self, format: wgpu::TextureFormat) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// With 4x multisampling on or off.
+    pub fn with_msaa(mut self, on: bool) -> Self {
+        self.msaa = on;
+        self
+    }
+
+    /// With a stencil attachment from the start (or not).
+    pub fn with_depth_stencil(mut self, on: bool) -> Self {
+        self.depth_stencil = on;
+        self
     }
 }
 
@@ -87,7 +106,7 @@ impl RenderTarget {
 /// Temporary render textures by (size, format, MSAA), handed out by
 /// [`Renderer::acquire_render_texture`](crate::Renderer::acquire_render_texture) and returned on drop.
 #[derive(Debug, Default, Clone)]
-pub struct TexturePool {
+pub(crate) struct TexturePool {
     free: std::sync::Arc<std::sync::Mutex<Vec<RenderTarget>>>,
 }
 
@@ -109,11 +128,6 @@ impl TexturePool {
     /// Textures waiting in the pool.
     pub fn len(&self) -> usize {
         self.free.lock().map_or(0, |f| f.len())
-    }
-
-    /// Whether the pool is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -148,58 +162,74 @@ impl Drop for PooledRenderTexture {
     }
 }
 
-/// Bytes per row of a readback buffer: `width * 4` rounded up to wgpu's 256-byte copy alignment.
-pub fn padded_bytes_per_row(width: u32) -> u32 {
-    let unpadded = width * 4;
-    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    unpadded.div_ceil(align) * align
+/// The render-texture system: creates render textures, lends pooled ones, and frees the texture slots of targets
+/// the user dropped.
+#[derive(Debug, Default)]
+pub(crate) struct RenderTextures {
+    pub pool: TexturePool,
+    pub pool_hits: u64,
+    /// Texture ids of render targets dropped by the user, freed at the next frame.
+    released: std::sync::Arc<std::sync::Mutex<Vec<crate::TextureId>>>,
 }
 
-/// Converts premultiplied RGBA8 to straight alpha in place (for PNGs).
-pub fn unpremultiply(pixels: &mut [u8]) {
-    for px in pixels.chunks_exact_mut(4) {
-        let a = px[3] as u32;
-        if a == 0 {
-            px[..3].fill(0);
-        } else if a < 255 {
-            for c in &mut px[..3] {
-                *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
-            }
+impl RenderTextures {
+    /// A new render texture, registered with `textures` so sprites can show it.
+    pub fn create(
+        &mut self,
+        device: &wgpu::Device,
+        textures: &mut crate::texture_system::TextureSystem,
+        options: RenderTextureOptions,
+    ) -> crate::Result<RenderTarget> {
+        textures.check_size(options.width, options.height)?;
+        if !matches!(
+            options.format,
+            wgpu::TextureFormat::Rgba8Unorm | wgpu::TextureFormat::Bgra8Unorm
+        ) {
+            return Err(crate::Error::UnsupportedFormat(options.format));
         }
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("stage2d render texture"),
+            size: wgpu::Extent3d {
+                width: options.width,
+                height: options.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: options.format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let id = textures.insert_external(texture.clone(), crate::Sampling::LINEAR);
+        Ok(RenderTarget {
+            texture,
+            view,
+            options,
+            handle: crate::Texture::new(id, options.width, options.height),
+            release: Some(self.released.clone()),
+        })
     }
-}
 
-/// Converts straight-alpha RGBA8 to premultiplied in place (for uploads).
-pub fn premultiply(pixels: &mut [u8]) {
-    for px in pixels.chunks_exact_mut(4) {
-        let a = px[3] as u32;
-        if a < 255 {
-            for c in &mut px[..3] {
-                *c = ((*c as u32 * a + 127) / 255) as u8;
-            }
+    /// A pooled render texture made with `options`, if the pool holds one (counted as a hit).
+    pub fn take_pooled(&mut self, options: &RenderTextureOptions) -> Option<RenderTarget> {
+        let t = self.pool.take(options)?;
+        self.pool_hits += 1;
+        Some(t)
+    }
+
+    /// Frees the texture slots of render targets dropped since the last frame.
+    pub fn release_dropped(&mut self, textures: &mut crate::texture_system::TextureSystem) {
+        let ids: Vec<_> = self
+            .released
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default();
+        for id in ids {
+            let _ = textures.destroy(id);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_are_padded_to_256() {
-        assert_eq!(padded_bytes_per_row(64), 256);
-        assert_eq!(padded_bytes_per_row(65), 512);
-        assert_eq!(padded_bytes_per_row(3), 256);
-    }
-
-    #[test]
-    fn premultiply_round_trips_opaque_and_half() {
-        let mut p = [255, 128, 0, 255, 200, 100, 50, 128, 9, 9, 9, 0];
-        premultiply(&mut p);
-        assert_eq!(p, [255, 128, 0, 255, 100, 50, 25, 128, 0, 0, 0, 0]);
-        unpremultiply(&mut p);
-        assert_eq!(&p[..4], &[255, 128, 0, 255]);
-        assert!((p[4] as i32 - 200).abs() <= 2);
-        assert_eq!(p[11], 0);
     }
 }

@@ -351,9 +351,4 @@ impl TextureSystem {
     pub fn get_bind_group(&self, id: BindGroupId) -> &wgpu::BindGroup {
         &self.groups[&id].0
     }
-
-    /// Number of cached bind groups.
-    pub fn bind_group_count(&self) -> usize {
-        self.groups.len()
-    }
 }

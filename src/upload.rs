@@ -4,9 +4,14 @@
 //! pages a frame, and page faults cost more than the copy. The belt keeps mapped `MAP_WRITE | COPY_SRC` chunks,
 //! sub-allocates writes from them, records `copy_buffer_to_buffer` into the frame's encoder before the pass, and
 //! gets each chunk back once the GPU is done with it. In steady state it creates no buffer (counted).
+//!
+//! Chunks come back through `map_buffer_on_submit` on the encoder that used them, so it does not matter whose
+//! encoder that is or who submits it (the caller's, when stage2d is embedded). An encoder dropped unsubmitted
+//! drops its chunks with it; the belt notices and reports the upload as lost.
 
 use crate::stats::FrameStats;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 
 #[derive(Debug)]
 struct Chunk {
@@ -16,14 +21,37 @@ struct Chunk {
 
 /// Recycled staging memory for buffer uploads.
 #[derive(Debug)]
-pub struct UploadBelt {
+pub(crate) struct UploadBelt {
     device: wgpu::Device,
     chunk_size: u64,
     active: Vec<Chunk>,
-    closed: Vec<Chunk>,
     free: Vec<Chunk>,
     returned_tx: mpsc::Sender<Chunk>,
     returned_rx: mpsc::Receiver<Chunk>,
+    /// Set when an encoder carrying this belt's copies was dropped without being submitted.
+    lost: Arc<AtomicBool>,
+}
+
+/// Rides along with a chunk's return callback: if the callback is dropped without running, the encoder that held
+/// the copies was never submitted.
+struct SubmitWatch {
+    lost: Arc<AtomicBool>,
+    ran: bool,
+}
+
+impl SubmitWatch {
+    /// The callback ran: the encoder was submitted.
+    fn ran(mut self) {
+        self.ran = true;
+    }
+}
+
+impl Drop for SubmitWatch {
+    fn drop(&mut self) {
+        if !self.ran {
+            self.lost.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 impl UploadBelt {
@@ -34,10 +62,10 @@ impl UploadBelt {
             device,
             chunk_size,
             active: Vec::new(),
-            closed: Vec::new(),
             free: Vec::new(),
             returned_tx,
             returned_rx,
+            lost: Arc::default(),
         }
     }
 
@@ -100,26 +128,28 @@ impl UploadBelt {
         stats.bytes_uploaded += len;
     }
 
-    /// Unmaps the chunks written this frame; call before submitting the encoder.
-    pub fn finish(&mut self) {
+    /// Unmaps the chunks written into `encoder` and has each come back, mapped again, once the GPU has run the
+    /// copies (on whichever submit carries the encoder).
+    pub fn finish(&mut self, encoder: &wgpu::CommandEncoder) {
         for c in self.active.drain(..) {
             c.buffer.unmap();
-            self.closed.push(c);
+            let tx = self.returned_tx.clone();
+            let buffer = c.buffer.clone();
+            let watch = SubmitWatch {
+                lost: self.lost.clone(),
+                ran: false,
+            };
+            encoder.map_buffer_on_submit(&c.buffer, wgpu::MapMode::Write, .., move |r| {
+                watch.ran();
+                if r.is_ok() {
+                    let _ = tx.send(Chunk { buffer, offset: 0 });
+                }
+            });
         }
     }
 
-    /// Asks for the submitted chunks back; each returns once the GPU has finished with it. Call after submit.
-    pub fn recall(&mut self) {
-        for c in self.closed.drain(..) {
-            let tx = self.returned_tx.clone();
-            let buffer = c.buffer.clone();
-            c.buffer
-                .slice(..)
-                .map_async(wgpu::MapMode::Write, move |r| {
-                    if r.is_ok() {
-                        let _ = tx.send(Chunk { buffer, offset: 0 });
-                    }
-                });
-        }
+    /// Whether copies recorded by this belt were dropped with an unsubmitted encoder since the last call.
+    pub fn take_lost(&mut self) -> bool {
+        self.lost.swap(false, Ordering::Relaxed)
     }
 }

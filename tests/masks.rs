@@ -436,11 +436,7 @@ fn nesting_deeper_than_the_stencil_allows_hides_the_excess_and_draws_the_rest() 
 
 #[test]
 fn masks_work_with_msaa() {
-    let mut r = Renderer::new_headless(RendererOptions {
-        msaa: true,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut r = Renderer::new_headless(RendererOptions::default().with_msaa(true)).unwrap();
     let mut s = Scene::new();
     let c = content(&r, &mut s, 64.0, Color::RED);
     let m = s.add_detached(circle(32.0, 32.0, 16.0));

@@ -382,7 +382,7 @@ fn renderer_on(backends: stage2d::wgpu::Backends) -> Option<Renderer> {
     let adapter = pollster::block_on(instance.enumerate_adapters(backends))
         .into_iter()
         .next()?;
-    Some(Renderer::from_adapter(instance, adapter, RendererOptions::default()).unwrap())
+    Some(Renderer::from_adapter(&adapter, RendererOptions::default()).unwrap())
 }
 
 #[test]

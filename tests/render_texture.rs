@@ -103,10 +103,7 @@ fn a_multisampled_render_texture_is_resolved() {
         .create_render_texture(RenderTextureOptions::new(32, 32))
         .unwrap();
     let msaa = r
-        .create_render_texture(RenderTextureOptions {
-            msaa: true,
-            ..RenderTextureOptions::new(32, 32)
-        })
+        .create_render_texture(RenderTextureOptions::new(32, 32).with_msaa(true))
         .unwrap();
     r.render_node(&s, c, &plain, Some(Color::BLACK)).unwrap();
     r.render_node(&s, c, &msaa, Some(Color::BLACK)).unwrap();
@@ -130,10 +127,9 @@ fn pipelines_follow_the_target_format_and_switching_back_finds_them() {
         .create_render_texture(RenderTextureOptions::new(16, 16))
         .unwrap();
     let bgra = r
-        .create_render_texture(RenderTextureOptions {
-            format: stage2d::wgpu::TextureFormat::Bgra8Unorm,
-            ..RenderTextureOptions::new(16, 16)
-        })
+        .create_render_texture(
+            RenderTextureOptions::new(16, 16).with_format(stage2d::wgpu::TextureFormat::Bgra8Unorm),
+        )
         .unwrap();
     r.render_node(&s, src, &rgba, Some(Color::BLACK)).unwrap();
     assert_eq!(r.stats().last_frame.pipelines_created, 1);
@@ -158,10 +154,10 @@ fn pipelines_follow_the_target_format_and_switching_back_finds_them() {
     probe(&img, 10, 2, [0, 255, 0, 255], 0);
     probe(&img, 2, 10, [0, 0, 255, 255], 0);
     assert!(matches!(
-        r.create_render_texture(RenderTextureOptions {
-            format: stage2d::wgpu::TextureFormat::Rgba8UnormSrgb,
-            ..RenderTextureOptions::new(4, 4)
-        }),
+        r.create_render_texture(
+            RenderTextureOptions::new(4, 4)
+                .with_format(stage2d::wgpu::TextureFormat::Rgba8UnormSrgb)
+        ),
         Err(Error::UnsupportedFormat(_))
     ));
 }
@@ -206,7 +202,7 @@ fn pooled_textures_return_on_drop_and_are_reused() {
         assert_eq!((t.width(), t.height()), (32, 16));
         t.texture().id()
     };
-    assert_eq!(r.texture_pool().len(), 1);
+    assert_eq!(r.pooled_render_textures(), 1);
     let again = r.acquire_render_texture(opts).unwrap();
     assert_eq!(again.texture().id(), id);
     assert_eq!(r.pool_hits(), 1);
@@ -258,10 +254,7 @@ fn masks_work_inside_a_render_texture_with_its_own_stencil() {
     let m = s.add_detached(Node::graphics(g));
     s.set_mask(c, m, false).unwrap();
     let rt = r
-        .create_render_texture(RenderTextureOptions {
-            depth_stencil: true,
-            ..RenderTextureOptions::new(32, 32)
-        })
+        .create_render_texture(RenderTextureOptions::new(32, 32).with_depth_stencil(true))
         .unwrap();
     r.render(&s, &rt, Some(Color::BLACK)).unwrap();
     let img = r.read_pixels(&rt).unwrap();

@@ -5,7 +5,7 @@ use common::*;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use stage2d::glam::Vec2;
-use stage2d::graphics::tessellate;
+use stage2d::internals::tessellate;
 use stage2d::{
     Color, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions, Scene,
     StrokeAlignment, StrokeStyle,
@@ -224,11 +224,7 @@ fn msaa_smooths_edges_and_switches_the_pipe_cache() {
     assert_eq!(t.pipe_cache_switches, 2);
     golden("shape_msaa_off", &aliased);
     golden("shape_msaa_on", &smooth);
-    let mut r2 = Renderer::new_headless(RendererOptions {
-        msaa: true,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut r2 = Renderer::new_headless(RendererOptions::default().with_msaa(true)).unwrap();
     assert!(r2.msaa());
     let again = render(&mut r2, &s, 48, 48, BG);
     assert_eq!(again, smooth);

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use stage2d::pipeline::persist;
+use stage2d::internals::persist;
 use stage2d::{BlendMode, Color, GraphicsContext, Node, Renderer, RendererOptions, Scene};
 use std::path::PathBuf;
 
@@ -16,11 +16,7 @@ fn dir(name: &str) -> PathBuf {
 
 fn with_cache(d: &std::path::Path) -> Renderer {
     let _ = env_logger::builder().is_test(true).try_init();
-    Renderer::new_headless(RendererOptions {
-        pipeline_cache: Some(d.to_path_buf()),
-        ..Default::default()
-    })
-    .unwrap()
+    Renderer::new_headless(RendererOptions::default().with_pipeline_cache(d.to_path_buf())).unwrap()
 }
 
 /// A scene needing several pipelines: two blend modes and a stencil mask.
@@ -138,11 +134,11 @@ fn a_file_from_another_shader_set_is_not_replayed() {
         first_frame_pipelines(&mut r);
     }
     let narrow = || {
-        Renderer::new_headless(RendererOptions {
-            pipeline_cache: Some(d.clone()),
-            max_textures_per_batch: 4,
-            ..Default::default()
-        })
+        Renderer::new_headless(
+            RendererOptions::default()
+                .with_pipeline_cache(d.clone())
+                .with_max_textures_per_batch(4),
+        )
         .unwrap()
     };
     {

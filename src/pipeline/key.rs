@@ -241,12 +241,9 @@ pub struct StateFlags(u8);
 
 impl StateFlags {
     /// Flags from their 6-bit value, or `None` if it does not fit.
+    #[cfg(test)]
     pub fn new(bits: u8) -> Option<StateFlags> {
         (bits < 64).then_some(StateFlags(bits))
-    }
-    /// The 6-bit value.
-    pub fn bits(self) -> u8 {
-        self.0
     }
 }
 
@@ -346,13 +343,9 @@ impl<T: Eq + Hash> IdRegistry<T> {
     }
 
     /// How many ids were handed out.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.ids.len()
-    }
-
-    /// Whether no id was handed out yet.
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
     }
 }
 

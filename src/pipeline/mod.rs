@@ -19,10 +19,11 @@ pub mod cache;
 pub mod key;
 pub mod persist;
 pub mod system;
+pub(crate) mod warm;
 
-pub use cache::{CacheCounters, PipeCache, PipelineId, TierKey};
+pub use cache::{PipeCache, PipelineId, TierKey};
 pub use key::{
-    DepthStencil, GeometryLayoutId, GlobalKey, GlobalState, GraphicsKey, GraphicsState, IdRegistry,
-    ShaderId, StateFlags, StencilMode, Topology,
+    DepthStencil, GeometryLayoutId, GlobalState, GraphicsKey, GraphicsState, ShaderId, StateFlags,
+    StencilMode, Topology,
 };
 pub use system::{GeometryLayout, PipelineCounters, PipelineSystem, ShaderDesc};

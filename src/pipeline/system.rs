@@ -185,11 +185,6 @@ impl PipelineSystem {
             .set_target_state(TierKey::new(state, color_format))
     }
 
-    /// The current target state.
-    pub fn target_state(&self) -> Option<TierKey> {
-        self.cache.current()
-    }
-
     /// The pipeline for `state` in the current target state, created on first use.
     ///
     /// # Panics

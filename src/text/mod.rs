@@ -1,15 +1,17 @@
 //! Text: fontdue-rasterised glyphs in a shared atlas, laid out with kerning, wrapping and alignment, drawn as
 //! textured quads in the same batches as sprites and shapes (an atlas page takes one texture slot).
 //!
-//! [`font`] loads fonts; [`mod@layout`] places glyphs (pure); [`atlas`] packs glyph bitmaps into pages (pure).
+//! `font.rs` loads fonts; `layout.rs` places glyphs (pure, public for measuring text: [`layout()`]); `atlas.rs`
+//! packs glyph bitmaps into pages (pure); `pages.rs` backs the pages with textures.
 //! Layouts are cached per text node version: changing the string or style lays out again, and glyphs already in
 //! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
 
-pub mod atlas;
-pub mod font;
-pub mod layout;
+pub(crate) mod atlas;
+mod font;
+mod layout;
+pub(crate) mod pages;
 
-pub use atlas::{GlyphAtlas, GlyphKey};
+pub(crate) use atlas::{GlyphAtlas, GlyphKey};
 pub use font::Font;
 pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout};
 

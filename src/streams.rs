@@ -1,0 +1,196 @@
+//! The streams: the grow-only GPU buffers behind the batcher's quad, mesh-vertex and index streams, the bind group
+//! that exposes the first two to the batch shader, and the upload of what changed since the last frame.
+//!
+//! A buffer only grows (to the next power of two, at least 64 KiB, at most the device's binding limit). A
+//! re-created buffer has lost its contents, so its whole stream is marked dirty, and it gets a new generation so
+//! the [`Encoder`](crate::encoder::Encoder) re-binds it. In steady state nothing is created (counted).
+
+use crate::batcher::{Batcher, TrackedVec};
+use crate::encoder::{BindGroupId, BufferBinding, Encoder};
+use crate::stats::FrameStats;
+use crate::upload::UploadBelt;
+use crate::{Error, Result};
+
+/// A grow-only GPU buffer with a stable id and a generation bumped when it is re-created.
+#[derive(Debug)]
+struct GpuBuffer {
+    buffer: Option<wgpu::Buffer>,
+    id: u32,
+    generation: u32,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl GpuBuffer {
+    fn new(id: u32, usage: wgpu::BufferUsages, label: &'static str) -> Self {
+        GpuBuffer {
+            buffer: None,
+            id,
+            generation: 0,
+            usage: usage | wgpu::BufferUsages::COPY_DST,
+            label,
+        }
+    }
+
+    /// Makes room for `stream` (at least `min` bytes, at most `max`). A re-created buffer has lost its contents, so
+    /// the whole stream is then marked dirty; returns whether that happened.
+    fn fit<T: bytemuck::Pod + Default>(
+        &mut self,
+        device: &wgpu::Device,
+        stream: &mut TrackedVec<T>,
+        min: u64,
+        max: u64,
+        stats: &mut FrameStats,
+    ) -> bool {
+        let bytes = (stream.as_bytes().len() as u64).max(min);
+        if self.buffer.as_ref().is_some_and(|b| b.size() >= bytes) || bytes == 0 {
+            return false;
+        }
+        let size = bytes.next_power_of_two().max(64 * 1024).min(max.max(bytes));
+        self.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(self.label),
+            size,
+            usage: self.usage,
+            mapped_at_creation: false,
+        }));
+        self.generation += 1;
+        stats.buffers_created += 1;
+        stream.mark_all_dirty();
+        true
+    }
+
+    fn binding(&self) -> BufferBinding {
+        BufferBinding {
+            buffer: self.id,
+            generation: self.generation,
+            offset: 0,
+        }
+    }
+}
+
+/// The frame's GPU-side geometry: quads and mesh vertices (storage buffers, group 1 of the batch shader) and
+/// indices.
+#[derive(Debug)]
+pub(crate) struct Streams {
+    quads: GpuBuffer,
+    vertices: GpuBuffer,
+    indices: GpuBuffer,
+    /// Binds the quad and mesh-vertex streams (group 1); re-created when either buffer is.
+    layout: wgpu::BindGroupLayout,
+    group: Option<(BindGroupId, wgpu::BindGroup)>,
+    /// Largest stream buffer the device binds.
+    max: u64,
+    belt: UploadBelt,
+}
+
+impl Streams {
+    /// Empty streams on `device`; buffers are created by the first upload.
+    pub fn new(device: &wgpu::Device, max: u64) -> Streams {
+        let stream = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage2d streams"),
+            entries: &[stream(0), stream(1)],
+        });
+        Streams {
+            quads: GpuBuffer::new(2, wgpu::BufferUsages::STORAGE, "stage2d quads"),
+            vertices: GpuBuffer::new(0, wgpu::BufferUsages::STORAGE, "stage2d mesh vertices"),
+            indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
+            layout,
+            group: None,
+            max,
+            belt: UploadBelt::new(device.clone(), 1 << 20),
+        }
+    }
+
+    /// The layout of the streams' bind group (group 1 of the batch shader).
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// Grows the buffers as needed (re-binding them), then records a copy of each stream's dirty range into
+    /// `encoder`. A frame larger than the device binds is [`Error::FrameTooLarge`], with nothing recorded.
+    pub fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        b: &mut Batcher,
+        frame: &mut FrameStats,
+    ) -> Result<()> {
+        let max = self.max;
+        for (stream, bytes) in [
+            ("quad", b.quads.as_bytes().len()),
+            ("vertex", b.vertices.as_bytes().len()),
+            ("index", b.indices.as_bytes().len()),
+        ] {
+            let bytes = bytes as u64;
+            if bytes > max {
+                return Err(Error::FrameTooLarge { stream, bytes, max });
+            }
+        }
+        // Storage buffers are bound even when empty: they always exist (at least 4 bytes).
+        let mut rebind = self.group.is_none();
+        rebind |= self.quads.fit(device, &mut b.quads, 4, max, frame);
+        rebind |= self.vertices.fit(device, &mut b.vertices, 4, max, frame);
+        self.indices.fit(device, &mut b.indices, 0, max, frame);
+        if rebind {
+            let (Some(q), Some(v)) = (&self.quads.buffer, &self.vertices.buffer) else {
+                unreachable!("reserved above");
+            };
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("stage2d streams"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: q.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: v.as_entire_binding(),
+                    },
+                ],
+            });
+            frame.bind_groups_created += 1;
+            let id = match &self.group {
+                Some((BindGroupId(n), _)) => BindGroupId(n.wrapping_add(1)),
+                None => BindGroupId(0),
+            };
+            self.group = Some((id, group));
+        }
+        let streams = [
+            (&self.quads, b.quads.dirty_bytes()),
+            (&self.vertices, b.vertices.dirty_bytes()),
+            (&self.indices, b.indices.dirty_bytes()),
+        ];
+        for (gpu, dirty) in streams {
+            if let (Some(buf), Some((offset, bytes))) = (&gpu.buffer, dirty) {
+                self.belt.write(encoder, buf, offset, bytes, frame);
+            }
+        }
+        self.belt.finish(encoder);
+        Ok(())
+    }
+
+    /// Whether an upload recorded into an encoder was lost (the encoder was dropped unsubmitted): the GPU buffers
+    /// then lack what the batcher believes they hold.
+    pub fn take_lost_upload(&mut self) -> bool {
+        self.belt.take_lost()
+    }
+
+    /// Binds the streams (group 1 and the index buffer) at the start of a pass.
+    pub fn bind(&self, enc: &mut Encoder<'_, '_>) {
+        if let (Some((id, group)), Some(ib)) = (&self.group, &self.indices.buffer) {
+            enc.set_bind_group(1, *id, group);
+            enc.set_index_buffer(self.indices.binding(), ib);
+        }
+    }
+}
