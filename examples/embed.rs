@@ -2,8 +2,9 @@
 //! its own render pass, draws its own triangle with its own pipeline, and then stage2d records a scene (sprites, a
 //! shape, text and a stencil mask) into the same pass.
 //!
-//! `cargo run --release --example embed` opens a window when a display exists; without one (or with
-//! `--headless`) it draws one frame offscreen and writes `embed.png`.
+//! `cargo run --release --example embed` opens a window when a display exists (`--frames N` closes it after N
+//! frames); without one (or with `--headless`) it draws one frame offscreen and writes `embed.png` (or the file
+//! named by `--out`).
 
 use stage2d::{
     Color, Font, GraphicsContext, Node, Renderer, RendererOptions, Sampling, Scene, TargetDesc,
@@ -130,8 +131,8 @@ impl Overlay {
         let mut circle = GraphicsContext::new();
         circle.circle(0.0, 0.0, 30.0).fill(Color::hex(0xffff00));
         scene.add(root, Node::graphics(circle).at(230.0, 160.0))?;
-        let label = Text::new("stage2d in your pass", &font, 16.0).colored(Color::WHITE);
-        scene.add(root, Node::text(label).at(160.0, 208.0))?;
+        let label = Text::new("stage2d in your pass", &font, 14.0).colored(Color::WHITE);
+        scene.add(root, Node::text(label).at(148.0, 210.0))?;
         let bar = scene.add(
             root,
             Node::sprite(white)
@@ -271,17 +272,24 @@ fn asset(name: &str) -> std::path::PathBuf {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     env_logger::init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |name: &str| {
+        let i = args.iter().position(|a| a == name)?;
+        args.get(i + 1).cloned()
+    };
+    let frames = value("--frames").and_then(|v| v.parse().ok());
     let display =
         std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
-    if display && !std::env::args().any(|a| a == "--headless") {
-        match window::run() {
+    if display && !args.iter().any(|a| a == "--headless") {
+        match window::run(frames) {
             Ok(()) => return Ok(()),
             Err(e) => eprintln!("no window ({e}); drawing headless"),
         }
     }
+    let out = value("--out").unwrap_or_else(|| "embed.png".into());
     let img = headless()?;
-    img.save("embed.png")?;
-    println!("wrote embed.png ({}x{})", img.width(), img.height());
+    img.save(&out)?;
+    println!("wrote {out} ({}x{})", img.width(), img.height());
     Ok(())
 }
 
@@ -307,6 +315,8 @@ mod window {
     struct Demo {
         gpu: Option<Gpu>,
         error: Option<String>,
+        /// Frames left to draw before closing, if limited.
+        frames_left: Option<u32>,
     }
 
     impl Demo {
@@ -383,16 +393,26 @@ mod window {
                         event_loop.exit();
                         return;
                     }
+                    g.window.pre_present_notify();
                     g.host.queue.present(frame);
+                    match &mut self.frames_left {
+                        Some(0 | 1) => event_loop.exit(),
+                        Some(n) => *n -= 1,
+                        None => {}
+                    }
+                    g.window.request_redraw();
                 }
                 _ => {}
             }
         }
     }
 
-    pub fn run() -> Result<(), Box<dyn std::error::Error>> {
+    pub fn run(frames: Option<u32>) -> Result<(), Box<dyn std::error::Error>> {
         let event_loop = EventLoop::new()?;
-        let mut demo = Demo::default();
+        let mut demo = Demo {
+            frames_left: frames,
+            ..Demo::default()
+        };
         event_loop.run_app(&mut demo)?;
         match demo.error {
             Some(e) => Err(e.into()),

@@ -97,6 +97,7 @@ impl View {
     }
 
     /// A pixel position in clip space.
+    #[cfg(feature = "text")]
     fn clip_of(&self, p: Vec2) -> Vec2 {
         Vec2::new(p.x / self.half_size.x - 1.0, 1.0 - p.y / self.half_size.y)
     }

@@ -10,14 +10,7 @@
 //! never straddle a cache line. Links (parent, child list) live in a parallel array that the walk reads only for
 //! nodes with children.
 
-use crate::{Error, Node, Result};
-
-/// A handle to a node of a [`Scene`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId {
-    index: u32,
-    generation: u32,
-}
+use crate::{Error, Node, NodeId, Result};
 
 /// One node's storage. A vacant slot holds an empty container and a generation no live handle carries (it is
 /// bumped on removal), so a handle check is one comparison.

@@ -4,21 +4,7 @@
 //! [`TextureSystem`](crate::TextureSystem) through a generational [`TextureId`], so a handle to a destroyed texture
 //! is detected (the node is skipped with a warning) instead of drawing another texture.
 
-use crate::{Error, Result};
-
-/// A generational index into the renderer's texture storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TextureId {
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
-
-impl TextureId {
-    /// The storage slot (dense, reused after a texture is destroyed).
-    pub fn index(self) -> u32 {
-        self.index
-    }
-}
+use crate::{Error, Result, TextureId};
 
 /// Texture filtering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -336,6 +336,7 @@ fn nearest_and_linear_sampling() {
 }
 
 #[test]
+#[cfg(feature = "jpeg")]
 fn png_and_jpeg_load_from_files_and_bytes() {
     let mut r = renderer();
     let dir = std::env::temp_dir().join(format!("stage2d-load-{}", std::process::id()));
@@ -371,6 +372,19 @@ fn png_and_jpeg_load_from_files_and_bytes() {
     // Saved with straight alpha.
     let back = stage2d::image::open(&saved).unwrap().to_rgba8();
     assert_eq!(back.get_pixel(2, 2).0, [255, 0, 0, 128]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+#[cfg(not(feature = "jpeg"))]
+fn without_the_jpeg_feature_a_jpeg_file_is_an_error_naming_it() {
+    let mut r = renderer();
+    let dir = std::env::temp_dir().join(format!("stage2d-nojpeg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let jpg = dir.join("a.jpg");
+    std::fs::write(&jpg, [0xff, 0xd8, 0xff, 0xe0, 0, 16, b'J', b'F', b'I', b'F', 0]).unwrap();
+    let e = r.load_texture(&jpg, Sampling::NEAREST).unwrap_err();
+    assert!(matches!(&e, stage2d::Error::ImageFile { path, .. } if *path == jpg), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1,0 +1,74 @@
+//! The embedded frame (glyphon's shape): [`Renderer::prepare`] does the CPU work and uploads,
+//! [`Renderer::record`] only records into a render pass the caller began, the caller submits, and
+//! [`Renderer::trim`] ends the frame.
+
+use super::Renderer;
+use crate::frame::Attach;
+use crate::stats::FrameStats;
+use crate::{Error, Result, Scene, TargetDesc};
+
+impl Renderer {
+    /// Prepares a frame of `scene` for a render pass on `target` that the caller will begin: collects and batches
+    /// the scene, uploads what changed (submitted on the queue now, ahead of the caller's work), and creates any
+    /// pipeline and bind group the draws need. Then [`Renderer::record`] draws it into the pass.
+    ///
+    /// A frame prepared and not yet recorded is [`Error::AlreadyPrepared`]; a scene with stencil masks and a
+    /// target without a stencil attachment is [`Error::StencilRequired`].
+    pub fn prepare(&mut self, scene: &Scene, target: &TargetDesc) -> Result<()> {
+        let mut encoder = self.encoder("stage2d prepare");
+        self.prepare_with_encoder(&mut encoder, scene, target)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Like [`Renderer::prepare`], with the uploads recorded into the caller's `encoder` (ahead of the pass the
+    /// caller begins on it). Submit it before the next prepare.
+    pub fn prepare_with_encoder(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        scene: &Scene,
+        target: &TargetDesc,
+    ) -> Result<()> {
+        self.finish_recorded_frame()?;
+        let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
+        self.render_textures.release_dropped(t);
+        let root = scene.root();
+        let attach = Attach::Caller;
+        f.prepare(
+            &self.device,
+            p,
+            t,
+            encoder,
+            scene,
+            root,
+            *target,
+            attach,
+            None,
+        )
+    }
+
+    /// Records the prepared frame into `pass`, a pass the caller began on the target described by `target`: the
+    /// same colour format, size, sample count and depth-stencil attachment as the prepared one, else
+    /// [`Error::PassMismatch`]. Only `set_*` and draw calls; it can be called again for another matching pass.
+    /// Without a prepared frame it is [`Error::NotPrepared`].
+    pub fn record(&self, pass: &mut wgpu::RenderPass<'_>, target: &TargetDesc) -> Result<()> {
+        let (p, t) = (&self.pipelines, &self.textures);
+        self.frame.record(p, t, pass, target, false)
+    }
+
+    /// Ends the frame after the caller submitted it: its counters go into [`Renderer::stats`] and per-frame caches
+    /// are trimmed. A prepared frame that will not be recorded is dropped. The next prepare does this itself for
+    /// a frame that was recorded.
+    pub fn trim(&mut self) {
+        let (p, t, s) = (&self.pipelines, &mut self.textures, &mut self.stats);
+        self.frame.trim(p, t, s, &FrameStats::default());
+    }
+
+    pub(super) fn finish_recorded_frame(&mut self) -> Result<()> {
+        if self.frame.is_prepared() && !self.frame.was_recorded() {
+            return Err(Error::AlreadyPrepared);
+        }
+        self.trim();
+        Ok(())
+    }
+}

@@ -1,0 +1,277 @@
+//! The Renderer: a small owner of systems (the PixiJS v8 shape). It holds the device and queue, the
+//! [`PipelineSystem`](crate::pipeline::PipelineSystem) with its warm start, the
+//! [`TextureSystem`](crate::texture_system::TextureSystem), the render-texture pool and the [`Frame`], and hands
+//! each call to the system that owns the state. The frame's phases are in `frame.rs`.
+
+mod embed;
+mod options;
+mod resources;
+
+pub use options::RendererOptions;
+
+use crate::device::{self, Capabilities};
+use crate::frame::{Attach, Frame};
+use crate::pipeline::warm::{self, WarmStart, WarmState};
+use crate::pipeline::PipelineSystem;
+use crate::stats::{FrameStats, Stats};
+use crate::target::{RenderTarget, RenderTextures};
+use crate::texture_system::TextureSystem;
+use crate::{Color, NodeId, Result, Scene, TargetDesc};
+use std::path::PathBuf;
+
+/// The stage2d renderer. See the crate docs for the frame and the two ways to drive it.
+#[derive(Debug)]
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipelines: PipelineSystem,
+    textures: TextureSystem,
+    render_textures: RenderTextures,
+    frame: Frame,
+    warm: WarmState,
+    msaa: bool,
+    stats: Stats,
+}
+
+impl Renderer {
+    /// A renderer with its own device, on the adapter chosen from the environment (`WGPU_BACKEND`,
+    /// `WGPU_ADAPTER_NAME`, `WGPU_POWER_PREF`), software adapters included.
+    pub fn new_headless(options: RendererOptions) -> Result<Renderer> {
+        let instance = wgpu::Instance::new(device::instance_descriptor(
+            wgpu::InstanceDescriptor::new_without_display_handle(),
+        ));
+        let adapter = device::select_adapter(&instance, None, options.power_preference)?;
+        Self::from_adapter(&adapter, options)
+    }
+
+    /// A renderer with its own device on `adapter` (for windows: one compatible with the surface).
+    pub fn from_adapter(adapter: &wgpu::Adapter, options: RendererOptions) -> Result<Renderer> {
+        let (device, queue) = device::open_device(adapter, options.pipeline_cache.is_some())?;
+        let full_index = adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::FULL_DRAW_INDEX_UINT32);
+        let caps = device::capabilities(&device, full_index, options.max_textures_per_batch)?;
+        Self::build(device, queue, caps, options)
+    }
+
+    /// A renderer on a device the caller owns (with the instance, adapter and queue), for drawing into the
+    /// caller's render passes with [`Renderer::prepare`] and [`Renderer::record`]. The device needs 2 storage
+    /// buffers per shader stage (request the adapter's limits); otherwise this is
+    /// [`Error::UnsupportedDevice`]. Warm starts use wgpu's driver cache only if the device was created with
+    /// `Features::PIPELINE_CACHE`.
+    pub fn from_device(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        options: RendererOptions,
+    ) -> Result<Renderer> {
+        let full_index = device::full_index_by_backend(&device);
+        let caps = device::capabilities(&device, full_index, options.max_textures_per_batch)?;
+        Self::build(device, queue, caps, options)
+    }
+
+    fn build(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        caps: Capabilities,
+        options: RendererOptions,
+    ) -> Result<Renderer> {
+        let what = "setting up stage2d's pipelines on this device";
+        device::checked(&device, what, || {
+            let textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
+            let mut pipelines = PipelineSystem::new(device.clone());
+            let frame = Frame::new(&device, &caps, &mut pipelines, &textures)?;
+            let mut stats = Stats::default();
+            stats.total.shader_modules_created = pipelines.counters().shader_modules_created;
+            let mut r = Renderer {
+                device: device.clone(),
+                queue: queue.clone(),
+                pipelines,
+                textures,
+                render_textures: RenderTextures::default(),
+                frame,
+                warm: WarmState::default(),
+                msaa: options.msaa,
+                stats,
+            };
+            r.absorb_texture_stats();
+            if let Some(dir) = options.pipeline_cache {
+                let cache = caps.driver_cache;
+                r.warm = warm::warm_up(&r.device, &mut r.pipelines, dir, cache)?;
+            }
+            Ok(r)
+        })
+    }
+
+    /// Draws `scene` into `target`, cleared to `clear` first (or drawn over its contents with `None`): prepare,
+    /// one pass, submit and trim in one call.
+    pub fn render(
+        &mut self,
+        scene: &Scene,
+        target: &RenderTarget,
+        clear: Option<Color>,
+    ) -> Result<()> {
+        self.render_node(scene, scene.root(), target, clear)
+    }
+
+    /// Draws the subtree of `node` into `target`, with `node` as the root: its own transform applies, its
+    /// ancestors' do not, and it is drawn even if it is hidden (so a subtree can live hidden in the scene and be
+    /// cached into a texture). Drawing a target's own texture into it is [`Error::FeedbackLoop`].
+    pub fn render_node(
+        &mut self,
+        scene: &Scene,
+        node: NodeId,
+        target: &RenderTarget,
+        clear: Option<Color>,
+    ) -> Result<()> {
+        let o = target.options;
+        let desc = TargetDesc::new(o.format, o.width, o.height).with_sample_count(samples(o.msaa));
+        let texture = Some(target.handle.id());
+        self.render_frame(scene, node, &target.view, desc, clear, texture)
+    }
+
+    /// Draws `scene` into any colour view of `format` and `size` (a window's surface texture, for example), with
+    /// the renderer's MSAA setting.
+    pub fn render_to_view(
+        &mut self,
+        scene: &Scene,
+        view: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        clear: Option<Color>,
+    ) -> Result<()> {
+        self.render_scaled(scene, view, format, size, 1.0, clear)
+    }
+
+    /// Like [`Renderer::render_to_view`] for a target of `size` physical pixels showing a scene laid out in
+    /// logical pixels, `scale_factor` physical pixels each (HiDPI windows).
+    pub fn render_scaled(
+        &mut self,
+        scene: &Scene,
+        view: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        scale_factor: f32,
+        clear: Option<Color>,
+    ) -> Result<()> {
+        let desc = TargetDesc::new(format, size.0, size.1)
+            .with_sample_count(samples(self.msaa))
+            .with_scale_factor(scale_factor);
+        self.render_frame(scene, scene.root(), view, desc, clear, None)
+    }
+
+    /// The one-call frame: prepare into a new encoder, begin the pass with stage2d's own attachments, record,
+    /// submit, trim.
+    fn render_frame(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: &wgpu::TextureView,
+        desc: TargetDesc,
+        clear: Option<Color>,
+        target_texture: Option<crate::TextureId>,
+    ) -> Result<()> {
+        self.finish_recorded_frame()?;
+        self.render_textures.release_dropped(&mut self.textures);
+        let mut encoder = self.encoder("stage2d frame");
+        let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
+        let attach = Attach::Own;
+        f.prepare(
+            &self.device,
+            p,
+            t,
+            &mut encoder,
+            scene,
+            start,
+            desc,
+            attach,
+            target_texture,
+        )?;
+        let prepared = *f.prepared().expect("just prepared");
+        let recorded = {
+            let mut pass = f.begin_own_pass(&mut encoder, view, clear);
+            f.record(p, t, &mut pass, &prepared, true)
+        };
+        if let Err(e) = recorded {
+            f.trim(p, t, &mut self.stats, &FrameStats::default());
+            return Err(e);
+        }
+        let t0 = std::time::Instant::now();
+        self.queue.submit([encoder.finish()]);
+        let submit = FrameStats {
+            submit_ns: t0.elapsed().as_nanos() as u64,
+            ..FrameStats::default()
+        };
+        self.frame.trim(p, t, &mut self.stats, &submit);
+        Ok(())
+    }
+
+    fn encoder(&self, label: &'static str) -> wgpu::CommandEncoder {
+        let desc = wgpu::CommandEncoderDescriptor { label: Some(label) };
+        self.device.create_command_encoder(&desc)
+    }
+
+    /// What the warm start did.
+    pub fn warm_start(&self) -> &WarmStart {
+        &self.warm.status
+    }
+
+    /// Writes the pipeline-cache file (the pipelines used so far and wgpu's driver cache) atomically; `None`
+    /// when no cache directory is configured.
+    pub fn save_pipeline_cache(&self) -> Result<Option<PathBuf>> {
+        warm::save(&self.warm, &self.pipelines)
+    }
+
+    /// The device.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The adapter's name, backend and driver.
+    pub fn adapter_info(&self) -> wgpu::AdapterInfo {
+        self.device.adapter_info()
+    }
+
+    /// Turns 4x multisampling on or off for window frames and for render targets created from now on (a render
+    /// texture keeps the setting it was made with).
+    pub fn set_msaa(&mut self, on: bool) {
+        self.msaa = on;
+    }
+
+    /// Whether frames are drawn with 4x multisampling.
+    pub fn msaa(&self) -> bool {
+        self.msaa
+    }
+
+    /// Most textures one batch binds on this device.
+    pub fn max_textures_per_batch(&self) -> usize {
+        self.frame.batcher.max_textures()
+    }
+
+    /// Counters of the last frame and in total.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+/// The sample count of a target drawn with or without MSAA.
+fn samples(msaa: bool) -> u32 {
+    if msaa {
+        4
+    } else {
+        1
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        if let Err(e) = self.save_pipeline_cache() {
+            log::warn!("could not save the pipeline cache: {e}");
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! [`RendererOptions`]: how a [`Renderer`](crate::Renderer) is set up.
+
+use std::path::PathBuf;
+
+/// How to set up a [`Renderer`]: `RendererOptions::default().with_msaa(true)`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct RendererOptions {
+    /// Most textures one batch binds; clamped to the device's per-stage sampled-texture and sampler limits and to
+    /// 16.
+    pub max_textures_per_batch: usize,
+    /// Adapter preference when `WGPU_ADAPTER_NAME` is not set (`WGPU_POWER_PREF` overrides it).
+    pub power_preference: wgpu::PowerPreference,
+    /// Draw windows and new render targets with 4x multisampling (anti-aliased shape edges).
+    pub msaa: bool,
+    /// A directory for the pipeline-cache file: pipelines seen by earlier runs are created before the first frame,
+    /// from wgpu's driver cache where the device has one. Saved by [`Renderer::save_pipeline_cache`] and when
+    /// the renderer is dropped.
+    pub pipeline_cache: Option<PathBuf>,
+}
+
+impl Default for RendererOptions {
+    fn default() -> Self {
+        RendererOptions {
+            max_textures_per_batch: crate::batcher::MAX_BATCH_TEXTURES,
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            msaa: false,
+            pipeline_cache: None,
+        }
+    }
+}
+
+impl RendererOptions {
+    /// With at most `n` textures per batch.
+    pub fn with_max_textures_per_batch(mut self, n: usize) -> Self {
+        self.max_textures_per_batch = n;
+        self
+    }
+    /// With an adapter preference.
+    pub fn with_power_preference(mut self, p: wgpu::PowerPreference) -> Self {
+        self.power_preference = p;
+        self
+    }
+    /// With 4x multisampling on or off.
+    pub fn with_msaa(mut self, on: bool) -> Self {
+        self.msaa = on;
+        self
+    }
+    /// With a pipeline-cache directory (warm starts).
+    pub fn with_pipeline_cache(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.pipeline_cache = Some(dir.into());
+        self
+    }
+}

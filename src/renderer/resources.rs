@@ -1,0 +1,147 @@
+//! The Renderer's resources: textures, render textures and their pool, and readback. Each call goes to the system
+//! that owns the state (`TextureSystem`, `RenderTextures`, `readback`).
+
+use super::Renderer;
+use crate::readback;
+use crate::target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
+use crate::{Error, Result, Sampling, Texture};
+use std::path::Path;
+
+impl Renderer {
+    /// A 1x1 opaque white texture, handy for solid rectangles (`Node::sprite(white).sized(w, h).tinted(c)`).
+    pub fn white_texture(&self) -> Texture {
+        self.textures.white()
+    }
+
+    pub(super) fn absorb_texture_stats(&mut self) {
+        let s = self.textures.take_stats();
+        self.stats.total.accumulate(&s);
+    }
+
+    /// A texture from straight-alpha RGBA8 pixels (`width * height * 4` bytes).
+    pub fn create_texture(&mut self, w: u32, h: u32, rgba: &[u8], s: Sampling) -> Result<Texture> {
+        let mut pixels = rgba.to_vec();
+        readback::premultiply(&mut pixels);
+        let t = self.textures.create_from_premultiplied(w, h, &pixels, s);
+        self.absorb_texture_stats();
+        t
+    }
+
+    /// A texture from a decoded image.
+    pub fn texture_from_image(&mut self, image: &image::RgbaImage, s: Sampling) -> Result<Texture> {
+        self.create_texture(image.width(), image.height(), image.as_raw(), s)
+    }
+
+    /// A texture from encoded image bytes (PNG and JPEG with the default features). Corrupt bytes are
+    /// [`Error::ImageDecode`].
+    pub fn texture_from_bytes(&mut self, bytes: &[u8], sampling: Sampling) -> Result<Texture> {
+        let img = image::load_from_memory(bytes)?.to_rgba8();
+        self.texture_from_image(&img, sampling)
+    }
+
+    /// A texture from an image file. A missing or corrupt file is [`Error::ImageFile`] naming it.
+    pub fn load_texture(&mut self, path: impl AsRef<Path>, sampling: Sampling) -> Result<Texture> {
+        let path = path.as_ref();
+        let img = image::open(path).map_err(|source| Error::ImageFile {
+            path: path.to_owned(),
+            source,
+        })?;
+        self.texture_from_image(&img.to_rgba8(), sampling)
+    }
+
+    /// Destroys a texture and the bind groups holding it. Nodes still showing it are skipped with a warning.
+    pub fn destroy_texture(&mut self, texture: Texture) -> Result<()> {
+        self.textures.destroy(texture.id())
+    }
+
+    /// An offscreen `Rgba8Unorm` target of `width x height` pixels, multisampled if the renderer is.
+    pub fn create_render_target(&mut self, width: u32, height: u32) -> Result<RenderTarget> {
+        let options = RenderTextureOptions::new(width, height).with_msaa(self.msaa);
+        self.create_render_texture(options)
+    }
+
+    /// A render texture: a target to draw into that sprites can show.
+    pub fn create_render_texture(&mut self, options: RenderTextureOptions) -> Result<RenderTarget> {
+        let t = self
+            .render_textures
+            .create(&self.device, &mut self.textures, options)?;
+        self.stats.total.textures_created += 1;
+        if options.depth_stencil {
+            self.frame
+                .keep_stencil(options.format, (options.width, options.height));
+        }
+        Ok(t)
+    }
+
+    /// Resizes a render texture (its contents are lost). Sprites must take [`RenderTarget::texture`] again: the
+    /// old handle goes stale and is skipped with a warning.
+    pub fn resize_render_texture(
+        &mut self,
+        target: &mut RenderTarget,
+        w: u32,
+        h: u32,
+    ) -> Result<()> {
+        let options = RenderTextureOptions {
+            width: w,
+            height: h,
+            ..target.options
+        };
+        // The old target is dropped here; its slot is freed with the next frame.
+        *target = self.create_render_texture(options)?;
+        Ok(())
+    }
+
+    /// A temporary render texture from the pool (or a new one); it returns to the pool when dropped.
+    pub fn acquire_render_texture(
+        &mut self,
+        o: RenderTextureOptions,
+    ) -> Result<PooledRenderTexture> {
+        let target = match self.render_textures.take_pooled(&o) {
+            Some(t) => t,
+            None => self.create_render_texture(o)?,
+        };
+        Ok(PooledRenderTexture::new(
+            target,
+            self.render_textures.pool.clone(),
+        ))
+    }
+
+    /// Textures handed out by [`Renderer::acquire_render_texture`] that came from the pool.
+    pub fn pool_hits(&self) -> u64 {
+        self.render_textures.pool_hits
+    }
+
+    /// Render textures waiting in the pool.
+    pub fn pooled_render_textures(&self) -> usize {
+        self.render_textures.pool.len()
+    }
+
+    /// Blocks until the GPU has finished all submitted work.
+    pub fn wait_idle(&self) -> Result<()> {
+        readback::wait_idle(&self.device)
+    }
+
+    /// Reads a target back as premultiplied RGBA8, exactly as stored.
+    pub fn read_pixels_premultiplied(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
+        readback::read_premultiplied(&self.device, &self.queue, &target.texture)
+    }
+
+    /// Reads a target back as straight-alpha RGBA8 (what PNG files hold).
+    pub fn read_pixels(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
+        let mut img = self.read_pixels_premultiplied(target)?;
+        readback::unpremultiply(&mut img);
+        Ok(img)
+    }
+
+    /// Reads a target back and saves it as a PNG with straight alpha (needs the `png` feature).
+    pub fn save_png(&self, target: &RenderTarget, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let save = |source| Error::SaveImage {
+            path: path.to_owned(),
+            source,
+        };
+        let img = self.read_pixels(target)?;
+        img.save_with_format(path, image::ImageFormat::Png)
+            .map_err(save)
+    }
+}
