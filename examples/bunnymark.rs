@@ -415,15 +415,12 @@ impl stage2d::app::App for WindowMark {
 }
 
 fn run_window(args: &Args) -> stage2d::Result<()> {
-    let options = stage2d::app::WindowOptions {
-        title: "stage2d bunnymark".into(),
-        width: WIDTH,
-        height: HEIGHT,
-        vsync: args.vsync,
-        max_frames: args.frames_given.then_some(args.frames as u64),
-        clear_color: Color::hex(0x1099bb),
-        ..Default::default()
-    };
+    let mut options = stage2d::app::WindowOptions::default();
+    options.title = "stage2d bunnymark".into();
+    (options.width, options.height) = (WIDTH, HEIGHT);
+    options.vsync = args.vsync;
+    options.max_frames = args.frames_given.then_some(args.frames as u64);
+    options.clear_color = Color::hex(0x1099bb);
     let app = WindowMark {
         args: args.clone(),
         mark: None,

@@ -16,8 +16,9 @@ use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
-/// How the window opens.
+/// How the window opens: `WindowOptions::default()`, then set the fields you need.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct WindowOptions {
     /// Title bar text.
     pub title: String,
@@ -119,7 +120,7 @@ pub struct Input {
 }
 
 /// The logical size of a window of `physical` pixels at `scale_factor`.
-pub fn logical_size(physical: (u32, u32), scale_factor: f64) -> Vec2 {
+pub(crate) fn logical_size(physical: (u32, u32), scale_factor: f64) -> Vec2 {
     let s = if scale_factor.is_finite() && scale_factor > 0.0 {
         scale_factor
     } else {
@@ -133,7 +134,7 @@ pub fn logical_size(physical: (u32, u32), scale_factor: f64) -> Vec2 {
 
 /// The surface size to configure for a window of `physical` pixels, or `None` while it is minimised (zero area)
 /// or larger than the device allows (clamped).
-pub fn surface_size(physical: (u32, u32), max_dimension: u32) -> Option<(u32, u32)> {
+pub(crate) fn surface_size(physical: (u32, u32), max_dimension: u32) -> Option<(u32, u32)> {
     if physical.0 == 0 || physical.1 == 0 {
         return None;
     }
@@ -422,7 +423,10 @@ fn context<'a>(
 }
 
 /// `Fifo` with vsync; otherwise `Immediate`, then `Mailbox`, then `Fifo` (always supported).
-pub fn choose_present_mode(vsync: bool, supported: &[wgpu::PresentMode]) -> wgpu::PresentMode {
+pub(crate) fn choose_present_mode(
+    vsync: bool,
+    supported: &[wgpu::PresentMode],
+) -> wgpu::PresentMode {
     if !vsync {
         for m in [wgpu::PresentMode::Immediate, wgpu::PresentMode::Mailbox] {
             if supported.contains(&m) {

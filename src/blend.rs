@@ -8,6 +8,7 @@
 /// root resolves to [`BlendMode::Normal`]. Only resolved modes reach the pipeline key.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
+#[non_exhaustive]
 pub enum BlendMode {
     /// Source over destination: `src + dst * (1 - src.a)`.
     Normal = 0,

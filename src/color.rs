@@ -78,6 +78,27 @@ impl Color {
     }
 }
 
+impl From<u32> for Color {
+    /// An opaque colour from `0xRRGGBB`, as PixiJS takes colours (see [`Color::hex`]).
+    fn from(rgb: u32) -> Color {
+        Color::hex(rgb)
+    }
+}
+
+impl From<[u8; 4]> for Color {
+    /// A colour from straight-alpha RGBA8 components.
+    fn from([r, g, b, a]: [u8; 4]) -> Color {
+        Color::rgba8(r, g, b, a)
+    }
+}
+
+impl From<[f32; 4]> for Color {
+    /// A colour from straight-alpha RGBA components in `0..=1`.
+    fn from([r, g, b, a]: [f32; 4]) -> Color {
+        Color::rgba(r, g, b, a)
+    }
+}
+
 impl std::ops::Mul for Color {
     type Output = Color;
     /// Component-wise product (how tints combine down the tree).
@@ -90,6 +111,19 @@ impl std::ops::Mul for Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conversions_users_expect() {
+        assert_eq!(Color::from(0xff8000), Color::hex(0xff8000));
+        assert_eq!(
+            Color::from([255u8, 0, 0, 128]),
+            Color::rgba8(255, 0, 0, 128)
+        );
+        assert_eq!(
+            Color::from([0.5f32, 0.25, 0.0, 1.0]),
+            Color::rgba(0.5, 0.25, 0.0, 1.0)
+        );
+    }
 
     #[test]
     fn hex_and_packing() {

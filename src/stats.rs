@@ -4,6 +4,7 @@
 
 /// Counters for one frame (or, in [`Stats::total`], summed over all frames).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FrameStats {
     /// `draw_indexed` calls recorded.
     pub draw_calls: u64,

@@ -131,7 +131,7 @@ impl TexturePool {
     }
 }
 
-/// A render texture on loan from a [`TexturePool`]; it goes back to the pool when dropped.
+/// A render texture on loan from the renderer's pool; it goes back to the pool when dropped.
 #[derive(Debug)]
 pub struct PooledRenderTexture {
     target: Option<RenderTarget>,

@@ -8,6 +8,7 @@ use crate::{Error, Result, TextureId};
 
 /// Texture filtering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Filter {
     /// Bilinear.
     #[default]
@@ -18,6 +19,7 @@ pub enum Filter {
 
 /// What happens outside `0..1` texture coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Wrap {
     /// Clamp to the edge.
     #[default]
@@ -87,8 +89,7 @@ impl Texture {
 
     /// A handle to storage slot 0 (a renderer's white texture) with the given size; for CPU-only benchmarks of
     /// the scene walk, which never touch the GPU.
-    #[doc(hidden)]
-    pub fn from_raw_parts_for_bench(width: u32, height: u32) -> Texture {
+    pub(crate) fn from_raw_parts_for_bench(width: u32, height: u32) -> Texture {
         Texture::new(
             TextureId {
                 index: 0,

@@ -382,9 +382,16 @@ fn without_the_jpeg_feature_a_jpeg_file_is_an_error_naming_it() {
     let dir = std::env::temp_dir().join(format!("stage2d-nojpeg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let jpg = dir.join("a.jpg");
-    std::fs::write(&jpg, [0xff, 0xd8, 0xff, 0xe0, 0, 16, b'J', b'F', b'I', b'F', 0]).unwrap();
+    std::fs::write(
+        &jpg,
+        [0xff, 0xd8, 0xff, 0xe0, 0, 16, b'J', b'F', b'I', b'F', 0],
+    )
+    .unwrap();
     let e = r.load_texture(&jpg, Sampling::NEAREST).unwrap_err();
-    assert!(matches!(&e, stage2d::Error::ImageFile { path, .. } if *path == jpg), "{e}");
+    assert!(
+        matches!(&e, stage2d::Error::ImageFile { path, .. } if *path == jpg),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -299,7 +299,7 @@ fn bad_geometry_is_skipped_and_the_rest_drawn() {
     g.move_to(1.0, 1.0)
         .line_to(1.0, 1.0)
         .stroke(StrokeStyle::new(2.0, Color::RED));
-    g.poly(&[]).fill(Color::RED);
+    g.poly::<Vec2>(&[]).fill(Color::RED);
     g.rect(8.0, 0.0, 8.0, 8.0).fill(Color::GREEN);
     let mut s = Scene::new();
     s.add(s.root(), Node::graphics(g)).unwrap();

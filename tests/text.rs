@@ -64,25 +64,17 @@ fn paragraphs_sizes_and_alignments() {
 #[test]
 fn kerning_and_wrapping_with_a_real_font() {
     let f = font();
-    let style = LayoutStyle {
-        size: 32.0,
-        ..Default::default()
-    };
+    let mut style = LayoutStyle::default();
+    style.size = 32.0;
     let av = layout(&f, "AV", &style);
     let a = f.glyph('A');
     let v = f.glyph('V');
     let kern = f.kern(a, v, 32.0);
     assert!(kern < 0.0, "DejaVu Sans kerns A-V");
     assert!((av.glyphs[1].x - (f.advance(a, 32.0) + kern)).abs() < 1e-3);
-    let wrapped = layout(
-        &f,
-        "the quick brown fox jumps",
-        &LayoutStyle {
-            size: 16.0,
-            wrap_width: Some(80.0),
-            ..Default::default()
-        },
-    );
+    let mut narrow = LayoutStyle::default();
+    (narrow.size, narrow.wrap_width) = (16.0, Some(80.0));
+    let wrapped = layout(&f, "the quick brown fox jumps", &narrow);
     assert!(wrapped.line_widths.len() >= 3);
     assert!(wrapped.line_widths.iter().all(|w| *w <= 80.0 + 1e-3));
 }

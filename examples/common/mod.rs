@@ -130,13 +130,11 @@ pub fn show<D: Demo>(name: &str, mut options: stage2d::RendererOptions, clear: s
         headless = true;
     }
     if !headless {
-        let window = stage2d::app::WindowOptions {
-            title: format!("stage2d {name}"),
-            renderer: options.clone(),
-            clear_color: clear,
-            max_frames: flags.value("--frames").map(|_| frames),
-            ..Default::default()
-        };
+        let mut window = stage2d::app::WindowOptions::default();
+        window.title = format!("stage2d {name}");
+        window.renderer = options.clone();
+        window.clear_color = clear;
+        window.max_frames = flags.value("--frames").map(|_| frames);
         match stage2d::app::run(window, DemoApp::<D>(None)) {
             Ok(_) => return,
             Err(stage2d::Error::Window(e)) => {

@@ -68,6 +68,13 @@ impl From<Color> for FillStyle {
     }
 }
 
+impl From<u32> for FillStyle {
+    /// A solid fill of `0xRRGGBB`.
+    fn from(rgb: u32) -> Self {
+        Color::from(rgb).into()
+    }
+}
+
 impl From<Texture> for FillStyle {
     fn from(texture: Texture) -> Self {
         FillStyle {
@@ -193,7 +200,7 @@ impl GraphicsContext {
     }
 
     /// The recorded instructions.
-    pub fn instructions(&self) -> &[Instruction] {
+    pub(crate) fn instructions(&self) -> &[Instruction] {
         &self.instructions
     }
 
@@ -357,15 +364,15 @@ impl GraphicsContext {
         self
     }
 
-    /// Adds a closed polygon through `points`.
-    pub fn poly(&mut self, points: &[Vec2]) -> &mut Self {
+    /// Adds a closed polygon through `points` (`Vec2`s, `[x, y]` arrays or `(x, y)` tuples).
+    pub fn poly<P: Into<Vec2> + Copy>(&mut self, points: &[P]) -> &mut Self {
         let Some((first, rest)) = points.split_first() else {
             return self;
         };
         let p = self.path();
-        p.push(PathCommand::MoveTo(*first));
+        p.push(PathCommand::MoveTo((*first).into()));
         for q in rest {
-            p.push(PathCommand::LineTo(*q));
+            p.push(PathCommand::LineTo((*q).into()));
         }
         p.push(PathCommand::Close);
         self

@@ -270,7 +270,7 @@ pub struct GraphicsState {
     pub topology: Topology,
 }
 
-/// The 30-bit packed [`GraphicsState`]: `geometry << 22 | shader << 14 | flags << 8 | blend << 3 | topology`.
+/// The 30-bit packed `GraphicsState`: `geometry << 22 | shader << 14 | flags << 8 | blend << 3 | topology`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GraphicsKey(pub u32);
 

@@ -2,7 +2,7 @@
 //!
 //! One file per adapter and driver holds wgpu's `PipelineCache` data (Vulkan's compiled pipelines) and the list of
 //! (target state, graphics key) pairs a run used, so the next start can create those pipelines before its first
-//! frame. Keys name shaders by id, so the driver string also carries the [`super::PipelineSystem::fingerprint`] of
+//! frame. Keys name shaders by id, so the driver string also carries the `PipelineSystem::fingerprint` of
 //! the registered shaders: another shader set is another driver. Layout, little-endian:
 //!
 //! ```text

@@ -58,7 +58,7 @@ impl Renderer {
     /// A renderer on a device the caller owns (with the instance, adapter and queue), for drawing into the
     /// caller's render passes with [`Renderer::prepare`] and [`Renderer::record`]. The device needs 2 storage
     /// buffers per shader stage (request the adapter's limits); otherwise this is
-    /// [`Error::UnsupportedDevice`]. Warm starts use wgpu's driver cache only if the device was created with
+    /// [`Error::UnsupportedDevice`](crate::Error::UnsupportedDevice). Warm starts use wgpu's driver cache only if the device was created with
     /// `Features::PIPELINE_CACHE`.
     pub fn from_device(
         device: wgpu::Device,
@@ -116,7 +116,7 @@ impl Renderer {
 
     /// Draws the subtree of `node` into `target`, with `node` as the root: its own transform applies, its
     /// ancestors' do not, and it is drawn even if it is hidden (so a subtree can live hidden in the scene and be
-    /// cached into a texture). Drawing a target's own texture into it is [`Error::FeedbackLoop`].
+    /// cached into a texture). Drawing a target's own texture into it is [`Error::FeedbackLoop`](crate::Error::FeedbackLoop).
     pub fn render_node(
         &mut self,
         scene: &Scene,

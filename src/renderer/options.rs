@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-/// How to set up a [`Renderer`]: `RendererOptions::default().with_msaa(true)`.
+/// How to set up a [`Renderer`](crate::Renderer): `RendererOptions::default().with_msaa(true)`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct RendererOptions {
@@ -14,7 +14,7 @@ pub struct RendererOptions {
     /// Draw windows and new render targets with 4x multisampling (anti-aliased shape edges).
     pub msaa: bool,
     /// A directory for the pipeline-cache file: pipelines seen by earlier runs are created before the first frame,
-    /// from wgpu's driver cache where the device has one. Saved by [`Renderer::save_pipeline_cache`] and when
+    /// from wgpu's driver cache where the device has one. Saved by [`Renderer::save_pipeline_cache`](crate::Renderer::save_pipeline_cache) and when
     /// the renderer is dropped.
     pub pipeline_cache: Option<PathBuf>,
 }

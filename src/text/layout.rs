@@ -4,6 +4,7 @@
 
 /// Horizontal alignment of lines within the text block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Align {
     /// Flush left.
     #[default]
@@ -28,8 +29,9 @@ pub trait GlyphSource {
     fn line_height(&self, px: f32) -> f32;
 }
 
-/// Layout settings.
+/// Layout settings: `LayoutStyle::default()`, then set the fields you need.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct LayoutStyle {
     /// Font size in pixels.
     pub size: f32,
