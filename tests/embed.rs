@@ -358,3 +358,113 @@ fn a_stencil8_pass_and_an_encoder_the_caller_submits_work_too() {
     r.render(&s2, &t, Some(Color::BLACK)).unwrap();
     common::probe(&r.read_pixels(&t).unwrap(), 4, 4, [0, 255, 0, 255], 0);
 }
+
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Prepare,
+    Record { matching: bool },
+    Trim,
+    RenderOneCall,
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(Op::Prepare),
+        any::<bool>().prop_map(|matching| Op::Record { matching }),
+        Just(Op::Trim),
+        Just(Op::RenderOneCall),
+    ]
+}
+
+#[test]
+fn random_sequences_of_prepare_record_trim_and_render_follow_the_frame_state_machine() {
+    use proptest::strategy::{Strategy, ValueTree};
+    let adapter = adapter_on(wgpu::Backends::all()).expect("an adapter");
+    let (device, queue) = host_device(&adapter, adapter.limits());
+    let mut r = Renderer::from_device(device.clone(), queue.clone(), Default::default()).unwrap();
+    let s = scene(&mut r);
+    let target = r.create_render_target(W, H).unwrap();
+    let other = r.create_render_target(W, H).unwrap();
+    let desc = stencil_desc(1);
+    let wrong = TargetDesc::new(wgpu::TextureFormat::Bgra8Unorm, W, H)
+        .with_depth_stencil(wgpu::TextureFormat::Depth24PlusStencil8);
+    let want = {
+        r.render(&s, &other, Some(Color::BLACK)).unwrap();
+        r.read_pixels_premultiplied(&other).unwrap()
+    };
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    // The model: nothing prepared, prepared, or prepared and recorded.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum State {
+        Idle,
+        Prepared,
+        Recorded,
+    }
+    for case in 0..24 {
+        let ops = proptest::collection::vec(op(), 1..12)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let mut state = State::Idle;
+        let frames_before = r.stats().frames;
+        let mut frames = 0;
+        for &o in &ops {
+            let ctx = format!("case {case}, {ops:?}, at {o:?} in {state:?}");
+            match o {
+                Op::Prepare | Op::RenderOneCall => {
+                    let got = match o {
+                        Op::Prepare => r.prepare(&s, &desc),
+                        _ => r.render(&s, &other, Some(Color::BLACK)),
+                    };
+                    if state == State::Prepared {
+                        assert!(matches!(got, Err(Error::AlreadyPrepared)), "{ctx}: {got:?}");
+                        continue;
+                    }
+                    got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                    frames +=
+                        (state == State::Recorded) as u64 + matches!(o, Op::RenderOneCall) as u64;
+                    state = if matches!(o, Op::Prepare) {
+                        State::Prepared
+                    } else {
+                        State::Idle
+                    };
+                }
+                Op::Record { matching } => {
+                    let used = if matching { &desc } else { &wrong };
+                    let mut got = None;
+                    host_pass(&device, &queue, &target, 1, Color::BLACK, |pass| {
+                        got = Some(r.record(pass, used));
+                    });
+                    let got = got.unwrap();
+                    match (state, matching) {
+                        (State::Idle, _) => {
+                            assert!(matches!(got, Err(Error::NotPrepared)), "{ctx}: {got:?}")
+                        }
+                        (_, false) => {
+                            assert!(matches!(got, Err(Error::PassMismatch(_))), "{ctx}: {got:?}")
+                        }
+                        (_, true) => {
+                            got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                            state = State::Recorded;
+                            let img = r.read_pixels_premultiplied(&target).unwrap();
+                            assert!(img == want, "{ctx}: the recorded picture differs");
+                        }
+                    }
+                }
+                Op::Trim => {
+                    r.trim();
+                    frames += (state != State::Idle) as u64;
+                    state = State::Idle;
+                }
+            }
+        }
+        r.trim();
+        frames += (state != State::Idle) as u64;
+        assert_eq!(
+            r.stats().frames - frames_before,
+            frames,
+            "case {case}: {ops:?}"
+        );
+    }
+}
