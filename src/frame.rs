@@ -70,6 +70,8 @@ pub(crate) struct Frame {
     draws: Vec<Draw>,
     /// The target the prepared frame is for; `None` between trim and the next prepare.
     prepared: Option<TargetDesc>,
+    /// The last target that passed validation (frames mostly repeat it).
+    validated: Option<TargetDesc>,
     own: OwnAttachments,
     /// Whether the prepared frame was recorded at least once.
     recorded: AtomicBool,
@@ -122,6 +124,7 @@ impl Frame {
             batch_geometry,
             draws: Vec::new(),
             prepared: None,
+            validated: None,
             own: OwnAttachments::default(),
             recorded: AtomicBool::new(false),
             stats: FrameStats::default(),
@@ -170,7 +173,10 @@ impl Frame {
         if self.prepared.is_some() {
             return Err(Error::AlreadyPrepared);
         }
-        desc.validate(device)?;
+        if self.validated != Some(desc) {
+            desc.validate(device)?;
+            self.validated = Some(desc);
+        }
         // A frame that failed before its upload reached the GPU leaves the batcher comparing with data the GPU
         // never got: forget it, so this frame uploads everything it writes.
         if std::mem::replace(&mut self.walk_not_uploaded, true) | self.streams.take_lost_upload() {
