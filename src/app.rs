@@ -179,6 +179,7 @@ pub trait App {
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct RunSummary {
     /// Frames presented.
     pub frames_presented: u64,

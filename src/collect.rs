@@ -149,7 +149,7 @@ pub struct Caches {
     pub tessellation: TessellationCache,
     /// Text layouts and the glyph atlas.
     #[cfg(feature = "text")]
-    pub text: TextSystem,
+    pub(crate) text: TextSystem,
     /// The texture of each glyph-atlas page (reserved ahead of the walk).
     #[cfg(feature = "text")]
     pub(crate) pages: crate::text::pages::GlyphPages,

@@ -20,7 +20,7 @@ pub enum Error {
     /// A device given to [`Renderer::from_device`](crate::Renderer::from_device) lacks what the batch shader needs.
     #[error("device {0}")]
     UnsupportedDevice(String),
-    /// wgpu reported a validation or out-of-memory error for work stage2d submitted; nothing of it was drawn.
+    /// wgpu reported a validation or out-of-memory error while stage2d created its objects.
     #[error("wgpu error while {0}")]
     Wgpu(String),
     /// A [`TargetDesc`](crate::TargetDesc) that stage2d cannot draw into.

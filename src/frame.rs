@@ -26,7 +26,6 @@ use crate::streams::Streams;
 use crate::texture_system::TextureSystem;
 use crate::{shader, Error, NodeId, Result, Scene, TargetDesc, TextureId};
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -73,8 +72,6 @@ pub(crate) struct Frame {
     /// The last target that passed validation (frames mostly repeat it).
     validated: Option<TargetDesc>,
     own: OwnAttachments,
-    /// Whether the prepared frame was recorded at least once.
-    recorded: AtomicBool,
     /// Counters of the prepared frame's CPU phases.
     stats: FrameStats,
     /// What recording knows of the pass and counted; behind a lock because recording takes `&self`.
@@ -126,7 +123,6 @@ impl Frame {
             prepared: None,
             validated: None,
             own: OwnAttachments::default(),
-            recorded: AtomicBool::new(false),
             stats: FrameStats::default(),
             recording: Mutex::default(),
             counters_before: PipelineCounters::default(),
@@ -156,7 +152,8 @@ impl Frame {
     }
 
     /// Collect → batch → upload → prepare: everything before a pass, for a pass on `desc` (with `Attach::Own`,
-    /// `desc.depth_stencil` is decided here). Copies are recorded into `encoder`. On error nothing is prepared.
+    /// `desc.depth_stencil` is decided here). Copies are recorded into `encoder`; returns whether there were any.
+    /// On error nothing is prepared.
     #[allow(clippy::too_many_arguments)]
     pub fn prepare(
         &mut self,
@@ -169,10 +166,11 @@ impl Frame {
         mut desc: TargetDesc,
         attach: Attach,
         target_texture: Option<TextureId>,
-    ) -> Result<()> {
-        if self.prepared.is_some() {
-            return Err(Error::AlreadyPrepared);
-        }
+    ) -> Result<bool> {
+        debug_assert!(
+            self.prepared.is_none(),
+            "the renderer checks that no frame is in flight"
+        );
         if self.validated != Some(desc) {
             desc.validate(device)?;
             self.validated = Some(desc);
@@ -189,6 +187,10 @@ impl Frame {
         // Collect and batch: CPU only.
         self.collect(textures, scene, start, &desc, target_texture, &mut frame)?;
         let t1 = Instant::now();
+        let counters = self.collector.mask_counters;
+        if attach == Attach::Caller && counters.used_stencil && desc.depth_stencil.is_none() {
+            return Err(Error::StencilRequired);
+        }
 
         // Upload: glyph bitmaps, then the streams' changed ranges, ahead of any pass.
         #[cfg(feature = "text")]
@@ -196,12 +198,12 @@ impl Frame {
             let caches = &mut self.collector.caches;
             caches.pages.upload(&mut caches.text, textures, &mut frame);
         }
-        self.streams
+        let uploaded = self
+            .streams
             .upload(device, encoder, &mut self.batcher, &mut frame)?;
         self.walk_not_uploaded = false;
 
         // Prepare: attachments, pipelines and bind groups.
-        let counters = self.collector.mask_counters;
         frame.masks_pushed = counters.pushed;
         frame.scissor_masks = counters.scissor;
         let key = (desc.format, desc.width, desc.height);
@@ -221,9 +223,6 @@ impl Frame {
                 if samples > 1 {
                     self.own.msaa = Some(a.msaa_view(device, key, &mut frame));
                 }
-            }
-            Attach::Caller if counters.used_stencil && desc.depth_stencil.is_none() => {
-                return Err(Error::StencilRequired);
             }
             Attach::Caller => {}
         }
@@ -264,8 +263,7 @@ impl Frame {
         self.stats = frame;
         self.counters_before = before;
         self.prepared = Some(desc);
-        self.recorded.store(false, Ordering::Relaxed);
-        Ok(())
+        Ok(uploaded)
     }
 
     /// The walk: glyph-atlas pages reserved, then the scene collected into the batcher.
@@ -363,7 +361,8 @@ impl Frame {
             return Err(Error::NotPrepared);
         };
         desc.check_matches(prepared)?;
-        let t0 = Instant::now();
+        // The renderer's own pass is timed whole by the renderer (begin and end included).
+        let t0 = (!fresh).then(Instant::now);
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         let (bound, stats) = &mut *recording;
         let size = prepared.size();
@@ -381,8 +380,9 @@ impl Frame {
             enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
             enc.draw_indexed(d.indices.clone());
         }
-        stats.record_ns += t0.elapsed().as_nanos() as u64;
-        self.recorded.store(true, Ordering::Relaxed);
+        if let Some(t0) = t0 {
+            stats.record_ns += t0.elapsed().as_nanos() as u64;
+        }
         Ok(())
     }
 
@@ -426,10 +426,5 @@ impl Frame {
         stats.last_frame = frame;
         stats.total.accumulate(&frame);
         stats.frames += 1;
-    }
-
-    /// Whether the prepared frame was recorded at least once.
-    pub fn was_recorded(&self) -> bool {
-        self.recorded.load(Ordering::Relaxed)
     }
 }

@@ -43,7 +43,7 @@
 //! scene.get_mut(sprite).unwrap().rotation = 0.3;
 //! let target = renderer.create_render_target(800, 600)?;
 //! renderer.render(&scene, &target, Some(Color::hex(0x1099bb)))?;
-//! renderer.save_png(&target, "frame.png")?;
+//! let pixels = renderer.read_pixels(&target)?; // or save_png(&target, "frame.png") with the png feature
 //! println!("draw calls: {}", renderer.stats().last_frame.draw_calls);
 //! # Ok(()) }
 //! ```
@@ -79,7 +79,7 @@
 //! `Rgba8Unorm`/`Bgra8Unorm`. The origin is top-left, y points down, pixel centres are at +0.5.
 //!
 //! ## Features
-//! - `app` (default): windows through winit ([`app`](crate#features)).
+//! - `app` (default): windows through winit (the `app` module).
 //! - `text` (default): text through fontdue.
 //! - `png`, `jpeg` (default): image formats for loading textures and saving PNGs.
 //!

@@ -117,14 +117,15 @@ impl Streams {
     }
 
     /// Grows the buffers as needed (re-binding them), then records a copy of each stream's dirty range into
-    /// `encoder`. A frame larger than the device binds is [`Error::FrameTooLarge`], with nothing recorded.
+    /// `encoder`; returns whether anything was. A frame larger than the device binds is [`Error::FrameTooLarge`],
+    /// with nothing recorded.
     pub fn upload(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         b: &mut Batcher,
         frame: &mut FrameStats,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let max = self.max;
         for (stream, bytes) in [
             ("quad", b.quads.as_bytes().len()),
@@ -171,13 +172,15 @@ impl Streams {
             (&self.vertices, b.vertices.dirty_bytes()),
             (&self.indices, b.indices.dirty_bytes()),
         ];
+        let mut wrote = false;
         for (gpu, dirty) in streams {
             if let (Some(buf), Some((offset, bytes))) = (&gpu.buffer, dirty) {
                 self.belt.write(encoder, buf, offset, bytes, frame);
+                wrote = true;
             }
         }
         self.belt.finish(encoder);
-        Ok(())
+        Ok(wrote)
     }
 
     /// Whether an upload recorded into an encoder was lost (the encoder was dropped unsubmitted): the GPU buffers

@@ -221,7 +221,22 @@ impl RenderTextures {
         Some(t)
     }
 
-    /// Frees the texture slots of render targets dropped since the last frame.
+    /// Queues a texture for release when the next frame begins (a frame in flight may still draw it). A texture
+    /// that is not live, is queued already, or is the white texture is [`crate::Error::StaleTexture`].
+    pub fn defer_release(
+        &mut self,
+        textures: &crate::texture_system::TextureSystem,
+        id: crate::TextureId,
+    ) -> crate::Result<()> {
+        let mut queue = self.released.lock().unwrap_or_else(|e| e.into_inner());
+        if !textures.is_live(id) || id == textures.white().id() || queue.contains(&id) {
+            return Err(crate::Error::StaleTexture(id));
+        }
+        queue.push(id);
+        Ok(())
+    }
+
+    /// Frees the texture slots of render targets dropped, and textures destroyed in flight, since the last frame.
     pub fn release_dropped(&mut self, textures: &mut crate::texture_system::TextureSystem) {
         let ids: Vec<_> = self
             .released

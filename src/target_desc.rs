@@ -50,7 +50,9 @@ impl TargetDesc {
         }
     }
 
-    /// The target that `view` is a view of: its format, size and sample count.
+    /// The target that `view` is a view of: its texture's format, size and sample count. For a view in another
+    /// format than its texture's (an sRGB view of a surface) or of one mip level, use [`TargetDesc::new`] with the
+    /// view's own format and size.
     pub fn from_view(view: &wgpu::TextureView) -> TargetDesc {
         let t = view.texture();
         TargetDesc {

@@ -1,8 +1,8 @@
 //! Texture handles: which texture, which frame (sub-rectangle) of it, and how it is sampled.
 //!
-//! A [`Texture`] is a small `Copy` value. It names GPU storage owned by the renderer's
-//! [`TextureSystem`](crate::TextureSystem) through a generational [`TextureId`], so a handle to a destroyed texture
-//! is detected (the node is skipped with a warning) instead of drawing another texture.
+//! A [`Texture`] is a small `Copy` value. It names GPU storage owned by the renderer's texture system through a
+//! generational [`TextureId`], so a handle to a destroyed texture is detected (the node is skipped with a warning)
+//! instead of drawing another texture.
 
 use crate::{Error, Result, TextureId};
 

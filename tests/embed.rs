@@ -262,6 +262,7 @@ fn bad_embedding_sequences_and_mismatched_passes_are_errors_and_lose_nothing() {
     host_pass(&device, &queue, &target, 1, clear, |pass| {
         r.record(pass, &desc).unwrap();
     });
+    r.trim();
     let embedded = r.read_pixels_premultiplied(&target).unwrap();
     r.render(&s, &other, Some(clear)).unwrap();
     assert!(embedded == r.read_pixels_premultiplied(&other).unwrap());
@@ -269,11 +270,70 @@ fn bad_embedding_sequences_and_mismatched_passes_are_errors_and_lose_nothing() {
     host_pass(&device, &queue, &target, 1, clear, |pass| {
         assert!(matches!(r.record(pass, &desc), Err(Error::NotPrepared)));
     });
+    // A recorded frame is in flight until trimmed: the caller may not have submitted its pass yet, and another
+    // prepare would overwrite what that pass reads.
+    r.prepare(&s, &desc).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target.view(),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations::default(),
+            })],
+            ..Default::default()
+        });
+        let no_stencil = TargetDesc::from_view(target.view());
+        let e = r.record(&mut pass, &no_stencil).unwrap_err();
+        assert!(matches!(e, Error::PassMismatch(_)), "{e}");
+    }
+    host_pass(&device, &queue, &target, 1, clear, |pass| {
+        r.record(pass, &desc).unwrap();
+    });
+    assert!(matches!(r.prepare(&s, &desc), Err(Error::AlreadyPrepared)));
+    assert!(matches!(
+        r.render(&s, &other, Some(clear)),
+        Err(Error::AlreadyPrepared)
+    ));
+    queue.submit([encoder.finish()]);
+    r.trim();
     // trim drops a prepared frame that will not be recorded.
     r.prepare(&s, &desc).unwrap();
     r.trim();
     r.prepare(&s, &desc).unwrap();
     r.trim();
+}
+
+#[test]
+fn a_texture_destroyed_while_a_frame_is_in_flight_is_released_when_the_next_frame_begins() {
+    let adapter = adapter_on(wgpu::Backends::all()).expect("an adapter");
+    let (device, queue) = host_device(&adapter, adapter.limits());
+    let mut r = Renderer::from_device(device.clone(), queue.clone(), Default::default()).unwrap();
+    let red = common::solid(&mut r, 8, 8, [255, 0, 0, 255]);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(red).at(4.0, 4.0)).unwrap();
+    let target = r.create_render_target(W, H).unwrap();
+    let desc = stencil_desc(1);
+    r.prepare(&s, &desc).unwrap();
+    // Destroyed between prepare and record: the prepared draw and the pass still use it.
+    r.destroy_texture(red).unwrap();
+    let again = r.destroy_texture(red);
+    assert!(matches!(again, Err(Error::StaleTexture(_))), "{again:?}");
+    host_pass(&device, &queue, &target, 1, Color::BLACK, |pass| {
+        r.record(pass, &desc).unwrap();
+    });
+    r.trim();
+    common::probe(&r.read_pixels(&target).unwrap(), 6, 6, [255, 0, 0, 255], 0);
+    // The next frame releases it: the sprite is skipped, the texture is gone.
+    let t = r.create_render_target(W, H).unwrap();
+    r.render(&s, &t, Some(Color::BLACK)).unwrap();
+    common::probe(&r.read_pixels(&t).unwrap(), 6, 6, [0, 0, 0, 255], 0);
+    assert_eq!(r.stats().last_frame.dead_textures, 1);
+    assert!(matches!(
+        r.destroy_texture(red),
+        Err(Error::StaleTexture(_))
+    ));
 }
 
 #[test]
@@ -417,13 +477,14 @@ fn random_sequences_of_prepare_record_trim_and_render_follow_the_frame_state_mac
                         Op::Prepare => r.prepare(&s, &desc),
                         _ => r.render(&s, &other, Some(Color::BLACK)),
                     };
-                    if state == State::Prepared {
+                    // A frame in flight, recorded or not, must be trimmed first: a recorded pass may not
+                    // have been submitted yet.
+                    if state != State::Idle {
                         assert!(matches!(got, Err(Error::AlreadyPrepared)), "{ctx}: {got:?}");
                         continue;
                     }
                     got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
-                    frames +=
-                        (state == State::Recorded) as u64 + matches!(o, Op::RenderOneCall) as u64;
+                    frames += matches!(o, Op::RenderOneCall) as u64;
                     state = if matches!(o, Op::Prepare) {
                         State::Prepared
                     } else {

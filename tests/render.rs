@@ -336,7 +336,7 @@ fn nearest_and_linear_sampling() {
 }
 
 #[test]
-#[cfg(feature = "jpeg")]
+#[cfg(all(feature = "png", feature = "jpeg"))]
 fn png_and_jpeg_load_from_files_and_bytes() {
     let mut r = renderer();
     let dir = std::env::temp_dir().join(format!("stage2d-load-{}", std::process::id()));

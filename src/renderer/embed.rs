@@ -10,30 +10,32 @@ use crate::{Error, Result, Scene, TargetDesc};
 impl Renderer {
     /// Prepares a frame of `scene` for a render pass on `target` that the caller will begin: collects and batches
     /// the scene, uploads what changed (submitted on the queue now, ahead of the caller's work), and creates any
-    /// pipeline and bind group the draws need. Then [`Renderer::record`] draws it into the pass.
+    /// pipeline and bind group the draws need. Then [`Renderer::record`] draws it into the pass; after the caller
+    /// submits the pass, [`Renderer::trim`] ends the frame.
     ///
-    /// A frame prepared and not yet recorded is [`Error::AlreadyPrepared`]; a scene with stencil masks and a
-    /// target without a stencil attachment is [`Error::StencilRequired`].
+    /// A frame prepared and not yet trimmed is [`Error::AlreadyPrepared`] (its uploads would overwrite data a
+    /// recorded pass still reads); a scene with stencil masks and a target without a stencil attachment is
+    /// [`Error::StencilRequired`].
     pub fn prepare(&mut self, scene: &Scene, target: &TargetDesc) -> Result<()> {
         let mut encoder = self.encoder("stage2d prepare");
-        self.prepare_with_encoder(&mut encoder, scene, target)?;
-        self.queue.submit([encoder.finish()]);
+        if self.prepare_with_encoder(&mut encoder, scene, target)? {
+            self.queue.submit([encoder.finish()]);
+        }
         Ok(())
     }
 
-    /// Like [`Renderer::prepare`], with the uploads recorded into the caller's `encoder` (ahead of the pass the
-    /// caller begins on it). Submit it before the next prepare.
+    /// Like [`Renderer::prepare`], with the uploads recorded into the caller's `encoder`, ahead of the pass the
+    /// caller begins on it. Returns whether anything was recorded. Submit the encoder before trimming; a second
+    /// frame may then be prepared into the same encoder for another pass.
     pub fn prepare_with_encoder(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         scene: &Scene,
         target: &TargetDesc,
-    ) -> Result<()> {
-        self.finish_recorded_frame()?;
+    ) -> Result<bool> {
+        self.begin_frame()?;
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
-        self.render_textures.release_dropped(t);
         let root = scene.root();
-        let attach = Attach::Caller;
         f.prepare(
             &self.device,
             p,
@@ -42,7 +44,7 @@ impl Renderer {
             scene,
             root,
             *target,
-            attach,
+            Attach::Caller,
             None,
         )
     }
@@ -56,19 +58,22 @@ impl Renderer {
         self.frame.record(p, t, pass, target, false)
     }
 
-    /// Ends the frame after the caller submitted it: its counters go into [`Renderer::stats`] and per-frame caches
-    /// are trimmed. A prepared frame that will not be recorded is dropped. The next prepare does this itself for
-    /// a frame that was recorded.
+    /// Ends the frame once the caller has submitted the work that records it: its counters go into
+    /// [`Renderer::stats`] (a frame trimmed without being recorded counts as a frame without passes), per-frame
+    /// caches are trimmed, and textures destroyed meanwhile are released at the next frame. Without a prepared
+    /// frame it does nothing.
     pub fn trim(&mut self) {
         let (p, t, s) = (&self.pipelines, &mut self.textures, &mut self.stats);
         self.frame.trim(p, t, s, &FrameStats::default());
     }
 
-    pub(super) fn finish_recorded_frame(&mut self) -> Result<()> {
-        if self.frame.is_prepared() && !self.frame.was_recorded() {
+    /// The start of any frame: none may be in flight; textures and render targets released since the last
+    /// frame are freed now.
+    pub(super) fn begin_frame(&mut self) -> Result<()> {
+        if self.frame.is_prepared() {
             return Err(Error::AlreadyPrepared);
         }
-        self.trim();
+        self.render_textures.release_dropped(&mut self.textures);
         Ok(())
     }
 }

@@ -16,7 +16,7 @@ use crate::pipeline::PipelineSystem;
 use crate::stats::{FrameStats, Stats};
 use crate::target::{RenderTarget, RenderTextures};
 use crate::texture_system::TextureSystem;
-use crate::{Color, NodeId, Result, Scene, TargetDesc};
+use crate::{Color, Error, NodeId, Result, Scene, TargetDesc};
 use std::path::PathBuf;
 
 /// The stage2d renderer. See the crate docs for the frame and the two ways to drive it.
@@ -77,7 +77,7 @@ impl Renderer {
         options: RendererOptions,
     ) -> Result<Renderer> {
         let what = "setting up stage2d's pipelines on this device";
-        device::checked(&device, what, || {
+        let setup = device::checked(&device, what, || {
             let textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
             let mut pipelines = PipelineSystem::new(device.clone());
             let frame = Frame::new(&device, &caps, &mut pipelines, &textures)?;
@@ -100,6 +100,12 @@ impl Renderer {
                 r.warm = warm::warm_up(&r.device, &mut r.pipelines, dir, cache)?;
             }
             Ok(r)
+        });
+        // A device whose limits pass the checks but cannot build the pipelines' layouts (GLES without
+        // vertex-stage storage buffers reports the fragment stage's count) cannot run stage2d either.
+        setup.map_err(|e| match e {
+            Error::Wgpu(why) => Error::UnsupportedDevice(why),
+            e => e,
         })
     }
 
@@ -171,8 +177,7 @@ impl Renderer {
         clear: Option<Color>,
         target_texture: Option<crate::TextureId>,
     ) -> Result<()> {
-        self.finish_recorded_frame()?;
-        self.render_textures.release_dropped(&mut self.textures);
+        self.begin_frame()?;
         let mut encoder = self.encoder("stage2d frame");
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         let attach = Attach::Own;
@@ -188,21 +193,24 @@ impl Renderer {
             target_texture,
         )?;
         let prepared = *f.prepared().expect("just prepared");
+        // The pass's time includes beginning and ending it (wgpu encodes the pass when it ends).
+        let t0 = std::time::Instant::now();
         let recorded = {
             let mut pass = f.begin_own_pass(&mut encoder, view, clear);
             f.record(p, t, &mut pass, &prepared, true)
         };
+        let t1 = std::time::Instant::now();
         if let Err(e) = recorded {
             f.trim(p, t, &mut self.stats, &FrameStats::default());
             return Err(e);
         }
-        let t0 = std::time::Instant::now();
         self.queue.submit([encoder.finish()]);
-        let submit = FrameStats {
-            submit_ns: t0.elapsed().as_nanos() as u64,
+        let own = FrameStats {
+            record_ns: (t1 - t0).as_nanos() as u64,
+            submit_ns: t1.elapsed().as_nanos() as u64,
             ..FrameStats::default()
         };
-        self.frame.trim(p, t, &mut self.stats, &submit);
+        self.frame.trim(p, t, &mut self.stats, &own);
         Ok(())
     }
 

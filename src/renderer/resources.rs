@@ -50,7 +50,14 @@ impl Renderer {
     }
 
     /// Destroys a texture and the bind groups holding it. Nodes still showing it are skipped with a warning.
+    ///
+    /// Between [`Renderer::prepare`] and [`Renderer::trim`] the prepared frame may still draw it, so it is
+    /// released when the next frame begins.
     pub fn destroy_texture(&mut self, texture: Texture) -> Result<()> {
+        if self.frame.is_prepared() {
+            let t = &self.textures;
+            return self.render_textures.defer_release(t, texture.id());
+        }
         self.textures.destroy(texture.id())
     }
 
@@ -134,6 +141,7 @@ impl Renderer {
     }
 
     /// Reads a target back and saves it as a PNG with straight alpha (needs the `png` feature).
+    #[cfg(feature = "png")]
     pub fn save_png(&self, target: &RenderTarget, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         let save = |source| Error::SaveImage {

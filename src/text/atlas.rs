@@ -129,12 +129,8 @@ impl GlyphAtlas {
         self.available = n.min(self.max_pages);
     }
 
-    /// Number of glyphs held.
-    pub fn len(&self) -> usize {
-        self.glyphs.len()
-    }
-
     /// Whether no glyph is held.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.glyphs.is_empty()
     }

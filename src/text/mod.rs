@@ -181,7 +181,7 @@ impl Text {
 
 /// Layouts cached per (text id, version) and the glyph atlas.
 #[derive(Debug)]
-pub struct TextSystem {
+pub(crate) struct TextSystem {
     /// Per text id: (version, layout, last frame used). A new version replaces the old layout.
     layouts: crate::pipeline::cache::IntMap<u64, (u64, Arc<TextLayout>, u64)>,
     /// The glyph atlas.
@@ -223,6 +223,7 @@ impl TextSystem {
     }
 
     /// Number of cached layouts.
+    #[cfg(test)]
     pub fn cached_layouts(&self) -> usize {
         self.layouts.len()
     }
