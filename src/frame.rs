@@ -380,6 +380,9 @@ impl Frame {
             enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
             enc.draw_indexed(d.indices.clone());
         }
+        // The pass may end here: wgpu's GL backend resolves MSAA with the scissor test on, so a scissored last
+        // draw would resolve only its rectangle. A caller's draws after ours get the whole target back too.
+        enc.set_scissor(None);
         if let Some(t0) = t0 {
             stats.record_ns += t0.elapsed().as_nanos() as u64;
         }

@@ -397,13 +397,52 @@ fn without_the_jpeg_feature_a_jpeg_file_is_an_error_naming_it() {
 
 /// A renderer on the first adapter of `backends`, if the machine has one.
 fn renderer_on(backends: stage2d::wgpu::Backends) -> Option<Renderer> {
+    renderer_with(backends, RendererOptions::default())
+}
+
+/// Like [`renderer_on`], with `options`.
+fn renderer_with(backends: stage2d::wgpu::Backends, options: RendererOptions) -> Option<Renderer> {
     let mut desc = stage2d::wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = backends;
     let instance = stage2d::wgpu::Instance::new(desc);
     let adapter = pollster::block_on(instance.enumerate_adapters(backends))
         .into_iter()
         .next()?;
-    Some(Renderer::from_adapter(&adapter, RendererOptions::default()).unwrap())
+    Some(Renderer::from_adapter(&adapter, options).unwrap())
+}
+
+#[test]
+fn a_pass_whose_last_draw_is_scissored_resolves_the_whole_target_on_gl_and_vulkan_with_msaa() {
+    // wgpu's GL backend resolves MSAA with the scissor test still on: the pass must end with the scissor reset.
+    for backends in [stage2d::wgpu::Backends::VULKAN, stage2d::wgpu::Backends::GL] {
+        let Some(mut r) = renderer_with(backends, RendererOptions::default().with_msaa(true))
+        else {
+            panic!("no {backends:?} adapter: install mesa-vulkan-drivers / libegl1 (CI has both)");
+        };
+        let white = r.white_texture();
+        let mut s = Scene::new();
+        let root = s.root();
+        s.add(
+            root,
+            Node::sprite(white).sized(32.0, 32.0).tinted(Color::BLUE),
+        )
+        .unwrap();
+        let boxed = s
+            .add(
+                root,
+                Node::sprite(white).sized(32.0, 32.0).tinted(Color::GREEN),
+            )
+            .unwrap();
+        let mut rect = stage2d::GraphicsContext::new();
+        rect.rect(8.0, 8.0, 8.0, 8.0).fill(Color::WHITE);
+        let clip = s.add_detached(Node::graphics(rect));
+        s.set_mask(boxed, clip, false).unwrap();
+        let img = render(&mut r, &s, 32, 32, Color::BLACK);
+        assert_eq!(r.stats().last_frame.scissor_masks, 1, "{backends:?}");
+        probe(&img, 12, 12, [0, 255, 0, 255], 0);
+        probe(&img, 2, 2, [0, 0, 255, 255], 0);
+        probe(&img, 28, 28, [0, 0, 255, 255], 0);
+    }
 }
 
 #[test]
