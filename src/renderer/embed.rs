@@ -25,8 +25,8 @@ impl Renderer {
     }
 
     /// Like [`Renderer::prepare`], with the uploads recorded into the caller's `encoder`, ahead of the pass the
-    /// caller begins on it. Returns whether anything was recorded. Submit the encoder before trimming; a second
-    /// frame may then be prepared into the same encoder for another pass.
+    /// caller begins on it. Returns whether anything was recorded. Submit the encoder before trimming (glyph
+    /// bitmaps still go through the queue, ahead of it).
     pub fn prepare_with_encoder(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
