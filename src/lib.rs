@@ -123,7 +123,10 @@ pub use blend::BlendMode;
 pub use color::Color;
 pub use device::{instance_descriptor, select_adapter};
 pub use error::{Error, Result};
-pub use graphics::{FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle};
+pub use graphics::{
+    FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
+    MAX_POLYGON_VERTICES,
+};
 pub use handle::{NodeId, TextureId};
 pub use mask::MAX_STENCIL_DEPTH;
 pub use node::{Mask, Node, NodeKind};

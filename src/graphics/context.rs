@@ -414,13 +414,20 @@ impl GraphicsContext {
         self
     }
 
-    /// Adds a circle.
+    /// Adds a circle. A negative or NaN radius adds nothing (logged), as Canvas 2D refuses it.
     pub fn circle(&mut self, x: f32, y: f32, radius: f32) -> &mut Self {
         self.ellipse(x, y, radius, radius)
     }
 
-    /// Adds an ellipse with radii `rx`, `ry`.
+    /// Adds an ellipse with radii `rx`, `ry`. A negative or NaN radius adds nothing (logged), as Canvas 2D refuses
+    /// it.
     pub fn ellipse(&mut self, x: f32, y: f32, rx: f32, ry: f32) -> &mut Self {
+        if !(rx >= 0.0 && ry >= 0.0) {
+            log::warn!(
+                "ellipse radii ({rx}, {ry}) must not be negative or NaN; the shape is skipped"
+            );
+            return self;
+        }
         let p = self.path();
         p.push(PathCommand::MoveTo(Vec2::new(x + rx, y)));
         p.push(PathCommand::Arc {
@@ -433,8 +440,8 @@ impl GraphicsContext {
         self
     }
 
-    /// Adds a regular polygon of `sides` (at least 3) with circumradius `radius`, first vertex at `rotation`
-    /// (0 points up).
+    /// Adds a regular polygon of `sides` (3 to [`MAX_POLYGON_VERTICES`]; outside that range clamped, with a warning
+    /// above it) with circumradius `radius`, first vertex at `rotation` (0 points up).
     pub fn regular_poly(
         &mut self,
         x: f32,
@@ -443,7 +450,7 @@ impl GraphicsContext {
         sides: u32,
         rotation: f32,
     ) -> &mut Self {
-        let sides = sides.max(3);
+        let sides = vertex_count("regular_poly sides", sides, 3);
         let pts: Vec<Vec2> = (0..sides)
             .map(|i| {
                 let a = rotation - FRAC_PI_2 + i as f32 * TAU / sides as f32;
@@ -453,8 +460,8 @@ impl GraphicsContext {
         self.poly(&pts)
     }
 
-    /// Adds a star of `points` tips (at least 2) between `inner_radius` and `radius`, first tip at `rotation`
-    /// (0 points up).
+    /// Adds a star of `points` tips (2 to half of [`MAX_POLYGON_VERTICES`]; outside that range clamped, with a
+    /// warning above it) between `inner_radius` and `radius`, first tip at `rotation` (0 points up).
     pub fn star(
         &mut self,
         x: f32,
@@ -464,7 +471,7 @@ impl GraphicsContext {
         inner_radius: f32,
         rotation: f32,
     ) -> &mut Self {
-        let n = points.max(2) * 2;
+        let n = vertex_count("star points", points, 2) * 2;
         let pts: Vec<Vec2> = (0..n)
             .map(|i| {
                 let r = if i % 2 == 0 { radius } else { inner_radius };
@@ -523,9 +530,82 @@ impl GraphicsContext {
     }
 }
 
+/// Most vertices one generated polygon ([`GraphicsContext::regular_poly`], [`GraphicsContext::star`]) gets: far
+/// more than any screen resolves, and a bound on what one call can allocate.
+pub const MAX_POLYGON_VERTICES: u32 = 1 << 16;
+
+/// `n` clamped to `min..=MAX_POLYGON_VERTICES / per` where `per` is the vertices each unit adds (1 for sides, 2 for
+/// star tips), logging when it was too large.
+fn vertex_count(what: &str, n: u32, min: u32) -> u32 {
+    let per = if what.starts_with("star") { 2 } else { 1 };
+    let max = MAX_POLYGON_VERTICES / per;
+    if n > max {
+        log::warn!("{what} = {n} is more than {max}; drawing {max}");
+    }
+    n.clamp(min, max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vertices(g: &GraphicsContext) -> usize {
+        match g.instructions() {
+            [Instruction::Fill { path, .. }] => path
+                .commands()
+                .iter()
+                .filter(|c| matches!(c, PathCommand::MoveTo(_) | PathCommand::LineTo(_)))
+                .count(),
+            other => panic!("one fill expected, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn huge_polygon_counts_are_clamped_not_allocated_or_wrapped() {
+        let t = std::time::Instant::now();
+        let mut g = GraphicsContext::new();
+        g.regular_poly(0.0, 0.0, 10.0, u32::MAX, 0.0)
+            .fill(Color::RED);
+        assert_eq!(vertices(&g), MAX_POLYGON_VERTICES as usize);
+        // 2^31 tips used to wrap to zero vertices (points * 2 overflowed).
+        let mut g = GraphicsContext::new();
+        g.star(0.0, 0.0, 1 << 31, 10.0, 5.0, 0.0).fill(Color::RED);
+        assert_eq!(vertices(&g), MAX_POLYGON_VERTICES as usize);
+        let mut g = GraphicsContext::new();
+        g.star(0.0, 0.0, u32::MAX, 10.0, 5.0, 0.0).fill(Color::RED);
+        assert_eq!(vertices(&g), MAX_POLYGON_VERTICES as usize);
+        assert!(t.elapsed().as_secs_f32() < 1.0, "{:?}", t.elapsed());
+        // Small counts keep their floor.
+        let mut g = GraphicsContext::new();
+        g.regular_poly(0.0, 0.0, 10.0, 0, 0.0).fill(Color::RED);
+        assert_eq!(vertices(&g), 3);
+        let mut g = GraphicsContext::new();
+        g.star(0.0, 0.0, 1, 10.0, 5.0, 0.0).fill(Color::RED);
+        assert_eq!(vertices(&g), 4);
+    }
+
+    #[test]
+    fn negative_or_nan_radii_add_no_shape() {
+        for r in [-5.0, f32::NAN] {
+            let mut g = GraphicsContext::new();
+            g.circle(10.0, 10.0, r).fill(Color::RED);
+            g.ellipse(10.0, 10.0, 4.0, r).fill(Color::RED);
+            assert!(
+                g.instructions().iter().all(|i| match i {
+                    Instruction::Fill { path, .. } => path.commands().is_empty(),
+                    _ => true,
+                }),
+                "radius {r}: {:?}",
+                g.instructions()
+            );
+        }
+        let mut g = GraphicsContext::new();
+        g.circle(10.0, 10.0, 0.0).fill(Color::RED);
+        assert!(
+            !g.instructions().is_empty(),
+            "a zero radius is allowed (it draws nothing visible)"
+        );
+    }
 
     #[test]
     fn fill_then_stroke_share_a_path_and_next_shape_starts_anew() {

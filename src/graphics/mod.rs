@@ -13,5 +13,8 @@ pub(crate) mod tessellate;
 
 pub(crate) use cache::TessellationCache;
 pub(crate) use context::Instruction;
-pub use context::{FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle};
+pub use context::{
+    FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
+    MAX_POLYGON_VERTICES,
+};
 pub(crate) use path::PathCommand;
