@@ -97,6 +97,30 @@ fn scene(r: &mut Renderer) -> Scene {
 
 /// Begins the host's pass on `target` (cleared to `clear`), with a `Depth24PlusStencil8` attachment and, for
 /// MSAA, a 4x colour attachment resolved into `target`; runs `draw` in it and submits.
+/// A host's `W x H` render attachment of `format` with `samples` samples.
+fn attachment(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    samples: u32,
+) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("host attachment"),
+            size: wgpu::Extent3d {
+                width: W,
+                height: H,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
 fn host_pass(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -105,24 +129,7 @@ fn host_pass(
     clear: Color,
     draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
 ) {
-    let texture = |format, samples| {
-        device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("host attachment"),
-                size: wgpu::Extent3d {
-                    width: W,
-                    height: H,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                view_formats: &[],
-            })
-            .create_view(&Default::default())
-    };
+    let texture = |format, samples| attachment(device, format, samples);
     let msaa = (samples > 1).then(|| texture(target.format(), samples));
     let stencil = texture(wgpu::TextureFormat::Depth24PlusStencil8, samples);
     let mut encoder = device.create_command_encoder(&Default::default());
@@ -359,22 +366,7 @@ fn a_stencil8_pass_and_an_encoder_the_caller_submits_work_too() {
     };
     let desc =
         TargetDesc::from_view(target.view()).with_depth_stencil(wgpu::TextureFormat::Stencil8);
-    let stencil = device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size: wgpu::Extent3d {
-                width: W,
-                height: H,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Stencil8,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&Default::default());
+    let stencil = attachment(&device, wgpu::TextureFormat::Stencil8, 1);
     for _ in 0..3 {
         let mut encoder = device.create_command_encoder(&Default::default());
         r.prepare_with_encoder(&mut encoder, &s, &desc).unwrap();

@@ -450,7 +450,7 @@ impl GraphicsContext {
         sides: u32,
         rotation: f32,
     ) -> &mut Self {
-        let sides = vertex_count("regular_poly sides", sides, 3);
+        let sides = vertex_count("regular_poly sides", sides, 3, 1);
         let pts: Vec<Vec2> = (0..sides)
             .map(|i| {
                 let a = rotation - FRAC_PI_2 + i as f32 * TAU / sides as f32;
@@ -471,7 +471,7 @@ impl GraphicsContext {
         inner_radius: f32,
         rotation: f32,
     ) -> &mut Self {
-        let n = vertex_count("star points", points, 2) * 2;
+        let n = vertex_count("star points", points, 2, 2) * 2;
         let pts: Vec<Vec2> = (0..n)
             .map(|i| {
                 let r = if i % 2 == 0 { radius } else { inner_radius };
@@ -534,10 +534,9 @@ impl GraphicsContext {
 /// more than any screen resolves, and a bound on what one call can allocate.
 pub const MAX_POLYGON_VERTICES: u32 = 1 << 16;
 
-/// `n` clamped to `min..=MAX_POLYGON_VERTICES / per` where `per` is the vertices each unit adds (1 for sides, 2 for
-/// star tips), logging when it was too large.
-fn vertex_count(what: &str, n: u32, min: u32) -> u32 {
-    let per = if what.starts_with("star") { 2 } else { 1 };
+/// `n` clamped to `min..=MAX_POLYGON_VERTICES / per`, where `per` is the vertices each unit adds (1 a side, 2 a
+/// star tip), logging when it was too large.
+fn vertex_count(what: &str, n: u32, min: u32, per: u32) -> u32 {
     let max = MAX_POLYGON_VERTICES / per;
     if n > max {
         log::warn!("{what} = {n} is more than {max}; drawing {max}");
