@@ -271,7 +271,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         cpu.push((t1 - t0).as_secs_f64() * 1e3);
         frame.push((t2 - t0).as_secs_f64() * 1e3);
     }
-    let stats = *renderer.stats();
+    let stats = renderer.stats();
     let t = stats.total;
     let f = args.frames as f64;
     let per = |total: u64, before: u64| (total - before) as f64 / f;

@@ -3,10 +3,12 @@
 //! (format or sample count, size) and reused after (counted in [`FrameStats::textures_created`]).
 //!
 //! A target that has used a stencil attachment keeps it, so its pipelines stay in one tier instead of alternating
-//! between "with" and "without" an attachment from frame to frame.
+//! between "with" and "without" an attachment from frame to frame. Attachments (and that habit) unused for
+//! [`Attachments::MAX_IDLE_FRAMES`] frames are evicted, so targets of changing sizes do not pile them up.
 
+use crate::release::Retired;
 use crate::stats::FrameStats;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The stencil format of stage2d's own attachments.
 pub(crate) const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
@@ -14,24 +16,46 @@ pub(crate) const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Dept
 /// A target's identity for the attachment caches: colour format and size in pixels.
 pub(crate) type TargetKey = (wgpu::TextureFormat, u32, u32);
 
+/// One cached attachment.
+#[derive(Debug)]
+struct Entry {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    /// The last frame that used it.
+    last_used: u64,
+}
+
 /// The attachment caches.
 #[derive(Debug, Default)]
 pub(crate) struct Attachments {
-    msaa: HashMap<TargetKey, wgpu::TextureView>,
+    msaa: HashMap<TargetKey, Entry>,
     /// Stencil attachments by (width, height, samples).
-    stencil: HashMap<(u32, u32, u32), wgpu::TextureView>,
-    stencil_users: HashSet<TargetKey>,
+    stencil: HashMap<(u32, u32, u32), Entry>,
+    /// Targets that keep a stencil attachment, with the last frame that drew into them.
+    stencil_users: HashMap<TargetKey, u64>,
+    /// Frames ended so far.
+    frame: u64,
 }
 
 impl Attachments {
-    /// Marks a target as one that keeps a stencil attachment from now on.
+    /// Frames an attachment (or a target's stencil habit) is kept without use: targets of a size no longer drawn
+    /// (render textures resized or dropped, a window resized) stop holding GPU memory after this.
+    pub const MAX_IDLE_FRAMES: u64 = 60;
+
+    /// Marks a target as one that keeps a stencil attachment from now on (while it is drawn).
     pub fn keep_stencil(&mut self, target: TargetKey) {
-        self.stencil_users.insert(target);
+        self.stencil_users.insert(target, self.frame);
     }
 
     /// Whether a target keeps a stencil attachment.
-    pub fn keeps_stencil(&self, target: TargetKey) -> bool {
-        self.stencil_users.contains(&target)
+    pub fn keeps_stencil(&mut self, target: TargetKey) -> bool {
+        match self.stencil_users.get_mut(&target) {
+            Some(last) => {
+                *last = self.frame;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The multisampled colour texture for a target, created once and reused.
@@ -42,10 +66,13 @@ impl Attachments {
         frame: &mut FrameStats,
     ) -> wgpu::TextureView {
         let (format, w, h) = target;
-        self.msaa
+        let now = self.frame;
+        let e = self
+            .msaa
             .entry(target)
-            .or_insert_with(|| create(device, format, (w, h), 4, "stage2d msaa colour", frame))
-            .clone()
+            .or_insert_with(|| create(device, format, (w, h), 4, "stage2d msaa colour", frame));
+        e.last_used = now;
+        e.view.clone()
     }
 
     /// The stencil attachment for a target of `size` and `samples`, created once and reused.
@@ -56,19 +83,50 @@ impl Attachments {
         samples: u32,
         frame: &mut FrameStats,
     ) -> wgpu::TextureView {
-        self.stencil
+        let now = self.frame;
+        let e = self
+            .stencil
             .entry((size.0, size.1, samples))
             .or_insert_with(|| {
-                create(
-                    device,
-                    STENCIL_FORMAT,
-                    size,
-                    samples,
-                    "stage2d stencil",
-                    frame,
-                )
-            })
-            .clone()
+                let label = "stage2d stencil";
+                create(device, STENCIL_FORMAT, size, samples, label, frame)
+            });
+        e.last_used = now;
+        e.view.clone()
+    }
+
+    /// Ends a frame: attachments unused for [`Attachments::MAX_IDLE_FRAMES`] are evicted into `retired` (their
+    /// textures are destroyed once the GPU has finished the frames that used them).
+    pub fn trim(&mut self, retired: &mut Vec<Retired>) {
+        let now = self.frame;
+        let idle = |last: u64| now.saturating_sub(last) > Self::MAX_IDLE_FRAMES;
+        for map in [&mut self.msaa as &mut dyn EvictIdle, &mut self.stencil] {
+            map.evict(&idle, retired);
+        }
+        self.stencil_users.retain(|_, last| !idle(*last));
+        self.frame += 1;
+    }
+
+    /// Attachments held.
+    pub fn len(&self) -> usize {
+        self.msaa.len() + self.stencil.len()
+    }
+}
+
+/// Eviction over both attachment maps (their keys differ).
+trait EvictIdle {
+    fn evict(&mut self, idle: &dyn Fn(u64) -> bool, retired: &mut Vec<Retired>);
+}
+
+impl<K: std::hash::Hash + Eq> EvictIdle for HashMap<K, Entry> {
+    fn evict(&mut self, idle: &dyn Fn(u64) -> bool, retired: &mut Vec<Retired>) {
+        self.retain(|_, e| {
+            if idle(e.last_used) {
+                retired.push(Retired::Texture(e.texture.clone()));
+                return false;
+            }
+            true
+        });
     }
 }
 
@@ -79,22 +137,26 @@ fn create(
     samples: u32,
     label: &'static str,
     frame: &mut FrameStats,
-) -> wgpu::TextureView {
+) -> Entry {
     frame.textures_created += 1;
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: size.0,
-                height: size.1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: samples,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    Entry {
+        texture,
+        view,
+        last_used: 0,
+    }
 }

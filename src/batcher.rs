@@ -483,7 +483,7 @@ impl Batcher {
         if c.index_count > 0 && (c.blend != blend || c.topology != topology) {
             self.break_batch();
         }
-        let i = texture.index as usize;
+        let i = texture.slot();
         if i >= self.slots.len() {
             self.slots.resize(i + 1, (0, 0));
         }

@@ -114,11 +114,25 @@ pub enum Error {
     /// A node handle refers to a node that was removed.
     #[error("node handle {0:?} is stale (the node was removed)")]
     StaleNode(crate::NodeId),
+    /// A node handle was made by another [`Scene`](crate::Scene).
+    #[error(
+        "node handle {0:?} belongs to another scene; use the handles this scene's add returned"
+    )]
+    ForeignNode(crate::NodeId),
+    /// A texture or render-target handle was made by another [`Renderer`](crate::Renderer).
+    #[error("texture handle {0:?} belongs to another renderer; create or load the texture with this renderer")]
+    ForeignTexture(crate::TextureId),
+    /// The root (or a node with no parent) cannot be moved or reordered among siblings.
+    #[error("node {0:?} is the root or has no parent; it cannot be moved or reordered")]
+    RootNode(crate::NodeId),
+    /// A node cannot mask itself.
+    #[error("node {0:?} cannot mask itself; mask it with another node")]
+    SelfMask(crate::NodeId),
     /// A node cannot become a child of itself or of its own descendant.
     #[error("node {0:?} cannot be moved under itself or its own descendant")]
     CyclicParent(crate::NodeId),
-    /// A registry of small ids is full: the id would not fit in its key field.
-    #[error("too many {kind}: at most {max} fit in the pipeline key")]
+    /// A registry of ids is full: a pipeline-key field, or a scene's or renderer's handle slots.
+    #[error("too many {kind}: at most {max} fit")]
     TooManyIds {
         /// What ran out ("shaders", "geometry layouts").
         kind: &'static str,

@@ -81,6 +81,8 @@ pub(crate) struct Frame {
     /// Set from the start of a walk until its upload is recorded: a frame that failed in between left the batcher
     /// believing the GPU holds what it never received.
     walk_not_uploaded: bool,
+    /// Attachments evicted at trim, for the renderer's release queue.
+    pub retired: Vec<crate::release::Retired>,
 }
 
 impl Frame {
@@ -127,7 +129,13 @@ impl Frame {
             recording: Mutex::default(),
             counters_before: PipelineCounters::default(),
             walk_not_uploaded: false,
+            retired: Vec::new(),
         })
+    }
+
+    /// Attachments stage2d holds for the passes it begins.
+    pub fn attachment_count(&self) -> usize {
+        self.attachments.len()
     }
 
     /// Whether a prepared frame waits to be recorded or trimmed.
@@ -402,6 +410,7 @@ impl Frame {
             return;
         }
         self.own = OwnAttachments::default();
+        self.attachments.trim(&mut self.retired);
         let mut frame = std::mem::take(&mut self.stats);
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         frame.accumulate(&std::mem::take(&mut recording.1));

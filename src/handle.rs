@@ -1,24 +1,113 @@
-//! Generational handles: a slot index and the generation of the object in it, so a handle to a removed node or a
-//! destroyed texture is detected instead of reaching whatever took its slot. Only stage2d makes them. A leaf
+//! Handles with owners: a slot index tagged with the scene or renderer that made the handle, and a generation
+//! drawn from a process-wide counter, so a handle names exactly one object ever made. A handle to a removed node
+//! or a destroyed texture is detected instead of reaching whatever took its slot, and a handle from another scene
+//! or renderer is refused instead of naming the object in the same slot there. Only stage2d makes them. A leaf
 //! module: the error type and every system name handles, and handles name nothing.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Bits of a handle's index that hold the slot; the 8 bits above hold the owner's tag.
+const SLOT_BITS: u32 = 24;
+
+/// Slots one scene or one renderer's texture storage can hold (16,777,216).
+pub(crate) const MAX_SLOTS: u32 = 1 << SLOT_BITS;
 
 /// A handle to a node of a [`Scene`](crate::Scene).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId {
+    /// The slot, with the owning scene's tag in the top 8 bits.
     pub(crate) index: u32,
+    /// Process-unique: no other node of any scene carries it.
     pub(crate) generation: u32,
 }
 
-/// A generational index into the renderer's texture storage.
+/// A handle to a texture of one [`Renderer`](crate::Renderer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TextureId {
+    /// The slot, with the owning renderer's tag in the top 8 bits.
     pub(crate) index: u32,
+    /// Process-unique: no other texture of any renderer carries it.
     pub(crate) generation: u32,
 }
+
+macro_rules! tagged {
+    ($t:ty) => {
+        impl $t {
+            pub(crate) fn new(slot: u32, owner: Owner, generation: u32) -> Self {
+                debug_assert!(slot < MAX_SLOTS);
+                Self {
+                    index: slot | (owner.0 << SLOT_BITS),
+                    generation,
+                }
+            }
+            /// The storage slot (dense, reused after its object is gone).
+            #[inline]
+            pub(crate) fn slot(self) -> usize {
+                (self.index & (MAX_SLOTS - 1)) as usize
+            }
+            /// Whether `owner` made this handle.
+            #[inline]
+            pub(crate) fn owned_by(self, owner: Owner) -> bool {
+                self.index >> SLOT_BITS == owner.0
+            }
+        }
+    };
+}
+tagged!(NodeId);
+tagged!(TextureId);
 
 impl TextureId {
     /// The storage slot (dense, reused after a texture is destroyed).
     pub fn index(self) -> u32 {
-        self.index
+        self.slot() as u32
+    }
+}
+
+/// The tag a scene or renderer puts on its handles: 1..=255, handed out in turn (0 marks CPU-only benchmark
+/// handles). Two owners share a tag only 255 owners apart; their handles still never match each other's
+/// objects, because generations are process-unique, but a mix-up between them reports a stale handle rather
+/// than a foreign one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Owner(u32);
+
+static NEXT_OWNER: AtomicU32 = AtomicU32::new(0);
+static NEXT_GENERATION: AtomicU32 = AtomicU32::new(1);
+
+impl Owner {
+    /// The tag of CPU-only benchmark handles.
+    pub(crate) const NONE: Owner = Owner(0);
+
+    /// The next owner tag.
+    pub(crate) fn next() -> Owner {
+        Owner(NEXT_OWNER.fetch_add(1, Ordering::Relaxed) % 255 + 1)
+    }
+}
+
+/// A generation no handle made before carries (0 is never returned: it marks vacant slots).
+pub(crate) fn next_generation() -> u32 {
+    loop {
+        let g = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
+        if g != 0 {
+            return g;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_and_owners_round_trip() {
+        let a = Owner::next();
+        let b = Owner::next();
+        assert_ne!(a, b);
+        let id = NodeId::new(MAX_SLOTS - 1, a, 7);
+        assert_eq!(id.slot(), (MAX_SLOTS - 1) as usize);
+        assert!(id.owned_by(a) && !id.owned_by(b));
+        let t = TextureId::new(3, b, 9);
+        assert_eq!(t.index(), 3);
+        assert!(t.owned_by(b));
+        assert_ne!(next_generation(), next_generation());
     }
 }

@@ -105,6 +105,7 @@ mod mask;
 mod node;
 mod pipeline;
 mod readback;
+mod release;
 mod renderer;
 mod scene;
 mod shader;

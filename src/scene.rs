@@ -10,10 +10,11 @@
 //! never straddle a cache line. Links (parent, child list) live in a parallel array that the walk reads only for
 //! nodes with children.
 
+use crate::handle::{next_generation, Owner, MAX_SLOTS};
 use crate::{Error, Node, NodeId, Result};
 
-/// One node's storage. A vacant slot holds an empty container and a generation no live handle carries (it is
-/// bumped on removal), so a handle check is one comparison.
+/// One node's storage. A vacant slot holds an empty container and generation 0, which no handle carries; a new
+/// node takes a process-unique generation, so a handle check is one comparison.
 #[derive(Debug)]
 #[repr(C, align(16))] // 112 bytes: see the module's layout note.
 pub(crate) struct Slot {
@@ -38,6 +39,8 @@ pub struct Scene {
     free: Vec<u32>,
     root: NodeId,
     len: usize,
+    /// The tag on this scene's handles.
+    owner: Owner,
 }
 
 impl Default for Scene {
@@ -49,19 +52,19 @@ impl Default for Scene {
 impl Scene {
     /// A scene holding only its root container.
     pub fn new() -> Scene {
+        let owner = Owner::next();
+        let root = NodeId::new(0, owner, next_generation());
         Scene {
             slots: vec![Slot {
-                generation: 0,
+                generation: root.generation,
                 child_count: 0,
                 node: Node::container(),
             }],
             links: vec![Links::default()],
             free: Vec::new(),
-            root: NodeId {
-                index: 0,
-                generation: 0,
-            },
+            root,
             len: 1,
+            owner,
         }
     }
 
@@ -83,8 +86,18 @@ impl Scene {
     #[inline]
     pub(crate) fn slot(&self, id: NodeId) -> Option<&Slot> {
         self.slots
-            .get(id.index as usize)
-            .filter(|s| s.generation == id.generation)
+            .get(id.slot())
+            .filter(|s| s.generation == id.generation && id.owned_by(self.owner))
+    }
+
+    /// `Ok` for a live node of this scene; [`Error::ForeignNode`] for a handle from another scene,
+    /// [`Error::StaleNode`] for a removed one.
+    pub fn check(&self, id: NodeId) -> Result<()> {
+        match () {
+            _ if !id.owned_by(self.owner) => Err(Error::ForeignNode(id)),
+            _ if self.slot(id).is_none() => Err(Error::StaleNode(id)),
+            _ => Ok(()),
+        }
     }
 
     /// Whether `id` names a live node.
@@ -101,16 +114,17 @@ impl Scene {
     /// The node for changing, or `None` if it was removed.
     #[inline]
     pub fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        let owned = id.owned_by(self.owner);
         self.slots
-            .get_mut(id.index as usize)
-            .filter(|s| s.generation == id.generation)
+            .get_mut(id.slot())
+            .filter(|s| s.generation == id.generation && owned)
             .map(|s| &mut s.node)
     }
 
     /// The node's children, in draw order (empty for a removed node).
     pub fn children(&self, id: NodeId) -> &[NodeId] {
         match self.contains(id) {
-            true => &self.links[id.index as usize].children,
+            true => &self.links[id.slot()].children,
             false => &[],
         }
     }
@@ -118,38 +132,51 @@ impl Scene {
     /// The node's parent (`None` for the root, a detached node or a removed node).
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
         self.contains(id)
-            .then(|| self.links[id.index as usize].parent)
+            .then(|| self.links[id.slot()].parent)
             .flatten()
     }
 
-    /// Adds `node` as the last (topmost) child of `parent`.
+    /// Adds `node` as the last (topmost) child of `parent`. A scene holds at most 16,777,216 nodes
+    /// ([`Error::TooManyIds`] beyond).
     pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
-        if !self.contains(parent) {
-            return Err(Error::StaleNode(parent));
-        }
-        let id = self.insert(node, Some(parent));
+        self.check(parent)?;
+        let id = self.insert(node, Some(parent))?;
         self.attach(parent, id, usize::MAX);
         Ok(id)
     }
 
     /// Adds `node` outside the tree: it is not drawn, but can hold children, serve as a mask, and be attached
     /// later with [`Scene::set_parent`]. Its transform is relative to the scene's origin.
+    ///
+    /// In a full scene (16,777,216 nodes) the node is dropped with a logged error and the handle returned names
+    /// no node: using it is [`Error::StaleNode`].
     pub fn add_detached(&mut self, node: Node) -> NodeId {
-        self.insert(node, None)
+        self.insert(node, None).unwrap_or_else(|e| {
+            log::error!("{e}; the detached node was dropped");
+            NodeId::new(0, self.owner, 0)
+        })
     }
 
-    fn insert(&mut self, node: Node, parent: Option<NodeId>) -> NodeId {
-        let index = match self.free.pop() {
-            Some(index) => {
-                let s = &mut self.slots[index as usize];
+    fn insert(&mut self, node: Node, parent: Option<NodeId>) -> Result<NodeId> {
+        let generation = next_generation();
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                let s = &mut self.slots[slot as usize];
+                s.generation = generation;
                 s.node = node;
                 s.child_count = 0;
-                self.links[index as usize].parent = parent;
-                index
+                self.links[slot as usize].parent = parent;
+                slot
+            }
+            None if self.slots.len() as u32 >= MAX_SLOTS => {
+                return Err(Error::TooManyIds {
+                    kind: "nodes in one scene",
+                    max: MAX_SLOTS,
+                })
             }
             None => {
                 self.slots.push(Slot {
-                    generation: 0,
+                    generation,
                     child_count: 0,
                     node,
                 });
@@ -161,50 +188,45 @@ impl Scene {
             }
         };
         self.len += 1;
-        NodeId {
-            index,
-            generation: self.slots[index as usize].generation,
-        }
+        Ok(NodeId::new(slot, self.owner, generation))
     }
 
     /// Lists `child` among `parent`'s children at `index` (clamped).
     fn attach(&mut self, parent: NodeId, child: NodeId, index: usize) {
-        let kids = &mut self.links[parent.index as usize].children;
+        let kids = &mut self.links[parent.slot()].children;
         kids.insert(index.min(kids.len()), child);
-        self.slots[parent.index as usize].child_count = kids.len() as u32;
-        self.links[child.index as usize].parent = Some(parent);
+        self.slots[parent.slot()].child_count = kids.len() as u32;
+        self.links[child.slot()].parent = Some(parent);
     }
 
     /// Takes `child` out of its parent's list (it keeps no parent).
     fn detach(&mut self, child: NodeId) {
-        if let Some(parent) = self.links[child.index as usize].parent.take() {
-            let kids = &mut self.links[parent.index as usize].children;
+        if let Some(parent) = self.links[child.slot()].parent.take() {
+            let kids = &mut self.links[parent.slot()].children;
             kids.retain(|&c| c != child);
-            self.slots[parent.index as usize].child_count = kids.len() as u32;
+            self.slots[parent.slot()].child_count = kids.len() as u32;
         }
     }
 
     /// Removes `id` and its whole subtree. Removing the root only removes its children.
     pub fn remove(&mut self, id: NodeId) -> Result<()> {
-        if !self.contains(id) {
-            return Err(Error::StaleNode(id));
-        }
+        self.check(id)?;
         self.detach(id);
-        let mut stack = std::mem::take(&mut self.links[id.index as usize].children);
-        self.slots[id.index as usize].child_count = 0;
+        let mut stack = std::mem::take(&mut self.links[id.slot()].children);
+        self.slots[id.slot()].child_count = 0;
         if id != self.root {
             stack.push(id);
         }
         while let Some(n) = stack.pop() {
-            let i = n.index as usize;
+            let i = n.slot();
             stack.append(&mut self.links[i].children);
             self.links[i].parent = None;
             let s = &mut self.slots[i];
             // Old handles die at once; the resources the node held are dropped now.
-            s.generation = s.generation.wrapping_add(1);
+            s.generation = 0;
             s.child_count = 0;
             s.node = Node::container();
-            self.free.push(n.index);
+            self.free.push(n.slot() as u32);
             self.len -= 1;
         }
         Ok(())
@@ -212,13 +234,12 @@ impl Scene {
 
     /// Moves `id` (with its subtree) under `new_parent` at `index` among its children (clamped; `usize::MAX`
     /// for topmost); a detached node becomes part of the tree. Moving a node under itself or its own descendant
-    /// is refused.
+    /// is [`Error::CyclicParent`]; moving the root is [`Error::RootNode`].
     pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId, index: usize) -> Result<()> {
-        if !self.contains(id) || id == self.root {
-            return Err(Error::StaleNode(id));
-        }
-        if !self.contains(new_parent) {
-            return Err(Error::StaleNode(new_parent));
+        self.check(id)?;
+        self.check(new_parent)?;
+        if id == self.root {
+            return Err(Error::RootNode(id));
         }
         let mut up = Some(new_parent);
         while let Some(a) = up {
@@ -246,9 +267,14 @@ impl Scene {
 
     /// Masks `target` (its content and children) by the shape of `mask`; `inverse` shows what lies outside it.
     /// One mask may serve several targets. The mask node is drawn as content only if it is also in the tree.
+    ///
+    /// A node cannot mask itself ([`Error::SelfMask`]). If the mask node is removed later, the target is not drawn
+    /// (skipped with a warning) rather than drawn unmasked.
     pub fn set_mask(&mut self, target: NodeId, mask: NodeId, inverse: bool) -> Result<()> {
-        if !self.contains(mask) || mask == target {
-            return Err(Error::StaleNode(mask));
+        self.check(target)?;
+        self.check(mask)?;
+        if mask == target {
+            return Err(Error::SelfMask(mask));
         }
         let node = self.get_mut(target).ok_or(Error::StaleNode(target))?;
         node.mask = Some(crate::Mask {
@@ -260,14 +286,16 @@ impl Scene {
 
     /// Removes `target`'s mask.
     pub fn clear_mask(&mut self, target: NodeId) -> Result<()> {
+        self.check(target)?;
         self.get_mut(target).ok_or(Error::StaleNode(target))?.mask = None;
         Ok(())
     }
 
     /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom).
     pub fn set_child_index(&mut self, id: NodeId, index: usize) -> Result<()> {
-        let parent = self.parent(id).ok_or(Error::StaleNode(id))?;
-        let kids = &mut self.links[parent.index as usize].children;
+        self.check(id)?;
+        let parent = self.parent(id).ok_or(Error::RootNode(id))?;
+        let kids = &mut self.links[parent.slot()].children;
         let from = kids
             .iter()
             .position(|&c| c == id)
@@ -280,7 +308,7 @@ impl Scene {
     /// The children of a live node, for the walk.
     #[inline]
     pub(crate) fn children_of(&self, id: NodeId) -> &[NodeId] {
-        &self.links[id.index as usize].children
+        &self.links[id.slot()].children
     }
 }
 

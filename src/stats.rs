@@ -149,6 +149,26 @@ pub struct Stats {
     pub total: FrameStats,
     /// Frames rendered.
     pub frames: u64,
+    /// What the renderer holds now (after the last frame or resource call): flat in a program's steady state.
+    pub live: LiveCounts,
+}
+
+/// GPU objects a renderer holds, so a long-running program (or a soak test) can check that nothing piles up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LiveCounts {
+    /// Textures: loaded ones, render targets' own, glyph-atlas pages and the white texture.
+    pub textures: u64,
+    /// Cached batch bind groups (one per distinct set of textures drawn together).
+    pub bind_groups: u64,
+    /// Render targets and render textures not yet dropped, pooled ones included.
+    pub render_targets: u64,
+    /// MSAA colour and stencil attachments for the passes stage2d begins.
+    pub attachments: u64,
+    /// Render pipelines (created once per state, kept for the renderer's life).
+    pub pipelines: u64,
+    /// Objects let go of and waiting for the GPU to finish the frames that used them.
+    pub pending_releases: u64,
 }
 
 #[cfg(test)]

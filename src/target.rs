@@ -1,5 +1,18 @@
 //! Render targets: offscreen colour textures that a frame is drawn into and read back from.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Gives a pooled target a new handle (the old one goes stale).
+fn renew(
+    target: &mut RenderTarget,
+    textures: &mut crate::texture_system::TextureSystem,
+) -> crate::Result<()> {
+    let id = textures.renew(target.handle.id())?;
+    target.handle = crate::Texture::new(id, target.options.width, target.options.height);
+    Ok(())
+}
+
 /// How a render texture is made: `RenderTextureOptions::new(256, 256).with_msaa(true)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -58,15 +71,27 @@ pub struct RenderTarget {
     pub(crate) options: RenderTextureOptions,
     pub(crate) handle: crate::Texture,
     /// Where its texture id goes when it is dropped (the renderer frees the slot next frame).
-    pub(crate) release: Option<std::sync::Arc<std::sync::Mutex<Vec<crate::TextureId>>>>,
+    pub(crate) release: Option<Arc<Returns>>,
+}
+
+/// What dropped render targets (and textures destroyed in flight) leave for the renderer.
+#[derive(Debug, Default)]
+pub(crate) struct Returns {
+    /// Texture ids to free when the next frame begins.
+    ids: Mutex<Vec<crate::TextureId>>,
+    /// Render targets made and not yet dropped.
+    live_targets: AtomicU64,
 }
 
 impl Drop for RenderTarget {
     fn drop(&mut self) {
-        if let Some(queue) = self.release.take() {
-            if let Ok(mut q) = queue.lock() {
-                q.push(self.handle.id());
-            }
+        if let Some(returns) = self.release.take() {
+            returns.live_targets.fetch_sub(1, Ordering::Relaxed);
+            returns
+                .ids
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(self.handle.id());
         }
     }
 }
@@ -104,30 +129,28 @@ impl RenderTarget {
 }
 
 /// Temporary render textures by (size, format, MSAA), handed out by
-/// [`Renderer::acquire_render_texture`](crate::Renderer::acquire_render_texture) and returned on drop.
+/// [`Renderer::acquire_render_texture`](crate::Renderer::acquire_render_texture) and returned on drop. A returned
+/// texture gets a new handle before it is lent again (its old handle goes stale), so a sprite that kept the old
+/// handle is skipped instead of showing the next borrower's pixels.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct TexturePool {
-    free: std::sync::Arc<std::sync::Mutex<Vec<RenderTarget>>>,
+    /// Free textures, each with whether its handle must be renewed before it is lent.
+    free: Arc<Mutex<Vec<(RenderTarget, bool)>>>,
 }
 
 impl TexturePool {
-    /// A free texture made with `options`, if the pool holds one.
-    pub fn take(&self, options: &RenderTextureOptions) -> Option<RenderTarget> {
-        let mut free = self.free.lock().ok()?;
-        let i = free.iter().position(|t| t.options == *options)?;
-        Some(free.swap_remove(i))
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(RenderTarget, bool)>> {
+        self.free.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Puts a texture back.
+    /// Puts a texture back (its handle is renewed when the next frame begins, or when it is lent again).
     pub fn put(&self, target: RenderTarget) {
-        if let Ok(mut free) = self.free.lock() {
-            free.push(target);
-        }
+        self.lock().push((target, true));
     }
 
     /// Textures waiting in the pool.
     pub fn len(&self) -> usize {
-        self.free.lock().map_or(0, |f| f.len())
+        self.lock().len()
     }
 }
 
@@ -169,7 +192,7 @@ pub(crate) struct RenderTextures {
     pub pool: TexturePool,
     pub pool_hits: u64,
     /// Texture ids of render targets dropped by the user, freed at the next frame.
-    released: std::sync::Arc<std::sync::Mutex<Vec<crate::TextureId>>>,
+    released: Arc<Returns>,
 }
 
 impl RenderTextures {
@@ -204,7 +227,7 @@ impl RenderTextures {
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
-        let id = textures.insert_external(texture.clone(), crate::Sampling::LINEAR);
+        let id = textures.insert_external(texture.clone(), crate::Sampling::LINEAR)?;
         Ok(RenderTarget {
             texture,
             view,
@@ -212,13 +235,46 @@ impl RenderTextures {
             handle: crate::Texture::new(id, options.width, options.height),
             release: Some(self.released.clone()),
         })
+        .inspect(|_| {
+            self.released.live_targets.fetch_add(1, Ordering::Relaxed);
+        })
     }
 
-    /// A pooled render texture made with `options`, if the pool holds one (counted as a hit).
-    pub fn take_pooled(&mut self, options: &RenderTextureOptions) -> Option<RenderTarget> {
-        let t = self.pool.take(options)?;
+    /// A pooled render texture made with `options`, if the pool holds one ready to lend (counted as a hit). One
+    /// whose handle still needs renewing is lent only outside a frame in flight (renewing drops bind groups a
+    /// prepared frame may still name).
+    pub fn take_pooled(
+        &mut self,
+        options: &RenderTextureOptions,
+        textures: &mut crate::texture_system::TextureSystem,
+        in_flight: bool,
+    ) -> Option<RenderTarget> {
+        let mut free = self.pool.lock();
+        let i = free
+            .iter()
+            .position(|(t, stale)| t.options == *options && !(*stale && in_flight))?;
+        let (mut target, stale) = free.swap_remove(i);
+        drop(free);
+        if stale && renew(&mut target, textures).is_err() {
+            return None; // its texture was destroyed meanwhile: dropped here
+        }
         self.pool_hits += 1;
-        Some(t)
+        Some(target)
+    }
+
+    /// Renews the handles of textures returned to the pool (at the start of a frame).
+    pub fn renew_returned(&mut self, textures: &mut crate::texture_system::TextureSystem) {
+        let mut free = self.pool.lock();
+        free.retain_mut(|(target, stale)| {
+            let ok = !*stale || renew(target, textures).is_ok();
+            *stale = false;
+            ok
+        });
+    }
+
+    /// Render targets not yet dropped.
+    pub fn live(&self) -> u64 {
+        self.released.live_targets.load(Ordering::Relaxed)
     }
 
     /// Queues a texture for release when the next frame begins (a frame in flight may still draw it). A texture
@@ -228,7 +284,7 @@ impl RenderTextures {
         textures: &crate::texture_system::TextureSystem,
         id: crate::TextureId,
     ) -> crate::Result<()> {
-        let mut queue = self.released.lock().unwrap_or_else(|e| e.into_inner());
+        let mut queue = self.released.ids.lock().unwrap_or_else(|e| e.into_inner());
         if !textures.is_live(id) || id == textures.white().id() || queue.contains(&id) {
             return Err(crate::Error::StaleTexture(id));
         }
@@ -238,11 +294,8 @@ impl RenderTextures {
 
     /// Frees the texture slots of render targets dropped, and textures destroyed in flight, since the last frame.
     pub fn release_dropped(&mut self, textures: &mut crate::texture_system::TextureSystem) {
-        let ids: Vec<_> = self
-            .released
-            .lock()
-            .map(|mut v| std::mem::take(&mut *v))
-            .unwrap_or_default();
+        let ids: Vec<_> =
+            std::mem::take(&mut *self.released.ids.lock().unwrap_or_else(|e| e.into_inner()));
         for id in ids {
             let _ = textures.destroy(id);
         }

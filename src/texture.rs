@@ -90,14 +90,8 @@ impl Texture {
     /// A handle to storage slot 0 (a renderer's white texture) with the given size; for CPU-only benchmarks of
     /// the scene walk, which never touch the GPU.
     pub(crate) fn from_raw_parts_for_bench(width: u32, height: u32) -> Texture {
-        Texture::new(
-            TextureId {
-                index: 0,
-                generation: 0,
-            },
-            width,
-            height,
-        )
+        let id = TextureId::new(0, crate::handle::Owner::NONE, 0);
+        Texture::new(id, width, height)
     }
 
     /// The storage this handle points at.

@@ -5,6 +5,8 @@
 
 use crate::batcher::TextureSet;
 use crate::encoder::BindGroupId;
+use crate::handle::{next_generation, Owner, MAX_SLOTS};
+use crate::release::Retired;
 use crate::stats::FrameStats;
 use crate::{Error, Result, Sampling, Texture, TextureId};
 use std::collections::HashMap;
@@ -39,6 +41,10 @@ pub struct TextureSystem {
     groups: crate::pipeline::cache::IntMap<BindGroupId, (wgpu::BindGroup, TextureSet)>,
     next_group: u32,
     stats: FrameStats,
+    /// The tag on this system's texture handles.
+    owner: Owner,
+    /// Objects destroyed since the renderer last moved them to its release queue.
+    retired: Vec<Retired>,
 }
 
 impl TextureSystem {
@@ -71,6 +77,7 @@ impl TextureSystem {
             .limits()
             .max_texture_dimension_2d
             .min(crate::texture::MAX_TEXTURE_SIDE);
+        let owner = Owner::next();
         let mut sys = TextureSystem {
             device,
             queue,
@@ -78,14 +85,7 @@ impl TextureSystem {
             free: Vec::new(),
             sampler_ids: HashMap::new(),
             samplers: Vec::new(),
-            white: Texture::new(
-                TextureId {
-                    index: 0,
-                    generation: 0,
-                },
-                1,
-                1,
-            ),
+            white: Texture::new(TextureId::new(0, owner, 0), 1, 1),
             max_dimension,
             slots_per_group,
             layout,
@@ -93,6 +93,8 @@ impl TextureSystem {
             groups: Default::default(),
             next_group: 0,
             stats: FrameStats::default(),
+            owner,
+            retired: Vec::new(),
         };
         sys.white = sys
             .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
@@ -118,9 +120,21 @@ impl TextureSystem {
     /// Whether `id` names a live texture.
     #[inline]
     pub fn is_live(&self, id: TextureId) -> bool {
-        self.slots
-            .get(id.index as usize)
-            .is_some_and(|s| s.generation == id.generation && s.gpu.is_some())
+        id.owned_by(self.owner)
+            && self
+                .slots
+                .get(id.slot())
+                .is_some_and(|s| s.generation == id.generation && s.gpu.is_some())
+    }
+
+    /// `Ok` for a live texture of this system; [`Error::ForeignTexture`] for another renderer's handle,
+    /// [`Error::StaleTexture`] for a destroyed one.
+    pub fn check(&self, id: TextureId) -> Result<()> {
+        match () {
+            _ if !id.owned_by(self.owner) => Err(Error::ForeignTexture(id)),
+            _ if !self.is_live(id) => Err(Error::StaleTexture(id)),
+            _ => Ok(()),
+        }
     }
 
     fn sampler(&mut self, sampling: Sampling) -> usize {
@@ -179,35 +193,35 @@ impl TextureSystem {
                 expected,
             });
         }
-        let id = self.reserve();
+        let id = self.reserve()?;
         self.fill_reserved(id, width, height, sampling);
         self.write_region(id, [0, 0, width, height], pixels);
         Ok(Texture::new(id, width, height))
     }
 
     /// Reserves a texture id without GPU storage yet (glyph-atlas pages, so the scene walk can name them).
-    pub fn reserve(&mut self) -> TextureId {
-        match self.free.pop() {
-            Some(index) => {
-                let s = &mut self.slots[index as usize];
-                s.generation = s.generation.wrapping_add(1);
-                s.gpu = None;
-                TextureId {
-                    index,
-                    generation: s.generation,
-                }
+    pub fn reserve(&mut self) -> Result<TextureId> {
+        let generation = next_generation();
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None if self.slots.len() as u32 >= MAX_SLOTS => {
+                return Err(Error::TooManyIds {
+                    kind: "textures in one renderer",
+                    max: MAX_SLOTS,
+                })
             }
             None => {
                 self.slots.push(Slot {
                     generation: 0,
                     gpu: None,
                 });
-                TextureId {
-                    index: self.slots.len() as u32 - 1,
-                    generation: 0,
-                }
+                self.slots.len() as u32 - 1
             }
-        }
+        };
+        let s = &mut self.slots[slot as usize];
+        s.generation = generation;
+        s.gpu = None;
+        Ok(TextureId::new(slot, self.owner, generation))
     }
 
     /// Creates the (transparent) GPU storage of a reserved id.
@@ -229,7 +243,7 @@ impl TextureSystem {
         self.stats.textures_created += 1;
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
-        let slot = &mut self.slots[id.index as usize];
+        let slot = &mut self.slots[id.slot()];
         debug_assert_eq!(slot.generation, id.generation);
         slot.gpu = Some(GpuTexture {
             texture,
@@ -239,25 +253,25 @@ impl TextureSystem {
     }
 
     /// Makes a texture created elsewhere (a render target) drawable by sprites; returns its id.
-    pub fn insert_external(&mut self, texture: wgpu::Texture, sampling: Sampling) -> TextureId {
-        let id = self.reserve();
+    pub fn insert_external(
+        &mut self,
+        texture: wgpu::Texture,
+        sampling: Sampling,
+    ) -> Result<TextureId> {
+        let id = self.reserve()?;
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
-        self.slots[id.index as usize].gpu = Some(GpuTexture {
+        self.slots[id.slot()].gpu = Some(GpuTexture {
             texture,
             view,
             sampler,
         });
-        id
+        Ok(id)
     }
 
     /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
     pub fn write_region(&mut self, id: TextureId, rect: [u32; 4], pixels: &[u8]) {
-        let Some(gpu) = self
-            .slots
-            .get(id.index as usize)
-            .and_then(|s| s.gpu.as_ref())
-        else {
+        let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
             return;
         };
         let [x, y, w, h] = rect;
@@ -286,23 +300,63 @@ impl TextureSystem {
     /// Destroys a texture and every cached bind group holding it. Nodes still showing it are skipped with a
     /// warning. The white texture cannot be destroyed.
     pub fn destroy(&mut self, id: TextureId) -> Result<()> {
-        if !self.is_live(id) || id == self.white.id() {
+        self.check(id)?;
+        if id == self.white.id() {
             return Err(Error::StaleTexture(id));
         }
-        let slot = &mut self.slots[id.index as usize];
+        let slot = &mut self.slots[id.slot()];
         if let Some(gpu) = slot.gpu.take() {
-            gpu.texture.destroy();
+            self.retired.push(Retired::Texture(gpu.texture));
         }
-        self.free.push(id.index);
-        let groups = &mut self.groups;
+        slot.generation = 0;
+        self.free.push(id.slot() as u32);
+        self.retire_groups_of(id);
+        Ok(())
+    }
+
+    /// Gives a live texture a new handle (a pooled render texture lent again): the old handle goes stale, so a
+    /// sprite still showing it is skipped instead of showing the next borrower's pixels. Not while a prepared
+    /// frame may still name the old handle's bind groups.
+    pub fn renew(&mut self, id: TextureId) -> Result<TextureId> {
+        self.check(id)?;
+        let generation = next_generation();
+        self.slots[id.slot()].generation = generation;
+        self.retire_groups_of(id);
+        Ok(TextureId::new(id.slot() as u32, self.owner, generation))
+    }
+
+    /// Drops the cached bind groups that hold `id` (into the release queue).
+    fn retire_groups_of(&mut self, id: TextureId) {
+        let (groups, retired) = (&mut self.groups, &mut self.retired);
         self.groups_by_set.retain(|set, gid| {
             let keep = !set.ids().any(|t| t == id);
             if !keep {
-                groups.remove(gid);
+                if let Some((group, _)) = groups.remove(gid) {
+                    retired.push(Retired::BindGroup(group));
+                }
             }
             keep
         });
-        Ok(())
+    }
+
+    /// GPU objects let go of since the last call, for the release queue.
+    pub fn take_retired(&mut self) -> std::vec::Drain<'_, Retired> {
+        self.retired.drain(..)
+    }
+
+    /// Objects retired and not yet taken.
+    pub fn retired_len(&self) -> usize {
+        self.retired.len()
+    }
+
+    /// Live textures (the white one and glyph pages included).
+    pub fn live_textures(&self) -> usize {
+        self.slots.iter().filter(|s| s.gpu.is_some()).count()
+    }
+
+    /// Cached batch bind groups.
+    pub fn bind_groups(&self) -> usize {
+        self.groups.len()
     }
 
     /// The cached bind group for a batch's textures, created on first use.
@@ -318,7 +372,7 @@ impl TextureSystem {
         let mut entries = Vec::with_capacity(self.slots_per_group * 2);
         for i in 0..self.slots_per_group {
             let tid = ids.get(i).copied().unwrap_or(self.white.id());
-            let gpu = self.slots[tid.index as usize]
+            let gpu = self.slots[tid.slot()]
                 .gpu
                 .as_ref()
                 .expect("batched textures are live");

@@ -63,17 +63,27 @@ impl Renderer {
     /// caches are trimmed, and textures destroyed meanwhile are released at the next frame. Without a prepared
     /// frame it does nothing.
     pub fn trim(&mut self) {
+        if self.frame.is_prepared() {
+            // The caller has submitted the frame's work: the release queue waits for it from now on.
+            self.release.submitted(&self.queue);
+        }
         let (p, t, s) = (&self.pipelines, &mut self.textures, &mut self.stats);
         self.frame.trim(p, t, s, &FrameStats::default());
     }
 
-    /// The start of any frame: none may be in flight; textures and render targets released since the last
-    /// frame are freed now.
+    /// The start of any frame: none may be in flight. Textures and render targets let go of since the last
+    /// frame, and evicted attachments, join the release queue; pooled render textures returned meanwhile get new
+    /// handles; what the GPU has finished with is released.
     pub(super) fn begin_frame(&mut self) -> Result<()> {
         if self.frame.is_prepared() {
             return Err(Error::AlreadyPrepared);
         }
-        self.render_textures.release_dropped(&mut self.textures);
+        let (rt, t) = (&mut self.render_textures, &mut self.textures);
+        rt.release_dropped(t);
+        rt.renew_returned(t);
+        self.release.retire_all(t.take_retired(), false);
+        self.release.retire_all(self.frame.retired.drain(..), false);
+        self.release.release_finished(&self.device);
         Ok(())
     }
 }

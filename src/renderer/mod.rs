@@ -13,7 +13,8 @@ use crate::device::{self, Capabilities};
 use crate::frame::{Attach, Frame};
 use crate::pipeline::warm::{self, WarmStart, WarmState};
 use crate::pipeline::PipelineSystem;
-use crate::stats::{FrameStats, Stats};
+use crate::release::ReleaseQueue;
+use crate::stats::{FrameStats, LiveCounts, Stats};
 use crate::target::{RenderTarget, RenderTextures};
 use crate::texture_system::TextureSystem;
 use crate::{Color, Error, NodeId, Result, Scene, TargetDesc};
@@ -31,6 +32,7 @@ pub struct Renderer {
     warm: WarmState,
     msaa: bool,
     stats: Stats,
+    release: ReleaseQueue,
 }
 
 impl Renderer {
@@ -93,6 +95,7 @@ impl Renderer {
                 warm: WarmState::default(),
                 msaa: options.msaa,
                 stats,
+                release: ReleaseQueue::default(),
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {
@@ -130,6 +133,8 @@ impl Renderer {
         target: &RenderTarget,
         clear: Option<Color>,
     ) -> Result<()> {
+        scene.check(node)?;
+        self.textures.check(target.handle.id())?;
         let o = target.options;
         let desc = TargetDesc::new(o.format, o.width, o.height).with_sample_count(samples(o.msaa));
         let texture = Some(target.handle.id());
@@ -137,7 +142,8 @@ impl Renderer {
     }
 
     /// Draws `scene` into any colour view of `format` and `size` (a window's surface texture, for example), with
-    /// the renderer's MSAA setting.
+    /// the renderer's MSAA setting. A `format` or `size` that differs from the view's texture is
+    /// [`Error::PassMismatch`](crate::Error::PassMismatch).
     pub fn render_to_view(
         &mut self,
         scene: &Scene,
@@ -163,6 +169,23 @@ impl Renderer {
         let desc = TargetDesc::new(format, size.0, size.1)
             .with_sample_count(samples(self.msaa))
             .with_scale_factor(scale_factor);
+        // The view is the pass's colour attachment (the resolve target with MSAA): one sample, the stated format
+        // and size, and drawable.
+        let actual = TargetDesc::from_view(view).with_sample_count(desc.sample_count);
+        TargetDesc {
+            scale_factor,
+            ..actual
+        }
+        .check_matches(&desc)?;
+        if !view
+            .texture()
+            .usage()
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+            || view.texture().sample_count() != 1
+        {
+            let why = "the view's texture is not a single-sample RENDER_ATTACHMENT".to_string();
+            return Err(Error::UnsupportedTarget(why));
+        }
         self.render_frame(scene, scene.root(), view, desc, clear, None)
     }
 
@@ -178,6 +201,30 @@ impl Renderer {
         target_texture: Option<crate::TextureId>,
     ) -> Result<()> {
         self.begin_frame()?;
+        // Validation comes first; what wgpu still reports (a lost device, out of memory) becomes an error here
+        // rather than a panic in wgpu's default handler.
+        let device = self.device.clone();
+        let out = device::checked(&device, "drawing a frame", || {
+            self.draw_frame(scene, start, view, desc, clear, target_texture)
+        });
+        if self.frame.is_prepared() {
+            // A wgpu error after prepare: the frame ends here.
+            let (p, t) = (&self.pipelines, &mut self.textures);
+            self.frame
+                .trim(p, t, &mut self.stats, &FrameStats::default());
+        }
+        out
+    }
+
+    fn draw_frame(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: &wgpu::TextureView,
+        desc: TargetDesc,
+        clear: Option<Color>,
+        target_texture: Option<crate::TextureId>,
+    ) -> Result<()> {
         let mut encoder = self.encoder("stage2d frame");
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         let attach = Attach::Own;
@@ -205,6 +252,7 @@ impl Renderer {
             return Err(e);
         }
         self.queue.submit([encoder.finish()]);
+        self.release.submitted(&self.queue);
         let own = FrameStats {
             record_ns: (t1 - t0).as_nanos() as u64,
             submit_ns: t1.elapsed().as_nanos() as u64,
@@ -261,9 +309,20 @@ impl Renderer {
         self.frame.batcher.max_textures()
     }
 
-    /// Counters of the last frame and in total.
-    pub fn stats(&self) -> &Stats {
-        &self.stats
+    /// Counters of the last frame and in total, and the GPU objects held now.
+    pub fn stats(&self) -> Stats {
+        let pending = self.release.len() + self.textures.retired_len() + self.frame.retired.len();
+        Stats {
+            live: LiveCounts {
+                textures: self.textures.live_textures() as u64,
+                bind_groups: self.textures.bind_groups() as u64,
+                render_targets: self.render_textures.live(),
+                attachments: self.frame.attachment_count() as u64,
+                pipelines: self.pipelines.counters().pipelines_created,
+                pending_releases: pending as u64,
+            },
+            ..self.stats
+        }
     }
 }
 

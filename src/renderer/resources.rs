@@ -20,6 +20,13 @@ impl Renderer {
 
     /// A texture from straight-alpha RGBA8 pixels (`width * height * 4` bytes).
     pub fn create_texture(&mut self, w: u32, h: u32, rgba: &[u8], s: Sampling) -> Result<Texture> {
+        // Size and length first: nothing is copied for a texture that cannot be made.
+        self.textures.check_size(w, h)?;
+        let expected = w as usize * h as usize * 4;
+        if rgba.len() != expected {
+            let got = rgba.len();
+            return Err(Error::PixelDataSize { got, expected });
+        }
         let mut pixels = rgba.to_vec();
         readback::premultiply(&mut pixels);
         let t = self.textures.create_from_premultiplied(w, h, &pixels, s);
@@ -49,7 +56,10 @@ impl Renderer {
         self.texture_from_image(&img.to_rgba8(), sampling)
     }
 
-    /// Destroys a texture and the bind groups holding it. Nodes still showing it are skipped with a warning.
+    /// Destroys a texture and the bind groups holding it. Nodes still showing it are skipped with a warning. Its
+    /// memory is freed once the GPU has finished the frames that drew it. A render target whose texture is
+    /// destroyed can no longer be drawn into or read ([`Error::StaleTexture`]); another renderer's texture is
+    /// [`Error::ForeignTexture`].
     ///
     /// Between [`Renderer::prepare`] and [`Renderer::trim`] the prepared frame may still draw it, so it is
     /// released when the next frame begins.
@@ -103,7 +113,11 @@ impl Renderer {
         &mut self,
         o: RenderTextureOptions,
     ) -> Result<PooledRenderTexture> {
-        let target = match self.render_textures.take_pooled(&o) {
+        let in_flight = self.frame.is_prepared();
+        let pooled = self
+            .render_textures
+            .take_pooled(&o, &mut self.textures, in_flight);
+        let target = match pooled {
             Some(t) => t,
             None => self.create_render_texture(o)?,
         };
@@ -128,9 +142,13 @@ impl Renderer {
         readback::wait_idle(&self.device)
     }
 
-    /// Reads a target back as premultiplied RGBA8, exactly as stored.
+    /// Reads a target back as premultiplied RGBA8, exactly as stored. A target of another renderer is
+    /// [`Error::ForeignTexture`]; one whose texture was destroyed is [`Error::StaleTexture`].
     pub fn read_pixels_premultiplied(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
-        readback::read_premultiplied(&self.device, &self.queue, &target.texture)
+        self.textures.check(target.handle.id())?;
+        crate::device::checked(&self.device, "reading a target back", || {
+            readback::read_premultiplied(&self.device, &self.queue, &target.texture)
+        })
     }
 
     /// Reads a target back as straight-alpha RGBA8 (what PNG files hold).

@@ -23,7 +23,13 @@ impl GlyphPages {
     /// Before the walk: reserves ids for the pages the atlas may start using and tells it how many it has.
     pub fn reserve(&mut self, text: &mut TextSystem, textures: &mut TextureSystem) {
         while self.ids.len() < text.atlas.pages_wanted() {
-            self.ids.push(textures.reserve());
+            match textures.reserve() {
+                Ok(id) => self.ids.push(id),
+                Err(e) => {
+                    log::warn!("no glyph page: {e}");
+                    break;
+                }
+            }
         }
         text.atlas.set_available_pages(self.ids.len());
     }

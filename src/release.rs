@@ -1,0 +1,133 @@
+//! Deferred release (the Babylon.js seed): GPU objects stage2d lets go of (destroyed textures, dropped render
+//! targets, evicted attachments, the bind groups that held them) wait in a queue, tagged with the last frame that
+//! could use them, and are released only once the GPU has finished that frame.
+//!
+//! Frames are numbered as they are submitted; after each submit, `Queue::on_submitted_work_done` records the
+//! frame as finished when the GPU is done with it. Pure bookkeeping apart from that callback, so the ordering is
+//! unit-tested without a device.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// A GPU object waiting for its last frame to finish.
+#[derive(Debug)]
+pub(crate) enum Retired {
+    /// A texture: destroyed (its memory freed) when released.
+    Texture(wgpu::Texture),
+    /// A bind group: dropped when released.
+    BindGroup(wgpu::BindGroup),
+}
+
+/// What the queue does with an object whose last frame has finished.
+pub(crate) trait Release {
+    /// Lets the object go.
+    fn release(self);
+}
+
+impl Release for Retired {
+    fn release(self) {
+        match self {
+            Retired::Texture(t) => t.destroy(),
+            Retired::BindGroup(g) => drop(g),
+        }
+    }
+}
+
+/// The release queue.
+#[derive(Debug)]
+pub(crate) struct ReleaseQueue<T: Release = Retired> {
+    /// Frames submitted so far (the number of the last one).
+    submitted: u64,
+    /// The last frame the GPU has finished, set by the work-done callbacks.
+    finished: Arc<AtomicU64>,
+    /// Objects by the frame that must finish first, in that order.
+    pending: VecDeque<(u64, T)>,
+}
+
+impl<T: Release> Default for ReleaseQueue<T> {
+    fn default() -> Self {
+        ReleaseQueue {
+            submitted: 0,
+            finished: Arc::default(),
+            pending: VecDeque::new(),
+        }
+    }
+}
+
+impl<T: Release> ReleaseQueue<T> {
+    /// Queues `object`. A frame that is prepared but not yet submitted (`in_flight`) may still use it, so it waits
+    /// for that frame too.
+    pub fn retire(&mut self, object: T, in_flight: bool) {
+        let last_use = self.submitted + u64::from(in_flight);
+        self.pending.push_back((last_use, object));
+    }
+
+    /// Queues every object of `objects`.
+    pub fn retire_all(&mut self, objects: impl IntoIterator<Item = T>, in_flight: bool) {
+        for o in objects {
+            self.retire(o, in_flight);
+        }
+    }
+
+    /// Counts a submitted frame and asks the queue to report when the GPU has finished it.
+    pub fn submitted(&mut self, queue: &wgpu::Queue) {
+        self.submitted += 1;
+        let (frame, finished) = (self.submitted, self.finished.clone());
+        queue.on_submitted_work_done(move || {
+            finished.fetch_max(frame, Ordering::Relaxed);
+        });
+    }
+
+    /// Releases what no unfinished frame can use; returns how many objects it released. Polls the device (without
+    /// waiting) first when anything is waiting, so finished work is noticed.
+    pub fn release_finished(&mut self, device: &wgpu::Device) -> usize {
+        if self.pending.is_empty() {
+            return 0;
+        }
+        let _ = device.poll(wgpu::PollType::Poll);
+        self.release_up_to(self.finished.load(Ordering::Relaxed))
+    }
+
+    fn release_up_to(&mut self, finished: u64) -> usize {
+        let mut n = 0;
+        while self.pending.front().is_some_and(|(f, _)| *f <= finished) {
+            if let Some((_, o)) = self.pending.pop_front() {
+                o.release();
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Objects waiting.
+    pub fn len(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Release for u32 {
+        fn release(self) {}
+    }
+
+    /// The release order without a device: objects wait for the frames that could use them.
+    #[test]
+    fn objects_wait_for_their_last_frame() {
+        let mut q = ReleaseQueue::<u32>::default();
+        // Nothing submitted, nothing in flight: free at the first look.
+        q.retire(1, false);
+        assert_eq!(q.release_up_to(0), 1);
+        q.submitted = 3; // frames 1..=3 submitted, frame 4 prepared
+        q.retire(2, false);
+        q.retire(3, true);
+        assert_eq!(q.release_up_to(2), 0, "frame 3 may still use the first");
+        assert_eq!(q.release_up_to(3), 1);
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.release_up_to(4), 1);
+        assert_eq!(q.len(), 0);
+    }
+}
