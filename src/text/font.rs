@@ -28,9 +28,19 @@ impl PartialEq for Font {
 
 impl Font {
     /// Parses TTF or OTF bytes; unreadable bytes are [`Error::Font`].
+    ///
+    /// Bytes may come from anywhere: before fontdue sees them they are checked to state no more work than real
+    /// fonts do (a character map claiming more codepoints than four times Unicode's, a `kern` table of millions of
+    /// pairs or subtables), so a hostile file is refused quickly instead of hanging or exhausting memory.
+    /// Glyphs reachable only through GSUB substitutions are not loaded (stage2d does not shape text).
     pub fn from_bytes(bytes: &[u8]) -> Result<Font> {
-        let font = fontdue::Font::from_bytes(bytes, fontdue::FontSettings::default())
-            .map_err(|e| Error::Font(e.to_string()))?;
+        super::font_check::check(bytes).map_err(Error::Font)?;
+        let settings = fontdue::FontSettings {
+            load_substitutions: false,
+            ..Default::default()
+        };
+        let font =
+            fontdue::Font::from_bytes(bytes, settings).map_err(|e| Error::Font(e.to_string()))?;
         Ok(Font {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             inner: Arc::new(font),
