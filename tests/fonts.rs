@@ -190,6 +190,35 @@ fn kern_tables_that_spin_or_explode_are_refused() {
 }
 
 #[test]
+fn nested_composite_glyphs_shared_by_every_glyph_are_refused() {
+    // Glyph 0: three points. Glyphs 1..=4: 200 copies each of the glyph before (3 * 200^4 points). Every other
+    // glyph shares glyph 4's data, so every character DejaVu maps outlines to five billion points.
+    let mut glyf = vec![
+        0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0x37, 0x37, 0x37, 1, 1, 1, 1, 1, 1, 0,
+    ];
+    let mut offsets = vec![0u32];
+    for level in 1..=4u16 {
+        offsets.push(glyf.len() as u32);
+        glyf.extend([0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0]);
+        for i in 0..200 {
+            // ARGS_ARE_XY_VALUES with byte offsets, MORE_COMPONENTS but on the last.
+            glyf.extend(if i < 199 { 0x22u16 } else { 0x02 }.to_be_bytes());
+            glyf.extend((level - 1).to_be_bytes());
+            glyf.extend([0, 0]);
+        }
+    }
+    let last = glyf.len() as u32;
+    let glyphs = be16(DEJAVU, 680_628 + 4);
+    let mut loca: Vec<u8> = offsets.iter().flat_map(|o| o.to_be_bytes()).collect();
+    for _ in offsets.len()..glyphs {
+        loca.extend(offsets[4].to_be_bytes());
+    }
+    loca.extend(last.to_be_bytes());
+    let font = with_table(&with_table(DEJAVU, b"glyf", &glyf), b"loca", &loca);
+    refused(font, "outlines");
+}
+
+#[test]
 fn truncated_fonts_are_errors() {
     let mut n = 0;
     for len in [

@@ -4,7 +4,8 @@
 //! every codepoint each character-map subtable claims (a format 12 group `0..=0x7FFF_FFFF` is two billion lookups
 //! from twelve bytes, and every encoding record may point at the same subtable), and it expands a format 3 `kern`
 //! subtable into one map entry per glyph pair and follows `kern` subtable lengths that may be zero. A few hundred
-//! bytes then hang the caller or exhaust memory. [`check`] walks the same structures with ttf-parser (which fontdue
+//! bytes then hang the caller or exhaust memory. It also outlines every mapped glyph, expanding composite glyphs
+//! into their components, which may share data: a few kilobytes of nested composites are billions of points. [`check`] walks the same structures with ttf-parser (which fontdue
 //! itself parses with), adds up the work fontdue would do without doing it, and refuses the font beyond fixed
 //! bounds that real fonts stay far below. GSUB is not walked: [`super::Font`] tells fontdue not to load it.
 
@@ -19,6 +20,12 @@ pub(crate) const MAX_KERN_PAIRS: u64 = 1 << 22;
 
 /// Most `kern` subtable headers fontdue may read (a zero length makes it read the same header again and again).
 pub(crate) const MAX_KERN_SUBTABLES: u64 = 1 << 16;
+
+/// Most outline points fontdue may build over all glyphs, composites expanded (about a second of its work).
+pub(crate) const MAX_OUTLINE_POINTS: u64 = 1 << 24;
+
+/// Deepest composite-glyph nesting ttf-parser follows.
+const MAX_COMPOSITE_DEPTH: u8 = 32;
 
 /// Why `bytes` must not reach fontdue, or `Ok` if fontdue's loading work is bounded.
 pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
@@ -39,7 +46,112 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
     if let Some(kern) = raw.table(Tag::from_bytes(b"kern")) {
         check_kern(kern)?;
     }
+    if let (Some(glyf), Some(loca), Some(head)) = (
+        raw.table(Tag::from_bytes(b"glyf")),
+        raw.table(Tag::from_bytes(b"loca")),
+        raw.table(Tag::from_bytes(b"head")),
+    ) {
+        let long = u16_at(head, 50) == Some(1);
+        let points = outline_points(glyf, loca, long, face.number_of_glyphs())?;
+        if points > MAX_OUTLINE_POINTS {
+            return Err(format!(
+                "the glyph outlines expand to more than {MAX_OUTLINE_POINTS} points: a corrupt font"
+            ));
+        }
+    }
     Ok(())
+}
+
+/// Outline points fontdue builds when it outlines every glyph, with composite glyphs expanded into their
+/// components (which may share data, so a small file can describe billions of points); stops early past the
+/// limit. A composite that contains itself or nests deeper than ttf-parser follows is refused.
+pub(crate) fn outline_points(
+    glyf: &[u8],
+    loca: &[u8],
+    long: bool,
+    glyphs: u16,
+) -> Result<u64, String> {
+    let range = |g: u16| -> Option<&[u8]> {
+        let i = usize::from(g);
+        let (a, b) = if long {
+            (
+                u32_at(loca, i * 4)? as usize,
+                u32_at(loca, i * 4 + 4)? as usize,
+            )
+        } else {
+            (
+                usize::from(u16_at(loca, i * 2)?) * 2,
+                usize::from(u16_at(loca, i * 2 + 2)?) * 2,
+            )
+        };
+        glyf.get(a..b)
+    };
+    // Per glyph: None unvisited, Some(None) being expanded, Some(Some(points)) done.
+    let mut memo: Vec<Option<Option<u64>>> = vec![None; usize::from(glyphs)];
+    fn points<'a>(
+        g: u16,
+        depth: u8,
+        range: &dyn Fn(u16) -> Option<&'a [u8]>,
+        memo: &mut Vec<Option<Option<u64>>>,
+    ) -> Result<u64, String> {
+        match memo.get(usize::from(g)) {
+            None => return Ok(0),
+            Some(Some(Some(n))) => return Ok(*n),
+            Some(Some(None)) => return Err(format!("composite glyph {g} contains itself")),
+            Some(None) => {}
+        }
+        if depth >= MAX_COMPOSITE_DEPTH {
+            return Err(format!(
+                "composite glyphs nest deeper than {MAX_COMPOSITE_DEPTH}"
+            ));
+        }
+        memo[usize::from(g)] = Some(None);
+        let data = range(g).unwrap_or(&[]);
+        let contours = u16_at(data, 0).map_or(0, |c| c as i16);
+        let n = if contours >= 0 {
+            // A simple glyph: the last contour's end point index, plus one.
+            let last = 10 + 2 * usize::from(contours as u16);
+            u64::from(contours > 0) * u16_at(data, last - 2).map_or(0, |e| u64::from(e) + 1)
+        } else {
+            let mut n = 0u64;
+            let mut at = 10;
+            while let (Some(flags), Some(child)) = (u16_at(data, at), u16_at(data, at + 2)) {
+                n = n.saturating_add(points(child, depth + 1, range, memo)?);
+                if n > MAX_OUTLINE_POINTS {
+                    break;
+                }
+                // As ttf-parser reads them: offsets only when ARGS_ARE_XY_VALUES, then the transform.
+                at += 4 + match (flags & 0x02 != 0, flags & 0x01 != 0) {
+                    (false, _) => 0,
+                    (true, true) => 4,
+                    (true, false) => 2,
+                };
+                at += if flags & 0x08 != 0 {
+                    2
+                } else if flags & 0x40 != 0 {
+                    4
+                } else if flags & 0x80 != 0 {
+                    8
+                } else {
+                    0
+                };
+                if flags & 0x20 == 0 {
+                    break;
+                }
+            }
+            n
+        };
+        memo[usize::from(g)] = Some(Some(n));
+        Ok(n)
+    }
+    let mut total = 0u64;
+    for g in 0..glyphs {
+        total = total.saturating_add(points(g, 0, &range, &mut memo)?);
+        if total > MAX_OUTLINE_POINTS {
+            break;
+        }
+    }
+    Ok(total)
 }
 
 fn u16_at(d: &[u8], at: usize) -> Option<u16> {
@@ -282,6 +394,41 @@ mod tests {
         let mut s = format12(&[(0, 0xFFFF)]);
         s[12..16].copy_from_slice(&1000u32.to_be_bytes());
         assert_eq!(cmap_codepoints(&cmap_with(&[s]), u64::MAX), 0);
+    }
+
+    /// `glyf` and long `loca` for glyph 0, a 3-point simple glyph, and `levels` composites each made of `fan`
+    /// copies of the glyph before it.
+    fn nested(levels: u16, fan: u16) -> (Vec<u8>, Vec<u8>) {
+        let mut glyf = vec![
+            0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0x37, 0x37, 0x37, 1, 1, 1, 1, 1, 1,
+        ];
+        let mut loca = vec![0u32];
+        for level in 1..=levels {
+            loca.push(glyf.len() as u32);
+            glyf.extend([0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0]);
+            for i in 0..fan {
+                let more: u16 = if i + 1 < fan { 0x22 } else { 0x02 };
+                glyf.extend(more.to_be_bytes());
+                glyf.extend((level - 1).to_be_bytes());
+                glyf.extend([0, 0]);
+            }
+        }
+        loca.push(glyf.len() as u32);
+        (glyf, loca.iter().flat_map(|o| o.to_be_bytes()).collect())
+    }
+
+    #[test]
+    fn composite_glyphs_are_counted_expanded_and_cycles_refused() {
+        let (glyf, loca) = nested(2, 10);
+        assert_eq!(outline_points(&glyf, &loca, true, 3), Ok(3 + 30 + 300));
+        let (glyf, loca) = nested(5, 200);
+        assert!(outline_points(&glyf, &loca, true, 6).unwrap() > MAX_OUTLINE_POINTS);
+        // Glyph 1 made of itself.
+        let (mut glyf, loca) = nested(1, 2);
+        glyf[23 + 10 + 2..23 + 10 + 4].copy_from_slice(&1u16.to_be_bytes());
+        assert!(outline_points(&glyf, &loca, true, 2)
+            .unwrap_err()
+            .contains("itself"));
     }
 
     #[test]
