@@ -13,7 +13,7 @@ use crate::pipeline::Topology;
 use crate::scene::Scene;
 use crate::stats::FrameStats;
 #[cfg(feature = "text")]
-use crate::text::{atlas::Raster, GlyphKey, TextSystem};
+use crate::text::{GlyphKey, TextSystem};
 use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 
@@ -717,16 +717,11 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                     glyph: g.glyph,
                     size_bits: size.to_bits(),
                 };
-                let Some(e) = caches.text.atlas.get_or_insert(key, || {
-                    let (m, coverage) = font.fontdue().rasterize_indexed(g.glyph, size);
-                    Raster {
-                        width: m.width as u32,
-                        height: m.height as u32,
-                        xmin: m.xmin as f32,
-                        ymin: m.ymin as f32,
-                        coverage,
-                    }
-                }) else {
+                let Some(e) = caches
+                    .text
+                    .atlas
+                    .get_or_insert(key, |max| font.rasterize_within(g.glyph, size, max))
+                else {
                     continue;
                 };
                 if e.rect[2] == 0 {

@@ -142,7 +142,7 @@ pub enum Error {
     /// Reading pixels back from the GPU failed.
     #[error("reading pixels back from the GPU failed: {0}")]
     Readback(String),
-    /// Font bytes could not be parsed.
+    /// Font bytes could not be parsed, or state more work than any real font (a corrupt or hostile file).
     #[error("could not read font: {0}")]
     Font(String),
     /// A font file could not be read or parsed.

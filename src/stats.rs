@@ -22,6 +22,11 @@ pub struct FrameStats {
     pub text_layouts: u64,
     /// Glyph bitmaps rasterised and uploaded (0 while no new glyph appears).
     pub glyph_uploads: u64,
+    /// Glyphs rasterised, kept or not (0 while no new glyph appears; above `glyph_uploads` when the atlas is full).
+    pub glyph_rasterizations: u64,
+    /// Glyphs not drawn because their bitmap would be larger than a glyph-atlas page (text of thousands of
+    /// pixels); each is refused once, with a warning, and skipped cheaply after that.
+    pub glyphs_too_large: u64,
     /// Masks pushed (stencil and scissor).
     pub masks_pushed: u64,
     /// Masks served by a scissor rectangle instead of the stencil.
@@ -106,6 +111,8 @@ impl FrameStats {
             texts,
             text_layouts,
             glyph_uploads,
+            glyph_rasterizations,
+            glyphs_too_large,
             masks_pushed,
             scissor_masks,
             masks_too_deep,

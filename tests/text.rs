@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use stage2d::text::{layout, Align, GlyphSource, LayoutStyle};
 use stage2d::{Color, Error, Font, Node, Scene, Text};
+use std::time::{Duration, Instant};
 
 fn font() -> Font {
     Font::load(concat!(
@@ -225,4 +226,62 @@ fn bad_fonts_empty_strings_and_missing_characters() {
     .unwrap();
     let img = render(&mut r, &s, 64, 40, Color::BLACK);
     probe(&img, 62, 2, [0, 255, 0, 255], 0);
+}
+
+#[test]
+fn huge_and_invalid_sizes_are_skipped_once_and_the_rest_of_the_frame_draws() {
+    let mut r = renderer();
+    let f = font();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    // 1e6 px made fontdue ask for terabytes, f32::MAX crashed inside it, 10,000 px cost 378 ms a frame.
+    for size in [1e6, f32::MAX, 10_000.0] {
+        s.add(s.root(), Node::text(Text::new("Wg", &f, size)))
+            .unwrap();
+    }
+    for size in [f32::NAN, f32::INFINITY, -12.0, 0.0] {
+        s.add(s.root(), Node::text(Text::new("Wg", &f, size)))
+            .unwrap();
+    }
+    s.add(s.root(), Node::text(Text::new("I", &f, 30.0)).at(20.0, 0.0))
+        .unwrap();
+    s.add(
+        s.root(),
+        Node::sprite(white)
+            .sized(4.0, 4.0)
+            .at(56.0, 0.0)
+            .tinted(Color::GREEN),
+    )
+    .unwrap();
+    let target = r.create_render_target(64, 40).unwrap();
+    for frame in 0..3 {
+        let t = Instant::now();
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+        let took = t.elapsed();
+        eprintln!("frame {frame}: {took:?}");
+        assert!(took < Duration::from_secs(1), "frame {frame} took {took:?}");
+        let st = r.stats().last_frame;
+        // At f32::MAX the baseline itself is infinite, so layout drops both glyphs before the atlas sees them.
+        assert_eq!(st.glyphs_too_large, 4, "W and g at 1e6 and 10,000 px");
+        if frame == 0 {
+            assert_eq!(st.glyph_rasterizations, 1, "only the 30 px I");
+        } else {
+            assert_eq!(
+                (st.glyph_rasterizations, st.glyph_uploads),
+                (0, 0),
+                "frame {frame}"
+            );
+        }
+    }
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 58, 2, [0, 255, 0, 255], 0);
+    let lit = (0..40)
+        .flat_map(|y| (18..30).map(move |x| (x, y)))
+        .filter(|&(x, y)| px(&img, x, y)[0] > 200)
+        .count();
+    assert!(
+        lit > 20,
+        "the 30 px I next to the huge texts is drawn ({lit} pixels)"
+    );
+    assert_eq!(px(&img, 2, 38)[0], 0, "nothing of the huge texts is drawn");
 }

@@ -5,7 +5,13 @@
 //!
 //! Eviction: a page whose glyphs all went unused for [`GlyphAtlas::MAX_IDLE_FRAMES`] is emptied at
 //! [`GlyphAtlas::trim`]; when every page is full, the least recently used page not needed this frame is emptied
-//! and reused.
+//! and reused. Blank glyphs and glyphs refused as larger than a page hold no page space; they are forgotten after
+//! the same idle time, so text whose size changes every frame does not grow the atlas without bound.
+//!
+//! Glyphs larger than a page (text of thousands of pixels) are not drawn: the rasteriser is told the largest
+//! bitmap that fits and refuses before allocating, the atlas remembers the refusal (one warning, no rasterising
+//! again next frame) and counts each skipped glyph in [`GlyphAtlas::too_large_this_frame`]. Text that large would
+//! be drawn well only as tessellated outlines, not as atlas bitmaps.
 
 /// Which glyph bitmap: font, glyph index, size (f32 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,10 +83,16 @@ pub struct GlyphAtlas {
     available: usize,
     pages: Vec<Page>,
     glyphs: crate::pipeline::cache::IntMap<GlyphKey, (AtlasGlyph, u64)>,
+    /// Glyphs refused as larger than a page, with the last frame they were asked for.
+    too_large: crate::pipeline::cache::IntMap<GlyphKey, u64>,
     uploads: Vec<GlyphUpload>,
     frame: u64,
     /// Glyph bitmaps rasterised and queued since the last trim.
     pub uploads_this_frame: u64,
+    /// Glyphs rasterised since the last trim, kept or not (a glyph deferred for want of room is rasterised again).
+    pub rasterized_this_frame: u64,
+    /// Glyphs asked for since the last trim that are larger than a page and so not drawn.
+    pub too_large_this_frame: u64,
     /// Pages emptied for reuse, in total.
     pub evictions: u64,
     /// Glyphs that found no room this frame (shown from the next frame on).
@@ -93,6 +105,9 @@ impl GlyphAtlas {
     /// Frames a page may go unused before it is emptied.
     pub const MAX_IDLE_FRAMES: u64 = 600;
 
+    /// Frames between sweeps of idle blank and too-large glyphs (a sweep visits every glyph).
+    pub const SWEEP_INTERVAL: u64 = 64;
+
     /// An atlas of pages `page_size` pixels square, at most `max_pages` of them.
     pub fn new(page_size: u32, max_pages: usize) -> Self {
         GlyphAtlas {
@@ -101,9 +116,12 @@ impl GlyphAtlas {
             available: 0,
             pages: Vec::new(),
             glyphs: Default::default(),
+            too_large: Default::default(),
             uploads: Vec::new(),
             frame: 0,
             uploads_this_frame: 0,
+            rasterized_this_frame: 0,
+            too_large_this_frame: 0,
             evictions: 0,
             deferred_this_frame: 0,
         }
@@ -135,12 +153,21 @@ impl GlyphAtlas {
         self.glyphs.is_empty()
     }
 
+    /// Largest bitmap side that fits a page with its padding.
+    pub fn max_glyph_side(&self) -> u32 {
+        self.page_size.saturating_sub(2 * PAD)
+    }
+
     /// The glyph, rasterising and packing it on first use; `None` if it is larger than a page or no page has
     /// room this frame.
+    ///
+    /// `rasterize` gets the largest bitmap side that fits ([`GlyphAtlas::max_glyph_side`]) and returns `None`,
+    /// before rasterising, for a glyph larger than that; the refusal is remembered, so the glyph is not asked
+    /// for again while it keeps being used.
     pub fn get_or_insert(
         &mut self,
         key: GlyphKey,
-        rasterize: impl FnOnce() -> Raster,
+        rasterize: impl FnOnce(u32) -> Option<Raster>,
     ) -> Option<AtlasGlyph> {
         let frame = self.frame;
         if let Some((g, used)) = self.glyphs.get_mut(&key) {
@@ -150,7 +177,38 @@ impl GlyphAtlas {
             }
             return Some(*g);
         }
-        let r = rasterize();
+        if let Some(used) = self.too_large.get_mut(&key) {
+            *used = frame;
+            self.too_large_this_frame += 1;
+            return None;
+        }
+        let max = self.max_glyph_side();
+        let r = match rasterize(max) {
+            Some(r)
+                if r.width <= max
+                    && r.height <= max
+                    && r.coverage.len() >= (r.width * r.height) as usize =>
+            {
+                self.rasterized_this_frame += 1;
+                r
+            }
+            refused => {
+                self.rasterized_this_frame += u64::from(refused.is_some());
+                if self.too_large_this_frame == 0 {
+                    log::warn!(
+                        "glyph {} of font {} at {} px is larger than a {} px glyph-atlas page: not drawn \
+                         (further glyphs too large this frame are not logged)",
+                        key.glyph,
+                        key.font,
+                        f32::from_bits(key.size_bits),
+                        self.page_size
+                    );
+                }
+                self.too_large.insert(key, frame);
+                self.too_large_this_frame += 1;
+                return None;
+            }
+        };
         let offset = [r.xmin, -(r.ymin + r.height as f32)];
         if r.width == 0 || r.height == 0 {
             let g = AtlasGlyph {
@@ -162,9 +220,6 @@ impl GlyphAtlas {
             return Some(g);
         }
         let (w, h) = (r.width + 2 * PAD, r.height + 2 * PAD);
-        if w > self.page_size || h > self.page_size {
-            return None;
-        }
         let (page, x, y) = match self.allocate(w, h) {
             Some(a) => a,
             None => {
@@ -252,7 +307,8 @@ impl GlyphAtlas {
         std::mem::take(&mut self.uploads)
     }
 
-    /// Ends a frame: empties pages idle for too long and resets the per-frame counters.
+    /// Ends a frame: empties pages idle for too long, forgets idle blank and too-large glyphs (every
+    /// [`GlyphAtlas::SWEEP_INTERVAL`] frames) and resets the per-frame counters.
     pub fn trim(&mut self) {
         let frame = self.frame;
         for page in 0..self.pages.len() {
@@ -261,9 +317,23 @@ impl GlyphAtlas {
                 self.clear_page(page);
             }
         }
+        if frame.is_multiple_of(Self::SWEEP_INTERVAL) {
+            let idle = |used: u64| frame.saturating_sub(used) > Self::MAX_IDLE_FRAMES;
+            self.glyphs
+                .retain(|_, (g, used)| g.rect[2] > 0 || !idle(*used));
+            self.too_large.retain(|_, used| !idle(*used));
+        }
         self.frame += 1;
         self.uploads_this_frame = 0;
+        self.rasterized_this_frame = 0;
+        self.too_large_this_frame = 0;
         self.deferred_this_frame = 0;
+    }
+
+    /// Glyphs held, blank and too-large ones included.
+    #[cfg(test)]
+    pub fn glyph_count(&self) -> usize {
+        self.glyphs.len() + self.too_large.len()
     }
 }
 
@@ -295,11 +365,11 @@ mod tests {
         a.set_available_pages(2);
         let mut rects = Vec::new();
         for g in 0..20u16 {
-            let e = a.get_or_insert(key(g), || raster(10, 12)).unwrap();
+            let e = a.get_or_insert(key(g), |_| Some(raster(10, 12))).unwrap();
             rects.push((e.page, e.rect));
         }
         let again = a
-            .get_or_insert(key(3), || panic!("rasterised twice"))
+            .get_or_insert(key(3), |_| panic!("rasterised twice"))
             .unwrap();
         assert_eq!((again.page, again.rect), rects[3]);
         assert_eq!(a.take_uploads().len(), 20);
@@ -321,7 +391,7 @@ mod tests {
     fn uploads_carry_padding_and_premultiplied_white() {
         let mut a = GlyphAtlas::new(64, 1);
         a.set_available_pages(1);
-        let g = a.get_or_insert(key(1), || raster(2, 2)).unwrap();
+        let g = a.get_or_insert(key(1), |_| Some(raster(2, 2))).unwrap();
         assert_eq!(g.offset, [1.0, 0.0]);
         let u = &a.take_uploads()[0];
         assert_eq!(u.rect[2..], [4, 4]);
@@ -333,10 +403,10 @@ mod tests {
     fn blank_glyphs_take_no_space_and_huge_ones_are_refused() {
         let mut a = GlyphAtlas::new(32, 1);
         a.set_available_pages(1);
-        let space = a.get_or_insert(key(1), || raster(0, 0)).unwrap();
+        let space = a.get_or_insert(key(1), |_| Some(raster(0, 0))).unwrap();
         assert_eq!(space.rect[2], 0);
         assert_eq!(a.pages_in_use(), 0);
-        assert!(a.get_or_insert(key(2), || raster(40, 4)).is_none());
+        assert!(a.get_or_insert(key(2), |_| Some(raster(40, 4))).is_none());
     }
 
     #[test]
@@ -345,38 +415,91 @@ mod tests {
         a.set_available_pages(1);
         // 14x14 + padding = 16: four per page.
         for g in 0..4 {
-            a.get_or_insert(key(g), || raster(14, 14)).unwrap();
+            a.get_or_insert(key(g), |_| Some(raster(14, 14))).unwrap();
         }
         assert!(
-            a.get_or_insert(key(4), || raster(14, 14)).is_none(),
+            a.get_or_insert(key(4), |_| Some(raster(14, 14))).is_none(),
             "no spare page yet"
         );
         assert_eq!(a.deferred_this_frame, 1);
         a.set_available_pages(2);
-        assert_eq!(a.get_or_insert(key(4), || raster(14, 14)).unwrap().page, 1);
+        assert_eq!(
+            a.get_or_insert(key(4), |_| Some(raster(14, 14)))
+                .unwrap()
+                .page,
+            1
+        );
         for g in 5..8 {
-            a.get_or_insert(key(g), || raster(14, 14)).unwrap();
+            a.get_or_insert(key(g), |_| Some(raster(14, 14))).unwrap();
         }
         a.trim();
         // Next frame: page 1's glyphs are used again, page 0's are not; a new glyph evicts page 0.
-        a.get_or_insert(key(6), || panic!()).unwrap();
-        let e = a.get_or_insert(key(100), || raster(14, 14)).unwrap();
+        a.get_or_insert(key(6), |_| panic!()).unwrap();
+        let e = a.get_or_insert(key(100), |_| Some(raster(14, 14))).unwrap();
         assert_eq!(e.page, 0);
         assert_eq!(a.evictions, 1);
-        assert!(a.get_or_insert(key(7), || panic!("kept")).is_some());
+        assert!(a.get_or_insert(key(7), |_| panic!("kept")).is_some());
         let mut rerasterised = false;
-        a.get_or_insert(key(0), || {
+        a.get_or_insert(key(0), |_| {
             rerasterised = true;
-            raster(14, 14)
+            Some(raster(14, 14))
         });
         assert!(rerasterised, "evicted glyphs are rasterised again");
+    }
+
+    #[test]
+    fn glyphs_larger_than_a_page_are_refused_once_and_remembered() {
+        let mut a = GlyphAtlas::new(32, 1);
+        a.set_available_pages(1);
+        let mut offered = 0;
+        assert!(a
+            .get_or_insert(key(1), |max| {
+                offered = max;
+                None
+            })
+            .is_none());
+        assert_eq!(offered, 30, "the page less its padding");
+        assert_eq!((a.too_large_this_frame, a.rasterized_this_frame), (1, 0));
+        for _ in 0..3 {
+            a.trim();
+            assert!(a.get_or_insert(key(1), |_| panic!("asked again")).is_none());
+            assert_eq!(a.too_large_this_frame, 1);
+        }
+        // A rasteriser that ignores the limit is refused all the same, and counted as rasterised.
+        assert!(a.get_or_insert(key(2), |_| Some(raster(31, 2))).is_none());
+        assert_eq!((a.too_large_this_frame, a.rasterized_this_frame), (2, 1));
+        assert_eq!(a.pages_in_use(), 0);
+        assert!(a.take_uploads().is_empty());
+    }
+
+    #[test]
+    fn idle_blank_and_too_large_glyphs_are_forgotten() {
+        let mut a = GlyphAtlas::new(32, 1);
+        a.set_available_pages(1);
+        // A text whose size changes every frame: a new key each time.
+        for size in 0..1000u32 {
+            let k = GlyphKey {
+                font: 1,
+                glyph: 3,
+                size_bits: size,
+            };
+            a.get_or_insert(k, |_| Some(raster(0, 0)));
+            a.get_or_insert(GlyphKey { glyph: 4, ..k }, |_| None);
+            a.trim();
+        }
+        let bound = 2 * (GlyphAtlas::MAX_IDLE_FRAMES + GlyphAtlas::SWEEP_INTERVAL + 1) as usize;
+        assert!(a.glyph_count() <= bound, "{} glyphs held", a.glyph_count());
+        for _ in 0..GlyphAtlas::MAX_IDLE_FRAMES + 2 * GlyphAtlas::SWEEP_INTERVAL {
+            a.trim();
+        }
+        assert_eq!(a.glyph_count(), 0);
     }
 
     #[test]
     fn idle_pages_are_emptied_at_trim() {
         let mut a = GlyphAtlas::new(32, 1);
         a.set_available_pages(1);
-        a.get_or_insert(key(1), || raster(4, 4)).unwrap();
+        a.get_or_insert(key(1), |_| Some(raster(4, 4))).unwrap();
         for _ in 0..=GlyphAtlas::MAX_IDLE_FRAMES + 1 {
             a.trim();
         }

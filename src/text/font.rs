@@ -1,5 +1,6 @@
 //! Fonts: TTF/OTF files or bytes parsed by fontdue, shared cheaply (`Clone` is an `Arc`).
 
+use super::atlas::Raster;
 use crate::{Error, Result};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -28,9 +29,19 @@ impl PartialEq for Font {
 
 impl Font {
     /// Parses TTF or OTF bytes; unreadable bytes are [`Error::Font`].
+    ///
+    /// Bytes may come from anywhere: before fontdue sees them they are checked to state no more work than real
+    /// fonts do (a character map claiming more codepoints than four times Unicode's, a `kern` table of millions of
+    /// pairs or subtables), so a hostile file is refused quickly instead of hanging or exhausting memory.
+    /// Glyphs reachable only through GSUB substitutions are not loaded (stage2d does not shape text).
     pub fn from_bytes(bytes: &[u8]) -> Result<Font> {
-        let font = fontdue::Font::from_bytes(bytes, fontdue::FontSettings::default())
-            .map_err(|e| Error::Font(e.to_string()))?;
+        super::font_check::check(bytes).map_err(Error::Font)?;
+        let settings = fontdue::FontSettings {
+            load_substitutions: false,
+            ..Default::default()
+        };
+        let font =
+            fontdue::Font::from_bytes(bytes, settings).map_err(|e| Error::Font(e.to_string()))?;
         Ok(Font {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             inner: Arc::new(font),
@@ -59,6 +70,34 @@ impl Font {
     pub fn fontdue(&self) -> &fontdue::Font {
         &self.inner
     }
+
+    /// Rasterises `glyph` at `px` pixels if its bitmap is at most `max_side` pixels each way; `None` (without
+    /// rasterising) for a larger glyph or a size that is not finite and positive.
+    ///
+    /// fontdue sizes its bitmap from the glyph's scaled bounds with no limit: at 1e6 px it asks for terabytes,
+    /// at `f32::MAX` the bounds are infinite and the size it computes is garbage. The bounds come from
+    /// `metrics_indexed`, which only scales numbers, so they are checked first.
+    pub(crate) fn rasterize_within(&self, glyph: u16, px: f32, max_side: u32) -> Option<Raster> {
+        if !(px.is_finite() && px > 0.0) || usize::from(glyph) >= self.inner.glyph_count() as usize
+        {
+            return None;
+        }
+        let m = self.inner.metrics_indexed(glyph, px);
+        let b = m.bounds;
+        // fontdue adds a sub-pixel offset (< 1) before rounding up: allow for it.
+        let fits = |v: f32| v.is_finite() && v.abs() + 2.0 <= max_side as f32;
+        if !(fits(b.width) && fits(b.height) && b.xmin.is_finite() && b.ymin.is_finite()) {
+            return None;
+        }
+        let (m, coverage) = self.inner.rasterize_indexed(glyph, px);
+        Some(Raster {
+            width: m.width as u32,
+            height: m.height as u32,
+            xmin: m.xmin as f32,
+            ymin: m.ymin as f32,
+            coverage,
+        })
+    }
 }
 
 impl super::layout::GlyphSource for Font {
@@ -82,5 +121,39 @@ impl super::layout::GlyphSource for Font {
         self.inner
             .horizontal_line_metrics(px)
             .map_or(px * 1.2, |m| m.new_line_size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_too_large_or_of_bad_sizes_are_refused_before_rasterising() {
+        let font = Font::from_bytes(include_bytes!("../../assets/DejaVuSans.ttf")).unwrap();
+        let w = font.fontdue().lookup_glyph_index('W');
+        let r = font.rasterize_within(w, 20.0, 1022).unwrap();
+        assert!(r.width > 10 && r.height > 10);
+        assert_eq!(r.coverage.len(), (r.width * r.height) as usize);
+        // Without the check these ask fontdue for terabytes, or crash it.
+        for px in [
+            1e6,
+            f32::MAX,
+            10_000.0,
+            2000.0,
+            f32::NAN,
+            f32::INFINITY,
+            -1.0,
+            0.0,
+        ] {
+            assert!(font.rasterize_within(w, px, 1022).is_none(), "{px}");
+        }
+        assert!(
+            font.rasterize_within(u16::MAX, 20.0, 1022).is_none(),
+            "no such glyph"
+        );
+        // A glyph that fits exactly is kept.
+        let big = font.rasterize_within(w, 900.0, 1022).unwrap();
+        assert!(big.width <= 1022 && big.height <= 1022);
     }
 }

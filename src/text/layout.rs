@@ -84,7 +84,10 @@ struct Line {
     width: f32,
 }
 
-/// Lays out `text` with `font` and `style`. Non-finite or non-positive sizes give an empty layout.
+/// Lays out `text` with `font` and `style`. Non-finite or non-positive sizes give an empty layout; a
+/// non-finite letter spacing counts as 0, a non-finite, zero or negative wrap width as no wrapping, a
+/// non-finite line height as the font's. Glyphs pushed past the range of `f32` (by an enormous size, spacing
+/// or line height) are left out, so every position and the block size are finite.
 pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextLayout {
     let px = style.size;
     if !(px.is_finite() && px > 0.0) {
@@ -181,8 +184,20 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
     } else {
         (lines.len() - 1) as f32 * line_height + font.line_height(px)
     };
-    out.size = [block_width, height];
+    out.glyphs
+        .retain(|g| g.x.is_finite() && g.baseline.is_finite());
+    out.line_widths.iter_mut().for_each(|w| *w = finite(*w));
+    out.size = [finite(block_width), finite(height)];
     out
+}
+
+/// `v` if finite, else the nearest finite value (0 for NaN).
+fn finite(v: f32) -> f32 {
+    if v.is_nan() {
+        0.0
+    } else {
+        v.clamp(f32::MIN, f32::MAX)
+    }
 }
 
 /// Trailing whitespace does not count towards a line's width (so alignment ignores it).
@@ -309,6 +324,62 @@ pub(crate) mod tests {
             },
         );
         assert_eq!(l.glyphs[0].x, 20.0);
+    }
+
+    #[test]
+    fn hostile_styles_give_finite_layouts() {
+        let long = "a b\tc\r\u{0}d\u{7f}e ".repeat(2000);
+        let styles = [
+            LayoutStyle {
+                letter_spacing: f32::MAX,
+                ..style()
+            },
+            LayoutStyle {
+                letter_spacing: f32::NAN,
+                line_height: Some(f32::MAX),
+                ..style()
+            },
+            LayoutStyle {
+                size: f32::MAX,
+                align: Align::Centre,
+                ..style()
+            },
+            LayoutStyle {
+                size: 1e30,
+                wrap_width: Some(1e-30),
+                align: Align::Right,
+                ..style()
+            },
+        ];
+        for s in &styles {
+            let l = layout(&Mono, &long, s);
+            assert!(
+                l.glyphs
+                    .iter()
+                    .all(|g| g.x.is_finite() && g.baseline.is_finite()),
+                "{s:?}"
+            );
+            assert!(
+                l.size.iter().chain(&l.line_widths).all(|v| v.is_finite()),
+                "{s:?}"
+            );
+        }
+        // The first glyphs of an enormous spacing still land; the ones past f32::MAX are dropped.
+        let l = layout(&Mono, "abc", &styles[0]);
+        assert_eq!(xs(&l), vec![0.0, f32::MAX]);
+        // Wrap widths that are not positive and finite do not wrap; a NaN spacing is no spacing.
+        for w in [0.0, -5.0, f32::NAN, f32::INFINITY] {
+            let l = layout(
+                &Mono,
+                "ab cd",
+                &LayoutStyle {
+                    wrap_width: Some(w),
+                    letter_spacing: f32::NAN,
+                    ..style()
+                },
+            );
+            assert_eq!(l.line_widths, vec![50.0], "wrap {w}");
+        }
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! Text: fontdue-rasterised glyphs in a shared atlas, laid out with kerning, wrapping and alignment, drawn as
 //! textured quads in the same batches as sprites and shapes (an atlas page takes one texture slot).
 //!
-//! `font.rs` loads fonts; `layout.rs` places glyphs (pure, public for measuring text: [`layout()`]); `atlas.rs`
+//! `font.rs` loads fonts (`font_check.rs` refuses hostile ones first); `layout.rs` places glyphs (pure, public for measuring text: [`layout()`]); `atlas.rs`
 //! packs glyph bitmaps into pages (pure); `pages.rs` backs the pages with textures.
 //! Layouts are cached per text node version: changing the string or style lays out again, and glyphs already in
 //! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
 
 pub(crate) mod atlas;
 mod font;
+mod font_check;
 mod layout;
 pub(crate) mod pages;
 
