@@ -435,6 +435,7 @@ fn texture_fills_map_the_texture_over_the_shape_bounds() {
     let mut g = GraphicsContext::new();
     g.rect(8.0, 8.0, 32.0, 32.0).fill(card);
     g.circle(64.0, 24.0, 16.0).fill(stage2d::FillStyle {
+        fill_rule: Default::default(),
         color: Color::rgb(1.0, 1.0, 0.0),
         texture: Some(card),
     });
