@@ -50,6 +50,16 @@ pub enum Error {
         /// Largest binding the device allows.
         max: u64,
     },
+    /// A graphics context holds more path segments than [`MAX_PATH_SEGMENTS`](crate::MAX_PATH_SEGMENTS) (see
+    /// [`GraphicsContext::check_complexity`](crate::GraphicsContext::check_complexity)); drawn as it is, the
+    /// shapes past the limit are skipped.
+    #[error("the graphics context has {segments} path segments, over the limit of {max}; split it over several contexts, simplify its paths, or draw large curves as fewer arcs")]
+    PathTooComplex {
+        /// Segments counted (counting stops a little past the limit).
+        segments: u64,
+        /// The limit, [`MAX_PATH_SEGMENTS`](crate::MAX_PATH_SEGMENTS).
+        max: u32,
+    },
     /// The adapter refused to create a device.
     #[error("could not create a GPU device: {0}")]
     RequestDevice(#[from] wgpu::RequestDeviceError),

@@ -429,6 +429,7 @@ impl Frame {
         let caches = &mut self.collector.caches;
         frame.tessellations = caches.tessellation.tessellations;
         frame.shape_instructions_skipped = caches.tessellation.skipped_instructions;
+        frame.tessellations_pending = caches.tessellation.pending() as u64;
         caches.tessellation.trim();
         #[cfg(feature = "text")]
         {

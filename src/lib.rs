@@ -125,8 +125,8 @@ pub use color::Color;
 pub use device::{instance_descriptor, select_adapter};
 pub use error::{Error, Result};
 pub use graphics::{
-    FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
-    MAX_POLYGON_VERTICES,
+    FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
+    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub use handle::{NodeId, TextureId};
 pub use mask::MAX_STENCIL_DEPTH;

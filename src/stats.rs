@@ -14,7 +14,12 @@ pub struct FrameStats {
     pub shapes: u64,
     /// Graphics contexts tessellated (0 in steady state: unchanged contexts reuse their mesh).
     pub tessellations: u64,
-    /// Fill or stroke instructions skipped as degenerate or invalid while tessellating.
+    /// Graphics contexts on the background tessellation thread when the frame ended (large fills are
+    /// triangulated there; meanwhile the context's previous mesh, or nothing, is drawn). In
+    /// [`Stats::total`], summed over frames.
+    pub tessellations_pending: u64,
+    /// Fill or stroke instructions skipped as degenerate, invalid or over
+    /// [`MAX_PATH_SEGMENTS`](crate::MAX_PATH_SEGMENTS) while tessellating.
     pub shape_instructions_skipped: u64,
     /// Text nodes drawn.
     pub texts: u64,
@@ -107,6 +112,7 @@ impl FrameStats {
             sprites,
             shapes,
             tessellations,
+            tessellations_pending,
             shape_instructions_skipped,
             texts,
             text_layouts,

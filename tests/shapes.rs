@@ -7,8 +7,8 @@ use proptest::strategy::ValueTree;
 use stage2d::glam::Vec2;
 use stage2d::internals::tessellate;
 use stage2d::{
-    Color, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions, Scene,
-    StrokeAlignment, StrokeStyle,
+    Color, FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, Node, Renderer,
+    RendererOptions, Scene, StrokeAlignment, StrokeStyle,
 };
 use std::sync::Arc;
 
@@ -435,6 +435,7 @@ fn texture_fills_map_the_texture_over_the_shape_bounds() {
     let mut g = GraphicsContext::new();
     g.rect(8.0, 8.0, 32.0, 32.0).fill(card);
     g.circle(64.0, 24.0, 16.0).fill(stage2d::FillStyle {
+        fill_rule: Default::default(),
         color: Color::rgb(1.0, 1.0, 0.0),
         texture: Some(card),
     });
@@ -454,4 +455,181 @@ fn texture_fills_map_the_texture_over_the_shape_bounds() {
         1,
         "the texture shares the batch with the white texture"
     );
+}
+
+/// The five points of a pentagram of circumradius `r` around `(x, y)`, in drawing order (the path crosses itself
+/// and winds twice around the centre).
+fn pentagram(x: f32, y: f32, r: f32) -> Vec<Vec2> {
+    (0..5)
+        .map(|i| {
+            let a = i as f32 * 4.0 * std::f32::consts::PI / 5.0 - std::f32::consts::FRAC_PI_2;
+            Vec2::new(x, y) + Vec2::from_angle(a) * r
+        })
+        .collect()
+}
+
+#[test]
+fn fill_rules_decide_self_overlaps_and_holes_cut_under_both() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    let nz = FillStyle::from(Color::RED);
+    let eo = FillStyle::from(Color::GREEN).with_fill_rule(FillRule::EvenOdd);
+    // Top row: pentagrams, then two overlapping rectangles drawn the same way round.
+    g.poly(&pentagram(20.0, 20.0, 18.0)).fill(nz);
+    g.poly(&pentagram(60.0, 20.0, 18.0)).fill(eo);
+    g.rect(84.0, 4.0, 20.0, 32.0)
+        .rect(94.0, 4.0, 20.0, 32.0)
+        .fill(nz);
+    g.rect(120.0, 4.0, 20.0, 32.0)
+        .rect(130.0, 4.0, 20.0, 32.0)
+        .fill(eo);
+    // Bottom row: a square with a square hole wound the same way, then the other way, under each rule.
+    for (i, (style, reversed)) in [(nz, false), (nz, true), (eo, false), (eo, true)]
+        .into_iter()
+        .enumerate()
+    {
+        let x = 4.0 + i as f32 * 40.0;
+        g.rect(x, 44.0, 32.0, 32.0).fill(style);
+        let mut hole = vec![
+            Vec2::new(x + 8.0, 52.0),
+            Vec2::new(x + 24.0, 52.0),
+            Vec2::new(x + 24.0, 68.0),
+            Vec2::new(x + 8.0, 68.0),
+        ];
+        if reversed {
+            hole.reverse();
+        }
+        g.poly(&hole).cut();
+    }
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 160, 80, BG);
+    let (red, green, black) = ([255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 0, 255]);
+    probe(&img, 20, 20, red, 0); // non-zero: the centre, wound twice, is filled
+    probe(&img, 20, 6, red, 0); // a tip
+    probe(&img, 60, 20, black, 0); // even-odd: the centre is empty
+    probe(&img, 60, 6, green, 0);
+    probe(&img, 99, 20, red, 0); // the overlap of the rectangles
+    probe(&img, 135, 20, black, 0);
+    probe(&img, 125, 20, green, 0);
+    for i in 0..4 {
+        let x = 4 + i * 40;
+        let c = if i < 2 { red } else { green };
+        probe(&img, x + 16, 60, black, 0); // every hole is empty
+        probe(&img, x + 3, 60, c, 0);
+        probe(&img, x + 16, 47, c, 0);
+    }
+    golden("shape_fill_rules", &img);
+}
+
+#[test]
+fn a_circle_of_radius_1e7_draws_where_its_edge_crosses_the_target() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    // The rightmost point of the circle is at x = 32; the target shows its edge, nearly straight.
+    g.circle(32.0 - 1e7, 16.0, 1e7).fill(Color::RED);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    // In f32 its far side is not quite convex, so it may be tessellated on the worker: render until it is done.
+    let target = r.create_render_target(64, 32).unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        r.render(&s, &target, Some(BG)).unwrap();
+        if r.stats().last_frame.tessellations_pending == 0 {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 60, "the worker never finished");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let img = r.read_pixels(&target).unwrap();
+    for y in [0, 16, 31] {
+        probe(&img, 30, y, [255, 0, 0, 255], 0);
+        probe(&img, 34, y, [0, 0, 0, 255], 0);
+    }
+}
+
+#[test]
+fn a_tiny_circle_under_a_node_scale_of_4096_is_round() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.circle(0.0, 0.0, 0.01).fill(Color::WHITE);
+    let mut s = Scene::new();
+    let n = s.add(s.root(), Node::graphics(g).at(48.0, 48.0)).unwrap();
+    s.get_mut(n).unwrap().scale = Vec2::splat(4096.0); // radius 40.96 pixels on screen
+    let img = render(&mut r, &s, 96, 96, BG);
+    // Pixel centres just inside and just outside the circle, all round it.
+    for k in 0..32 {
+        let a = k as f32 * std::f32::consts::TAU / 32.0;
+        let dir = Vec2::from_angle(a);
+        let inside = (Vec2::splat(48.0) + dir * 39.5).floor();
+        let outside = (Vec2::splat(48.0) + dir * 42.5).floor();
+        let lit = |p: Vec2| px(&img, p.x as u32, p.y as u32)[0] > 128;
+        let (pi, po) = (inside + 0.5 - 48.0, outside + 0.5 - 48.0);
+        if pi.length() < 40.7 {
+            assert!(lit(inside), "angle {a}: {inside} should be inside");
+        }
+        if po.length() > 41.2 {
+            assert!(!lit(outside), "angle {a}: {outside} should be outside");
+        }
+    }
+}
+
+#[test]
+fn a_10000_segment_self_crossing_fill_is_tessellated_off_the_frame() {
+    let mut r = renderer();
+    // 1,500 random points over the target, then an 8,500-step random walk: a 10,000-segment polygon crossing
+    // itself hundreds of thousands of times, which lyon needs seconds to fill.
+    let mut seed = 7u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as f32 / (1u64 << 31) as f32
+    };
+    let mut pts: Vec<Vec2> = (0..1500)
+        .map(|_| Vec2::new(next() * 64.0, next() * 64.0))
+        .collect();
+    let mut p = Vec2::splat(32.0);
+    for _ in 0..8500 {
+        p = (p + Vec2::new(next() - 0.5, next() - 0.5) * 4.0).clamp(Vec2::ZERO, Vec2::splat(64.0));
+        pts.push(p);
+    }
+    let mut g = GraphicsContext::new();
+    g.rect(0.0, 0.0, 4.0, 4.0).fill(Color::BLUE);
+    g.poly(&pts).fill(Color::RED);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let target = r.create_render_target(64, 64).unwrap();
+    let t = std::time::Instant::now();
+    r.render(&s, &target, Some(BG)).unwrap();
+    let first = t.elapsed();
+    assert!(first.as_secs_f32() < 1.0, "render took {first:?}");
+    let f = r.stats().last_frame;
+    assert_eq!(f.tessellations_pending, 1);
+    let img = r.read_pixels(&target).unwrap();
+    let red = |img: &stage2d::image::RgbaImage| img.pixels().filter(|p| p.0[0] == 255).count();
+    assert_eq!(red(&img), 0, "nothing is drawn before the worker is done");
+    // Render until the worker is done (bounded), each frame quick.
+    let start = std::time::Instant::now();
+    loop {
+        let t = std::time::Instant::now();
+        r.render(&s, &target, Some(BG)).unwrap();
+        assert!(
+            t.elapsed().as_secs_f32() < 1.0,
+            "a frame took {:?}",
+            t.elapsed()
+        );
+        if r.stats().last_frame.tessellations_pending == 0 {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 300, "the worker never finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    eprintln!(
+        "first frame {first:?}; tessellated on the worker within {:?}",
+        start.elapsed()
+    );
+    assert_eq!(r.stats().last_frame.tessellations, 1);
+    let img = r.read_pixels(&target).unwrap();
+    assert!(red(&img) > 64 * 64 / 4, "{} red pixels", red(&img));
 }

@@ -50,13 +50,47 @@ pub enum StrokeAlignment {
     Outer,
 }
 
-/// A fill: a colour, optionally multiplied by a texture stretched over the shape's bounds.
+/// Which points a fill covers where its path crosses itself or has several subpaths, as Canvas 2D's
+/// `fill(fillRule)` and SVG's `fill-rule`.
+///
+/// Holes made with [`GraphicsContext::cut`] are removed under either rule, whichever way the hole path winds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FillRule {
+    /// A point is inside when the path winds around it a non-zero number of times: a self-overlapping star, or
+    /// two overlapping rectangles drawn the same way round, are filled solid. The default, as in Canvas 2D and
+    /// SVG.
+    #[default]
+    NonZero,
+    /// A point is inside when a ray from it crosses the path an odd number of times: the centre of a pentagram,
+    /// and where two subpaths overlap, stay empty.
+    EvenOdd,
+}
+
+/// A fill: a colour, optionally multiplied by a texture stretched over the shape's bounds, and the rule that
+/// decides what is inside.
+///
+/// ```
+/// # use stage2d::{Color, FillRule, FillStyle, GraphicsContext};
+/// let mut g = GraphicsContext::new();
+/// g.star(50.0, 50.0, 5, 40.0, 16.0, 0.0)
+///     .fill(FillStyle::from(Color::RED).with_fill_rule(FillRule::EvenOdd));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FillStyle {
     /// Colour (alpha included).
     pub color: Color,
     /// Texture mapped over the shape's bounding box, if any.
     pub texture: Option<Texture>,
+    /// Which points of a self-crossing or multi-part path are inside ([`FillRule::NonZero`] by default).
+    pub fill_rule: FillRule,
+}
+
+impl FillStyle {
+    /// This fill with `rule` deciding what is inside.
+    pub fn with_fill_rule(mut self, rule: FillRule) -> Self {
+        self.fill_rule = rule;
+        self
+    }
 }
 
 impl From<Color> for FillStyle {
@@ -64,6 +98,7 @@ impl From<Color> for FillStyle {
         FillStyle {
             color,
             texture: None,
+            fill_rule: FillRule::NonZero,
         }
     }
 }
@@ -80,6 +115,7 @@ impl From<Texture> for FillStyle {
         FillStyle {
             color: Color::WHITE,
             texture: Some(texture),
+            fill_rule: FillRule::NonZero,
         }
     }
 }
@@ -128,7 +164,7 @@ impl StrokeStyle {
 /// One recorded drawing instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Instruction {
-    /// Fill `path` minus `holes` (even-odd).
+    /// Fill `path` (by the style's rule) minus `holes`.
     Fill {
         /// The shape.
         path: ShapePath,
@@ -506,6 +542,40 @@ impl GraphicsContext {
         self
     }
 
+    /// Segments of this context once flattened at the scale it is drawn at 1:1, or
+    /// [`Error::PathTooComplex`](crate::Error::PathTooComplex) when that is more than [`MAX_PATH_SEGMENTS`]:
+    /// such a context would draw only in part. Drawn scaled up, curves take more segments, so a context near
+    /// the limit may still lose shapes (each skip is logged and counted).
+    pub fn check_complexity(&self) -> crate::Result<u32> {
+        let tol = super::cache::SCREEN_TOLERANCE;
+        let mut total = 0usize;
+        for ins in &self.instructions {
+            let (Instruction::Fill { path, holes, .. } | Instruction::Stroke { path, holes, .. }) =
+                ins;
+            for p in [path, holes] {
+                let budget = (MAX_PATH_SEGMENTS as usize).saturating_sub(total);
+                match p.flatten_within(tol, budget) {
+                    Ok((lines, _)) => total += lines.iter().map(|l| l.points.len()).sum::<usize>(),
+                    Err(n) => total += n,
+                }
+                if total > MAX_PATH_SEGMENTS as usize {
+                    return Err(crate::Error::PathTooComplex {
+                        segments: total as u64,
+                        max: MAX_PATH_SEGMENTS,
+                    });
+                }
+            }
+        }
+        Ok(total as u32)
+    }
+
+    /// Appends a raw command to the current path (tests re-record contexts with it).
+    #[cfg(test)]
+    pub(crate) fn push_command_for_tests(&mut self, c: PathCommand) -> &mut Self {
+        self.path().push(c);
+        self
+    }
+
     /// Cuts the current path out of the previous shape, as a hole: out of the last instruction and of those
     /// just before it that paint the same path (so `fill(..).stroke(..)` then `cut()` holes both). Without a
     /// previous instruction the path is discarded.
@@ -529,6 +599,15 @@ impl GraphicsContext {
         self
     }
 }
+
+/// Most segments one graphics context may hold once its paths are flattened (curves and arcs at a quarter-pixel
+/// tolerance, which gives more segments the larger a shape is drawn on screen). Lyon's fill of a self-crossing
+/// path grows faster than quadratically with its size, so a bound keeps every context drawable in bounded time
+/// and memory. [`GraphicsContext::check_complexity`] reports a context over it as
+/// [`Error::PathTooComplex`](crate::Error::PathTooComplex); inside a frame the fills and strokes that would take
+/// a context over it are skipped with a warning and counted in
+/// [`FrameStats::shape_instructions_skipped`](crate::FrameStats::shape_instructions_skipped).
+pub const MAX_PATH_SEGMENTS: u32 = 1 << 18;
 
 /// Most vertices one generated polygon ([`GraphicsContext::regular_poly`], [`GraphicsContext::star`]) gets: far
 /// more than any screen resolves, and a bound on what one call can allocate.

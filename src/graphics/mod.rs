@@ -14,7 +14,7 @@ pub(crate) mod tessellate;
 pub(crate) use cache::TessellationCache;
 pub(crate) use context::Instruction;
 pub use context::{
-    FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
-    MAX_POLYGON_VERTICES,
+    FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
+    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub(crate) use path::PathCommand;

@@ -76,14 +76,34 @@ impl ShapePath {
 
     /// Flattens to polylines so that no point of a curve is further than `tolerance` from the polyline.
     /// Subpaths with non-finite coordinates are dropped and counted in the second value.
+    #[cfg(test)]
     pub fn flatten(&self, tolerance: f32) -> (Vec<Polyline>, usize) {
-        let tol = if tolerance.is_finite() && tolerance > 1e-4 {
-            tolerance
+        match self.flatten_within(tolerance, usize::MAX) {
+            Ok(r) => r,
+            Err(_) => unreachable!("no point budget"),
+        }
+    }
+
+    /// [`ShapePath::flatten`], giving up with `Err(points so far)` once the polylines hold more than
+    /// `max_points` points, so a path far over a complexity cap costs no more than the cap.
+    ///
+    /// Any positive finite tolerance is honoured, however small: curves and arcs are flattened in `f64` (so a
+    /// circle of radius 1e7 at a quarter-pixel tolerance stays a circle), each to at most
+    /// [`MAX_CURVE_SEGMENTS`] segments (beyond that the tolerance is loosened for that curve). A tolerance that
+    /// is zero, negative or not finite means 0.25.
+    pub fn flatten_within(
+        &self,
+        tolerance: f32,
+        max_points: usize,
+    ) -> Result<(Vec<Polyline>, usize), usize> {
+        let tol = if tolerance.is_finite() && tolerance > 0.0 {
+            f64::from(tolerance)
         } else {
             0.25
         };
         let mut out = Vec::new();
         let mut dropped = 0;
+        let mut total = 0usize;
         let mut cur = Polyline::default();
         let mut bad = false;
         let mut finish =
@@ -110,6 +130,7 @@ impl ShapePath {
         for c in &self.commands {
             match *c {
                 PathCommand::MoveTo(p) => {
+                    total += cur.points.len();
                     finish(&mut cur, &mut bad, &mut out, false);
                     bad |= !fin(p);
                     cur.points.push(p);
@@ -122,23 +143,30 @@ impl ShapePath {
                     bad |= !fin(c1) || !fin(to);
                     curve_to(&mut cur.points, to, !bad, |from, pts| {
                         let seg = QuadraticBezierSegment {
-                            from: point(from.x, from.y),
-                            ctrl: point(c1.x, c1.y),
-                            to: point(to.x, to.y),
+                            from: point64(from),
+                            ctrl: point64(c1),
+                            to: point64(to),
                         };
-                        seg.for_each_flattened(tol, &mut |l| pts.push(Vec2::new(l.to.x, l.to.y)));
+                        // Wang's bound, as lyon uses it: n^2 = |2 (p0 - 2 p1 + p2)| / (8 tol).
+                        let k = (seg.from - seg.ctrl * 2.0 + seg.to.to_vector()).length() / 4.0;
+                        let tol = curve_tolerance(tol, k);
+                        seg.for_each_flattened(tol, &mut |l| pts.push(vec2_of(l.to)));
                     });
                 }
                 PathCommand::CubicTo(c1, c2, to) => {
                     bad |= !fin(c1) || !fin(c2) || !fin(to);
                     curve_to(&mut cur.points, to, !bad, |from, pts| {
                         let seg = CubicBezierSegment {
-                            from: point(from.x, from.y),
-                            ctrl1: point(c1.x, c1.y),
-                            ctrl2: point(c2.x, c2.y),
-                            to: point(to.x, to.y),
+                            from: point64(from),
+                            ctrl1: point64(c1),
+                            ctrl2: point64(c2),
+                            to: point64(to),
                         };
-                        seg.for_each_flattened(tol, &mut |l| pts.push(Vec2::new(l.to.x, l.to.y)));
+                        // Wang's bound: n^2 = 6 max |second differences| / (8 tol).
+                        let d1 = (seg.from - seg.ctrl1 * 2.0 + seg.ctrl2.to_vector()).length();
+                        let d2 = (seg.ctrl1 - seg.ctrl2 * 2.0 + seg.to.to_vector()).length();
+                        let tol = curve_tolerance(tol, 0.75 * d1.max(d2));
+                        seg.for_each_flattened(tol, &mut |l| pts.push(vec2_of(l.to)));
                     });
                 }
                 PathCommand::Arc {
@@ -151,23 +179,23 @@ impl ShapePath {
                     if bad {
                         continue;
                     }
+                    let radii = vector(f64::from(radii.x.abs()), f64::from(radii.y.abs()));
+                    let sweep =
+                        f64::from(sweep).clamp(-std::f64::consts::TAU, std::f64::consts::TAU);
                     let arc = Arc {
-                        center: point(center.x, center.y),
-                        radii: vector(radii.x.abs(), radii.y.abs()),
-                        start_angle: Angle::radians(start),
-                        sweep_angle: Angle::radians(
-                            sweep.clamp(-std::f32::consts::TAU, std::f32::consts::TAU),
-                        ),
+                        center: point64(center),
+                        radii,
+                        start_angle: Angle::radians(f64::from(start)),
+                        sweep_angle: Angle::radians(sweep),
                         x_rotation: Angle::radians(0.0),
                     };
-                    let s = arc.from();
-                    cur.points.push(Vec2::new(s.x, s.y));
-                    arc.for_each_flattened(tol, &mut |l| {
-                        cur.points.push(Vec2::new(l.to.x, l.to.y))
-                    });
+                    cur.points.push(vec2_of(arc.from()));
+                    let tol = arc_tolerance(tol, radii.x.max(radii.y), sweep.abs());
+                    arc.for_each_flattened(tol, &mut |l| cur.points.push(vec2_of(l.to)));
                 }
                 PathCommand::Close => {
                     let start = cur.points.first().copied();
+                    total += cur.points.len();
                     finish(&mut cur, &mut bad, &mut out, true);
                     // Canvas: after closePath the pen is back at the subpath's start.
                     if let Some(s) = start {
@@ -176,6 +204,9 @@ impl ShapePath {
                     }
                 }
             }
+            if total.saturating_add(cur.points.len()) > max_points {
+                return Err(total + cur.points.len());
+            }
         }
         finish(&mut cur, &mut bad, &mut out, false);
         // A pen position left over after a close is not a subpath; flattening huge coordinates can overflow.
@@ -183,8 +214,33 @@ impl ShapePath {
         let before = out.len();
         out.retain(|p| p.points.iter().all(|v| v.is_finite()));
         let overflowed = before - out.len();
-        (out, dropped + overflowed)
+        Ok((out, dropped + overflowed))
     }
+}
+
+/// Most segments one curve or arc is flattened to (as many as [`crate::MAX_POLYGON_VERTICES`]).
+pub const MAX_CURVE_SEGMENTS: u32 = 1 << 16;
+
+fn point64(v: Vec2) -> lyon::geom::Point<f64> {
+    point(f64::from(v.x), f64::from(v.y))
+}
+
+fn vec2_of(p: lyon::geom::Point<f64>) -> Vec2 {
+    Vec2::new(p.x as f32, p.y as f32)
+}
+
+/// The tolerance for a Bézier curve whose Wang bound is `n^2 = k / tol`: `tol`, loosened so that `n` stays
+/// within [`MAX_CURVE_SEGMENTS`] (and above what lyon's `f64` flattening accepts).
+fn curve_tolerance(tol: f64, k: f64) -> f64 {
+    let max = f64::from(MAX_CURVE_SEGMENTS);
+    tol.max(k / (max * max)).max(1e-30)
+}
+
+/// The tolerance for an arc of largest radius `r` sweeping `sweep` radians: `tol`, loosened so that the arc
+/// gets at most [`MAX_CURVE_SEGMENTS`] segments of angle `2 acos(1 - tol / r)` each.
+fn arc_tolerance(tol: f64, r: f64, sweep: f64) -> f64 {
+    let min_step = sweep / f64::from(MAX_CURVE_SEGMENTS);
+    tol.max(r * (1.0 - (min_step / 2.0).cos())).max(1e-30)
 }
 
 /// Appends a curve from the pen to `to`: flattened by `flatten` when there is a pen position and the curve is

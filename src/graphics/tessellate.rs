@@ -1,12 +1,22 @@
 //! Tessellation: a [`GraphicsContext`] becomes one [`Mesh`] of local-space triangles, one [`MeshPart`] per fill or
-//! stroke, using lyon's fill (even-odd, so holes cut) and stroke tessellators. Bad geometry (non-finite points,
-//! degenerate paths, a stroke of non-positive or non-finite width) is skipped per instruction with a warning;
-//! the other instructions still produce triangles.
+//! stroke, using lyon's fill (by each fill's [`FillRule`](super::FillRule)) and stroke tessellators. Bad geometry
+//! (non-finite points, degenerate paths, a stroke of non-positive or non-finite width) is skipped per instruction
+//! with a warning; the other instructions still produce triangles.
+//!
+//! It runs in two steps: [`flatten_context`] turns the recorded paths into polylines (linear in their size, and
+//! where [`MAX_PATH_SEGMENTS`] is enforced), then [`tessellate_flat`] triangulates them. The second step can be
+//! slow for large self-crossing fills, so the cache may run it on a worker thread; its input owns everything.
+//!
+//! Holes: a fill with holes is triangulated by its own rule, its holes by the same rule, and the two triangle
+//! sets, turned into outlines of winding one, are filled even-odd; that gives the symmetric difference, whose
+//! triangles each lie wholly inside or outside the holes, and those inside a hole are dropped. So a hole
+//! subtracts whatever the winding of its path and whatever the fill rule.
 
 use super::context::{
-    GraphicsContext, Instruction, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
+    FillRule as Rule, GraphicsContext, Instruction, LineCap, LineJoin, StrokeAlignment,
+    StrokeStyle, MAX_PATH_SEGMENTS,
 };
-use super::path::{offset, signed_area2, Polyline, ShapePath};
+use super::path::{offset, signed_area2, Polyline};
 use crate::{Color, Texture};
 use glam::Vec2;
 use lyon::path::Path;
@@ -78,19 +88,11 @@ fn to_lyon(lines: &[Polyline], force_closed: bool) -> Path {
     b.build()
 }
 
-fn stroke_lines(
-    path: &ShapePath,
-    holes: &ShapePath,
-    style: &StrokeStyle,
-    tol: f32,
-) -> (Vec<Polyline>, usize) {
-    let (mut lines, mut dropped) = path.flatten(tol);
-    let (hole_lines, d2) = holes.flatten(tol);
-    dropped += d2;
-    lines.extend(hole_lines);
+/// Moves stroke outlines by the stroke's alignment; the second value counts outlines dropped as non-finite.
+fn align_stroke(lines: Vec<Polyline>, style: &StrokeStyle) -> (Vec<Polyline>, usize) {
     let half = style.width / 2.0;
     let side = match style.alignment {
-        StrokeAlignment::Centre => return (lines, dropped),
+        StrokeAlignment::Centre => return (lines, 0),
         StrokeAlignment::Outer => half,
         StrokeAlignment::Inner => -half,
     };
@@ -109,87 +111,204 @@ fn stroke_lines(
     let before = lines.len();
     lines.retain(|l| l.points.iter().all(|v| v.is_finite()));
     let overflowed = before - lines.len();
-    (lines, dropped + overflowed)
+    (lines, overflowed)
+}
+
+/// One instruction, flattened: what [`tessellate_flat`] triangulates.
+#[derive(Clone, Debug)]
+enum FlatShape {
+    Fill {
+        lines: Vec<Polyline>,
+        holes: Vec<Polyline>,
+        rule: Rule,
+        color: Color,
+        texture: Option<Texture>,
+    },
+    Stroke {
+        lines: Vec<Polyline>,
+        style: StrokeStyle,
+    },
+}
+
+/// A context's instructions flattened at one tolerance: owned, so it can be triangulated on another thread.
+#[derive(Clone, Debug, Default)]
+pub struct FlatContext {
+    id: u64,
+    tolerance: f32,
+    shapes: Vec<FlatShape>,
+    report: TessellationReport,
+    /// Segments of all fills and strokes.
+    pub segments: u64,
+    /// The cost of the most expensive fill, in segments of a self-crossing outline (see [`fill_cost`]).
+    pub max_fill_cost: u64,
+}
+
+fn points(lines: &[Polyline]) -> u64 {
+    lines.iter().map(|l| l.points.len() as u64).sum()
+}
+
+/// Convex outlines fill in linear time, so they count [`CONVEX_DISCOUNT`] times less than others.
+pub const CONVEX_DISCOUNT: u64 = 128;
+
+/// What triangulating a fill costs, in segments of a self-crossing outline: lyon's fill time grows about
+/// cubically with the segments of outlines that cross themselves, but only linearly for convex ones (circles,
+/// ellipses, rounded rectangles, regular polygons), which count [`CONVEX_DISCOUNT`] times less.
+pub fn fill_cost(lines: &[Polyline]) -> u64 {
+    lines
+        .iter()
+        .map(|l| {
+            let n = l.points.len() as u64;
+            if is_convex(&l.points) {
+                n.div_ceil(CONVEX_DISCOUNT)
+            } else {
+                n
+            }
+        })
+        .sum()
+}
+
+/// Whether a closed polyline is convex: it turns one way only, once round.
+fn is_convex(p: &[Vec2]) -> bool {
+    let n = p.len();
+    if n < 4 {
+        return true;
+    }
+    let (mut sign, mut turning) = (0.0f32, 0.0f64);
+    for i in 0..n {
+        let (a, b, c) = (p[i], p[(i + 1) % n], p[(i + 2) % n]);
+        let (d1, d2) = (b - a, c - b);
+        let cross = d1.perp_dot(d2);
+        if cross != 0.0 {
+            if sign * cross < 0.0 {
+                return false;
+            }
+            sign = cross.signum();
+        }
+        turning += f64::from(cross.atan2(d1.dot(d2)));
+    }
+    // One turn is 2 pi; a pentagram, turning one way, goes round twice.
+    (turning.abs() - std::f64::consts::TAU).abs() < 0.5
+}
+
+/// Flattens every instruction of `ctx` so that curves deviate at most `tolerance` local pixels. Instructions
+/// that would take the context past [`MAX_PATH_SEGMENTS`] are skipped (counted, with one warning).
+pub fn flatten_context(ctx: &GraphicsContext, tolerance: f32) -> FlatContext {
+    let mut flat = FlatContext {
+        id: ctx.id(),
+        tolerance,
+        ..Default::default()
+    };
+    let max = MAX_PATH_SEGMENTS as usize;
+    let mut too_complex = 0u32;
+    for ins in ctx.instructions() {
+        let budget = max.saturating_sub(flat.segments as usize);
+        let flattened = match ins {
+            Instruction::Fill { path, holes, .. } | Instruction::Stroke { path, holes, .. } => path
+                .flatten_within(tolerance, budget)
+                .and_then(|(lines, d)| {
+                    let left = budget - points(&lines) as usize;
+                    holes
+                        .flatten_within(tolerance, left)
+                        .map(|(h, d2)| (lines, h, d + d2))
+                }),
+        };
+        let Ok((mut lines, mut hole_lines, dropped)) = flattened else {
+            too_complex += 1;
+            continue;
+        };
+        flat.report.dropped_subpaths += dropped as u32;
+        match ins {
+            Instruction::Fill { style, .. } => {
+                lines.retain(|l| l.points.len() >= 3);
+                hole_lines.retain(|l| l.points.len() >= 3);
+                if lines.is_empty() {
+                    flat.report.skipped_instructions += 1;
+                    continue;
+                }
+                flat.segments += points(&lines) + points(&hole_lines);
+                let cost = fill_cost(&lines) + fill_cost(&hole_lines);
+                flat.max_fill_cost = flat.max_fill_cost.max(cost);
+                flat.shapes.push(FlatShape::Fill {
+                    lines,
+                    holes: hole_lines,
+                    rule: style.fill_rule,
+                    color: style.color,
+                    texture: style.texture,
+                });
+            }
+            Instruction::Stroke { style, .. } => {
+                if !(style.width.is_finite() && style.width > 0.0 && style.miter_limit.is_finite())
+                {
+                    flat.report.skipped_instructions += 1;
+                    continue;
+                }
+                lines.extend(hole_lines);
+                let (lines, overflowed) = align_stroke(lines, style);
+                flat.report.dropped_subpaths += overflowed as u32;
+                if lines.is_empty() {
+                    flat.report.skipped_instructions += 1;
+                    continue;
+                }
+                flat.segments += points(&lines);
+                flat.shapes.push(FlatShape::Stroke {
+                    lines,
+                    style: *style,
+                });
+            }
+        }
+    }
+    if too_complex > 0 {
+        log::warn!(
+            "graphics context {}: {too_complex} fills or strokes skipped, they would take it past {max} path \
+             segments (MAX_PATH_SEGMENTS); split it over several contexts or simplify its paths",
+            ctx.id()
+        );
+        flat.report.skipped_instructions += too_complex;
+    }
+    flat
 }
 
 /// Tessellates every instruction of `ctx` so that curves deviate at most `tolerance` local pixels.
 pub fn tessellate(ctx: &GraphicsContext, tolerance: f32) -> (Mesh, TessellationReport) {
+    tessellate_flat(&flatten_context(ctx, tolerance))
+}
+
+/// Triangulates a flattened context.
+pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     let mut mesh = Mesh::default();
-    let mut report = TessellationReport::default();
+    let mut report = flat.report;
     let mut fill_tess = FillTessellator::new();
     let mut stroke_tess = StrokeTessellator::new();
-    for ins in ctx.instructions() {
-        let mut buffers: VertexBuffers<Vec2, u32> = VertexBuffers::new();
-        let (result, color, texture) = match ins {
-            Instruction::Fill { path, holes, style } => {
-                let (mut lines, d) = path.flatten(tolerance);
-                let (hole_lines, d2) = holes.flatten(tolerance);
-                report.dropped_subpaths += (d + d2) as u32;
-                lines.extend(hole_lines);
-                lines.retain(|l| l.points.len() >= 3);
-                if lines.is_empty() {
-                    report.skipped_instructions += 1;
-                    continue;
-                }
-                let p = to_lyon(&lines, true);
-                let opts = FillOptions::tolerance(tolerance).with_fill_rule(FillRule::EvenOdd);
-                let r = fill_tess.tessellate_path(
-                    &p,
-                    &opts,
-                    &mut BuffersBuilder::new(&mut buffers, |v: FillVertex| {
-                        let p = v.position();
-                        Vec2::new(p.x, p.y)
-                    }),
-                );
-                (r.map_err(|e| format!("{e:?}")), style.color, style.texture)
-            }
-            Instruction::Stroke { path, holes, style } => {
-                if !(style.width.is_finite() && style.width > 0.0 && style.miter_limit.is_finite())
-                {
-                    report.skipped_instructions += 1;
-                    continue;
-                }
-                let (lines, d) = stroke_lines(path, holes, style, tolerance);
-                report.dropped_subpaths += d as u32;
-                if lines.is_empty() {
-                    report.skipped_instructions += 1;
-                    continue;
-                }
-                let p = to_lyon(&lines, false);
-                let opts = StrokeOptions::tolerance(tolerance)
-                    .with_line_width(style.width)
-                    .with_miter_limit(style.miter_limit.max(1.0))
-                    .with_line_join(match style.join {
-                        LineJoin::Miter => lyon::tessellation::LineJoin::MiterClip,
-                        LineJoin::Round => lyon::tessellation::LineJoin::Round,
-                        LineJoin::Bevel => lyon::tessellation::LineJoin::Bevel,
-                    })
-                    .with_line_cap(match style.cap {
-                        LineCap::Butt => lyon::tessellation::LineCap::Butt,
-                        LineCap::Round => lyon::tessellation::LineCap::Round,
-                        LineCap::Square => lyon::tessellation::LineCap::Square,
-                    });
-                let r = stroke_tess.tessellate_path(
-                    &p,
-                    &opts,
-                    &mut BuffersBuilder::new(&mut buffers, |v: StrokeVertex| {
-                        let p = v.position();
-                        Vec2::new(p.x, p.y)
-                    }),
-                );
-                (r.map_err(|e| format!("{e:?}")), style.color, None)
+    for shape in &flat.shapes {
+        let (result, color, texture) = match shape {
+            FlatShape::Fill {
+                lines,
+                holes,
+                rule,
+                color,
+                texture,
+            } => (
+                fill_with_holes(&mut fill_tess, lines, holes, *rule),
+                *color,
+                *texture,
+            ),
+            FlatShape::Stroke { lines, style } => (
+                stroke(&mut stroke_tess, lines, style, flat.tolerance),
+                style.color,
+                None,
+            ),
+        };
+        let buffers = match result {
+            Ok(b) if b.vertices.iter().all(|v| v.is_finite()) => b,
+            other => {
+                let e = other
+                    .err()
+                    .unwrap_or_else(|| "non-finite output".to_string());
+                log::warn!("skipping a shape of graphics context {}: {e}", flat.id);
+                report.skipped_instructions += 1;
+                continue;
             }
         };
-        let outcome = match result {
-            Err(e) => Err(e),
-            Ok(()) if buffers.vertices.iter().all(|v| v.is_finite()) => Ok(()),
-            Ok(()) => Err("non-finite output".to_string()),
-        };
-        if let Err(e) = outcome {
-            log::warn!("skipping a shape of graphics context {}: {e}", ctx.id());
-            report.skipped_instructions += 1;
-            continue;
-        }
         if buffers.indices.is_empty() {
             continue;
         }
@@ -215,10 +334,193 @@ pub fn tessellate(ctx: &GraphicsContext, tolerance: f32) -> (Mesh, TessellationR
     (mesh, report)
 }
 
+type Buffers = VertexBuffers<Vec2, u32>;
+
+/// Triangulates the area `lines` cover under `rule`.
+fn fill(tess: &mut FillTessellator, lines: &[Polyline], rule: Rule) -> Result<Buffers, String> {
+    let mut buffers = Buffers::new();
+    let rule = match rule {
+        Rule::NonZero => FillRule::NonZero,
+        Rule::EvenOdd => FillRule::EvenOdd,
+    };
+    // Flattened already: the tolerance only matters for curves, and there are none.
+    let opts = FillOptions::tolerance(0.25).with_fill_rule(rule);
+    tess.tessellate_path(
+        &to_lyon(lines, true),
+        &opts,
+        &mut BuffersBuilder::new(&mut buffers, |v: FillVertex| {
+            let p = v.position();
+            Vec2::new(p.x, p.y)
+        }),
+    )
+    .map_err(|e| format!("{e:?}"))?;
+    Ok(buffers)
+}
+
+/// The area `lines` cover under `rule`, minus the area `holes` cover under the same rule (see the module docs).
+fn fill_with_holes(
+    tess: &mut FillTessellator,
+    lines: &[Polyline],
+    holes: &[Polyline],
+    rule: Rule,
+) -> Result<Buffers, String> {
+    let shape = fill(tess, lines, rule)?;
+    if holes.is_empty() || shape.indices.is_empty() {
+        return Ok(shape);
+    }
+    let hole = fill(tess, holes, rule)?;
+    if hole.indices.is_empty() {
+        return Ok(shape);
+    }
+    let mut outline = outline(&shape);
+    outline.extend(self::outline(&hole));
+    let both = fill(tess, &outline, Rule::EvenOdd)?;
+    let (lo, hi) = hole
+        .vertices
+        .iter()
+        .fold((hole.vertices[0], hole.vertices[0]), |(lo, hi), p| {
+            (lo.min(*p), hi.max(*p))
+        });
+    let in_hole = |p: Vec2| {
+        p.cmpge(lo).all() && p.cmple(hi).all() && {
+            let w = winding(holes, p);
+            match rule {
+                Rule::NonZero => w != 0,
+                Rule::EvenOdd => w % 2 != 0,
+            }
+        }
+    };
+    // Keep the triangles outside the holes, and only the vertices they use.
+    let mut remap = vec![u32::MAX; both.vertices.len()];
+    let mut out = Buffers::new();
+    for t in both.indices.chunks_exact(3) {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| both.vertices[i as usize]);
+        if in_hole((a + b + c) / 3.0) {
+            continue;
+        }
+        for &i in t {
+            if remap[i as usize] == u32::MAX {
+                remap[i as usize] = out.vertices.len() as u32;
+                out.vertices.push(both.vertices[i as usize]);
+            }
+            out.indices.push(remap[i as usize]);
+        }
+    }
+    Ok(out)
+}
+
+/// The boundary of a triangle set as closed polylines winding once around its inside (each triangle turned
+/// the same way; edges two triangles share cancel out).
+fn outline(b: &Buffers) -> Vec<Polyline> {
+    use std::collections::HashMap;
+    let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
+    for t in b.indices.chunks_exact(3) {
+        let [a, mut m, mut c] = [t[0], t[1], t[2]];
+        let [pa, pm, pc] = [a, m, c].map(|i| b.vertices[i as usize]);
+        let area = (pm - pa).perp_dot(pc - pa);
+        if area == 0.0 || !area.is_finite() {
+            continue;
+        }
+        if area < 0.0 {
+            std::mem::swap(&mut m, &mut c);
+        }
+        for e in [(a, m), (m, c), (c, a)] {
+            let back = (e.1, e.0);
+            match edges.get_mut(&back) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => *edges.entry(e).or_insert(0) += 1,
+            }
+        }
+    }
+    // Chain the remaining directed edges into loops: every vertex has as many leaving as arriving.
+    let mut from: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (&(a, c), &n) in &edges {
+        for _ in 0..n {
+            from.entry(a).or_default().push(c);
+        }
+    }
+    let mut loops = Vec::new();
+    let mut starts: Vec<u32> = from.keys().copied().collect();
+    starts.sort_unstable();
+    for s in starts {
+        while let Some(mut next) = from.get_mut(&s).and_then(|v| v.pop()) {
+            let mut pts = vec![b.vertices[s as usize]];
+            while next != s {
+                pts.push(b.vertices[next as usize]);
+                match from.get_mut(&next).and_then(|v| v.pop()) {
+                    Some(n) => next = n,
+                    None => break, // unbalanced (cannot happen for a closed set); close it here
+                }
+            }
+            loops.push(Polyline {
+                points: pts,
+                closed: true,
+            });
+        }
+    }
+    loops
+}
+
+/// The winding number of closed polylines around `p`.
+fn winding(lines: &[Polyline], p: Vec2) -> i32 {
+    let mut w = 0;
+    for l in lines {
+        let n = l.points.len();
+        for i in 0..n {
+            let (a, b) = (l.points[i], l.points[(i + 1) % n]);
+            let side = (b - a).perp_dot(p - a);
+            if a.y <= p.y {
+                if b.y > p.y && side > 0.0 {
+                    w += 1;
+                }
+            } else if b.y <= p.y && side < 0.0 {
+                w -= 1;
+            }
+        }
+    }
+    w
+}
+
+fn stroke(
+    tess: &mut StrokeTessellator,
+    lines: &[Polyline],
+    style: &StrokeStyle,
+    tolerance: f32,
+) -> Result<Buffers, String> {
+    let mut buffers = Buffers::new();
+    // Round joins and caps are flattened by lyon in f32: a tolerance far below the width's precision would
+    // ask for thousands of segments per join and get none better.
+    let tolerance = tolerance.max(style.width * 1e-5);
+    let opts = StrokeOptions::tolerance(tolerance)
+        .with_line_width(style.width)
+        .with_miter_limit(style.miter_limit.max(1.0))
+        .with_line_join(match style.join {
+            LineJoin::Miter => lyon::tessellation::LineJoin::MiterClip,
+            LineJoin::Round => lyon::tessellation::LineJoin::Round,
+            LineJoin::Bevel => lyon::tessellation::LineJoin::Bevel,
+        })
+        .with_line_cap(match style.cap {
+            LineCap::Butt => lyon::tessellation::LineCap::Butt,
+            LineCap::Round => lyon::tessellation::LineCap::Round,
+            LineCap::Square => lyon::tessellation::LineCap::Square,
+        });
+    tess.tessellate_path(
+        &to_lyon(lines, false),
+        &opts,
+        &mut BuffersBuilder::new(&mut buffers, |v: StrokeVertex| {
+            let p = v.position();
+            Vec2::new(p.x, p.y)
+        }),
+    )
+    .map_err(|e| format!("{e:?}"))?;
+    Ok(buffers)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graphics::context::StrokeStyle;
+    use crate::graphics::context::{FillStyle, StrokeStyle};
+    use std::f32::consts::TAU;
 
     fn area(mesh: &Mesh, part: usize) -> f32 {
         let p = &mesh.parts[part];
@@ -351,5 +653,194 @@ mod tests {
         assert_eq!(m.parts.len(), 1);
         assert_eq!(m.parts[0].color, Color::GREEN);
         assert!(r.skipped_instructions >= 3);
+    }
+    fn fill_area(build: impl Fn(&mut GraphicsContext), rule: Rule) -> f32 {
+        let mut g = GraphicsContext::new();
+        build(&mut g);
+        let mut g2 = GraphicsContext::new();
+        // Re-record with the rule on every fill.
+        for ins in g.instructions() {
+            if let Instruction::Fill { path, holes, style } = ins {
+                for c in path.commands() {
+                    g2.push_command_for_tests(c.clone());
+                }
+                g2.fill(style.with_fill_rule(rule));
+                if !holes.is_empty() {
+                    for c in holes.commands() {
+                        g2.push_command_for_tests(c.clone());
+                    }
+                    g2.cut();
+                }
+            }
+        }
+        let (m, r) = tessellate(&g2, 0.05);
+        assert_eq!(r.skipped_instructions, 0);
+        (0..m.parts.len()).map(|i| area(&m, i)).sum()
+    }
+
+    fn pentagram(g: &mut GraphicsContext) {
+        let pts: Vec<Vec2> = (0..5)
+            .map(|i| Vec2::from_angle(i as f32 * 4.0 * PI / 5.0 - PI / 2.0) * 10.0)
+            .collect();
+        g.poly(&pts).fill(Color::RED);
+    }
+
+    use std::f32::consts::PI;
+
+    #[test]
+    fn non_zero_fills_a_pentagram_centre_and_even_odd_leaves_it() {
+        let nz = fill_area(pentagram, Rule::NonZero);
+        let eo = fill_area(pentagram, Rule::EvenOdd);
+        // The inner pentagon of a pentagram of circumradius 10 has circumradius 10 cos(72°) / cos(36°).
+        let r = 10.0 * (2.0 * PI / 5.0).cos() / (PI / 5.0).cos();
+        let pentagon = 2.5 * r * r * (2.0 * PI / 5.0).sin();
+        assert!((nz - eo - pentagon).abs() < 0.01, "{nz} {eo} {pentagon}");
+        assert_eq!(FillStyle::from(Color::RED).fill_rule, Rule::NonZero);
+    }
+
+    #[test]
+    fn overlapping_same_way_rectangles_fill_solid_by_non_zero_only() {
+        let two = |g: &mut GraphicsContext| {
+            g.rect(0.0, 0.0, 10.0, 10.0)
+                .rect(5.0, 0.0, 10.0, 10.0)
+                .fill(Color::RED);
+        };
+        assert!((fill_area(two, Rule::NonZero) - 150.0).abs() < 1e-3);
+        assert!((fill_area(two, Rule::EvenOdd) - 100.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn holes_cut_under_both_rules_whichever_way_they_wind() {
+        for rule in [Rule::NonZero, Rule::EvenOdd] {
+            for reversed in [false, true] {
+                let shape = |g: &mut GraphicsContext| {
+                    g.rect(0.0, 0.0, 10.0, 10.0).fill(Color::RED);
+                    let mut hole = vec![
+                        Vec2::new(2.0, 2.0),
+                        Vec2::new(8.0, 2.0),
+                        Vec2::new(8.0, 8.0),
+                        Vec2::new(2.0, 8.0),
+                    ];
+                    if reversed {
+                        hole.reverse();
+                    }
+                    g.poly(&hole).cut();
+                };
+                let a = fill_area(shape, rule);
+                assert!((a - 64.0).abs() < 1e-3, "{rule:?} reversed {reversed}: {a}");
+            }
+            // A hole reaching outside the shape removes only what it covers of it.
+            let over = |g: &mut GraphicsContext| {
+                g.rect(0.0, 0.0, 10.0, 10.0).fill(Color::RED);
+                g.rect(5.0, 2.0, 10.0, 6.0).cut();
+            };
+            let a = fill_area(over, rule);
+            assert!((a - 70.0).abs() < 1e-3, "{rule:?}: {a}");
+            // A hole in the filled centre of a non-zero pentagram.
+            let star = |g: &mut GraphicsContext| {
+                pentagram(g);
+                g.circle(0.0, 0.0, 1.0).cut();
+            };
+            let with = fill_area(star, rule);
+            let without = fill_area(pentagram, rule);
+            let disc = |g: &mut GraphicsContext| {
+                g.circle(0.0, 0.0, 1.0).fill(Color::RED);
+            };
+            let disc = if rule == Rule::NonZero {
+                fill_area(disc, rule)
+            } else {
+                0.0
+            };
+            assert!(
+                (without - with - disc).abs() < 0.01,
+                "{rule:?}: {without} {with}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_circle_of_radius_1e7_flattens_to_a_circle() {
+        let mut g = GraphicsContext::new();
+        g.circle(0.0, 0.0, 1e7).fill(Color::RED);
+        let flat = flatten_context(&g, 0.25);
+        let FlatShape::Fill { lines, .. } = &flat.shapes[0] else {
+            panic!()
+        };
+        let n = lines[0].points.len();
+        // pi / acos(1 - 0.25 / 1e7) is about 14,050.
+        assert!((14_000..=14_200).contains(&n), "{n} points");
+        let (m, _) = tessellate_flat(&flat);
+        let exact = PI * 1e14;
+        assert!((area(&m, 0) - exact).abs() / exact < 1e-4);
+    }
+
+    #[test]
+    fn segment_counts_stay_capped_at_any_tolerance() {
+        let mut g = GraphicsContext::new();
+        g.circle(0.0, 0.0, 5.0).fill(Color::RED);
+        g.move_to(0.0, 0.0)
+            .bezier_curve_to(1e6, 0.0, -1e6, 1e6, 0.0, 1e6)
+            .quadratic_curve_to(1e6, 1e6, 1e6, 0.0)
+            .stroke(StrokeStyle::default());
+        let t = std::time::Instant::now();
+        let flat = flatten_context(&g, 1e-30);
+        assert!(t.elapsed().as_secs_f32() < 2.0);
+        for s in &flat.shapes {
+            let (FlatShape::Fill { lines, .. } | FlatShape::Stroke { lines, .. }) = s;
+            let n = points(lines);
+            assert!(
+                n > 1000 && n <= 3 * (super::super::path::MAX_CURVE_SEGMENTS as u64 + 1),
+                "{n}"
+            );
+        }
+    }
+
+    #[test]
+    fn contexts_over_the_segment_cap_skip_what_does_not_fit() {
+        let mut g = GraphicsContext::new();
+        g.rect(0.0, 0.0, 4.0, 4.0).fill(Color::BLUE);
+        let pts: Vec<Vec2> = (0..MAX_PATH_SEGMENTS + 10)
+            .map(|i| Vec2::new(i as f32, (i % 2) as f32))
+            .collect();
+        for p in pts.chunks(60_000) {
+            g.move_to(p[0].x, p[0].y);
+            for q in &p[1..] {
+                g.line_to(q.x, q.y);
+            }
+        }
+        g.stroke(StrokeStyle::default());
+        g.rect(0.0, 0.0, 2.0, 2.0).fill(Color::GREEN);
+        assert!(matches!(
+            g.check_complexity(),
+            Err(crate::Error::PathTooComplex {
+                max: MAX_PATH_SEGMENTS,
+                ..
+            })
+        ));
+        let (m, r) = tessellate(&g, 0.25);
+        assert_eq!(r.skipped_instructions, 1, "the stroke");
+        assert_eq!(m.parts.len(), 2, "both fills still drawn");
+        let mut small = GraphicsContext::new();
+        small.circle(0.0, 0.0, 10.0).fill(Color::RED);
+        assert!(small.check_complexity().unwrap() > 10);
+    }
+
+    #[test]
+    fn convex_outlines_cost_less_than_self_crossing_ones() {
+        let circle: Vec<Vec2> = (0..1000)
+            .map(|i| Vec2::from_angle(i as f32 * TAU / 1000.0) * 50.0)
+            .collect();
+        let line = |p: &[Vec2]| Polyline {
+            points: p.to_vec(),
+            closed: true,
+        };
+        assert_eq!(fill_cost(&[line(&circle)]), 8);
+        let star: Vec<Vec2> = (0..1000)
+            .map(|i| Vec2::from_angle(i as f32 * 2.0 * TAU / 1000.0) * 50.0)
+            .collect();
+        assert_eq!(fill_cost(&[line(&star)]), 1000, "winds twice");
+        let mut zig = circle.clone();
+        zig.swap(10, 11);
+        assert_eq!(fill_cost(&[line(&zig)]), 1000);
     }
 }
