@@ -298,10 +298,13 @@ impl Collector {
             None => Some(Affine2::IDENTITY),
         };
         let (Some(parent), Some(node)) = (parent, scene.get(mask.node)) else {
-            if cx.stats.nodes_skipped == 0 {
-                log::warn!("node {target:?} has a mask that was removed; drawing it unmasked");
-            }
-            return Some(Pop::None);
+            // Drawing it unmasked would show what the mask was there to hide.
+            skip(
+                cx.stats,
+                target,
+                "its mask node was removed (or is another scene's)",
+            );
+            return None;
         };
         let parent_matrix = cx.view.to_clip * parent;
         let matrix = parent_matrix * node.local_transform();

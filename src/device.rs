@@ -135,14 +135,18 @@ pub(crate) fn open_device(
     } else {
         wgpu::Features::empty()
     };
-    Ok(pollster::block_on(adapter.request_device(
-        &wgpu::DeviceDescriptor {
-            label: Some("stage2d"),
-            required_features: features,
-            required_limits: adapter.limits(),
-            ..Default::default()
-        },
-    ))?)
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("stage2d"),
+        required_features: features,
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))?;
+    // stage2d's calls run inside error scopes (see `checked`) and return wgpu's errors as `Error::Wgpu`; anything
+    // reported outside them (asynchronous work, a device lost) is logged instead of wgpu's default panic.
+    device.on_uncaptured_error(std::sync::Arc::new(|e| {
+        log::error!("wgpu reported an error outside a stage2d call: {e}");
+    }));
+    Ok((device, queue))
 }
 
 /// Runs `f` inside a validation error scope and turns a wgpu validation or out-of-memory error into

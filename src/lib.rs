@@ -131,7 +131,7 @@ pub use graphics::{
 pub use handle::{NodeId, TextureId};
 pub use mask::MAX_STENCIL_DEPTH;
 pub use node::{Mask, Node, NodeKind};
-pub use pipeline::warm::WarmStart;
+pub use pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::Scene;
 pub use sprite::Sprite;

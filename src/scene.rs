@@ -137,9 +137,13 @@ impl Scene {
     }
 
     /// Adds `node` as the last (topmost) child of `parent`. A scene holds at most 16,777,216 nodes
-    /// ([`Error::TooManyIds`] beyond).
+    /// ([`Error::TooManyIds`] beyond); a graphics node whose paths flatten to more than
+    /// [`MAX_PATH_SEGMENTS`](crate::graphics::MAX_PATH_SEGMENTS) segments is [`Error::PathTooComplex`].
     pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
         self.check(parent)?;
+        if let crate::NodeKind::Graphics(ctx) = &node.kind {
+            ctx.check_complexity()?;
+        }
         let id = self.insert(node, Some(parent))?;
         self.attach(parent, id, usize::MAX);
         Ok(id)

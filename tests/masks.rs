@@ -383,10 +383,13 @@ fn empty_masks_hide_content_and_removed_nodes_are_safe() {
     let zero = s.add_detached(Node::graphics(zero));
     s.set_mask(c, zero, false).unwrap();
     probe(&render(&mut r, &s, 32, 16, BG), 4, 4, [0, 0, 0, 255], 0);
-    // Removing the mask node between frames: the content draws unmasked, nothing panics.
+    // Removing the mask node between frames: the content is skipped (drawing it unmasked would show what the
+    // mask hid), the rest draws, nothing panics.
     s.remove(zero).unwrap();
     let img = render(&mut r, &s, 32, 16, BG);
-    probe(&img, 4, 4, [255, 0, 0, 255], 0);
+    probe(&img, 4, 4, [0, 0, 0, 255], 0);
+    probe(&img, 22, 2, [0, 255, 0, 255], 0);
+    assert_eq!(r.stats().last_frame.nodes_skipped, 1);
     // Removing the masked node.
     s.set_mask(c, empty, false).unwrap();
     s.remove(c).unwrap();

@@ -198,3 +198,75 @@ fn without_a_cache_directory_nothing_is_written() {
     assert!(r.save_pipeline_cache().unwrap().is_none());
     assert!(r.warm_start().path.is_none());
 }
+
+#[test]
+fn a_valid_file_listing_100000_pipelines_is_replayed_within_its_caps() {
+    // A cache file with a valid checksum can still be hostile: 100,000 distinct pipeline keys. Before the caps,
+    // every one was built before the first frame (2,000 already took seconds).
+    let d = dir("huge");
+    {
+        let mut r = with_cache(&d);
+        first_frame_pipelines(&mut r);
+    }
+    let path = std::fs::read_dir(&d)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let bytes = std::fs::read(&path).unwrap();
+    // The file names its adapter key and driver after the 8-byte magic, each length-prefixed.
+    let field = |at: usize| {
+        let n = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        (
+            String::from_utf8(bytes[at + 4..at + 4 + n].to_vec()).unwrap(),
+            at + 4 + n,
+        )
+    };
+    let (key, next) = field(8);
+    let (driver, _) = field(next);
+    let mut file = persist::decode(&bytes, &key, &driver).unwrap();
+    let real = std::mem::take(&mut file.entries);
+    assert!(!real.is_empty());
+    // Distinct keys: the real ones with other colour masks, blend modes and state flags.
+    'fill: for mask in 0..16u16 {
+        for flags in 0..64u32 {
+            for blend in 0..16u32 {
+                for &(tier, g) in &real {
+                    let mut tier = tier;
+                    tier.global.0 = (tier.global.0 & !(0b1111 << 8)) | (mask << 8);
+                    let k =
+                        (g.0 & !(0b111111 << 8) & !(0b11111 << 3)) | (flags << 8) | (blend << 3);
+                    file.entries
+                        .push((tier, stage2d::internals::GraphicsKey(k)));
+                    if file.entries.len() == 100_000 {
+                        break 'fill;
+                    }
+                }
+            }
+        }
+    }
+    while file.entries.len() < 100_000 {
+        file.entries.push(real[file.entries.len() % real.len()]);
+    }
+    std::fs::write(&path, persist::encode(&file, &key, &driver)).unwrap();
+    let start = std::time::Instant::now();
+    let r = with_cache(&d);
+    let took = start.elapsed();
+    let w = r.warm_start().clone();
+    eprintln!(
+        "{} of 100,000 entries built ahead in {:?}; renderer ready in {took:?}",
+        w.pipelines_prewarmed, w.prewarm_time
+    );
+    assert!(w.rejected.is_none(), "{:?}", w.rejected);
+    assert!(w.pipelines_prewarmed > 0);
+    assert!(w.pipelines_prewarmed as usize <= stage2d::MAX_PREWARM_PIPELINES);
+    assert!(
+        w.prewarm_time < stage2d::MAX_PREWARM_TIME + std::time::Duration::from_millis(1500),
+        "{:?}",
+        w.prewarm_time
+    );
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    drop(r);
+    std::fs::remove_dir_all(&d).ok();
+}

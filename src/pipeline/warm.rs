@@ -8,6 +8,13 @@ use super::PipelineSystem;
 use crate::{Error, Result};
 use std::path::PathBuf;
 
+/// Most pipelines a warm start builds ahead: far more than stage2d's states use (tens), and a bound on the
+/// start-up a hostile or runaway cache file can cost.
+pub const MAX_PREWARM_PIPELINES: usize = 512;
+
+/// Longest a warm start spends building pipelines ahead; the rest are built when first drawn.
+pub const MAX_PREWARM_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// What the warm start did (see [`RendererOptions::pipeline_cache`](crate::RendererOptions::pipeline_cache)).
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
@@ -110,9 +117,25 @@ pub(crate) fn warm_up(
     }
     if let Some(f) = file {
         let start = std::time::Instant::now();
-        for (tier, graphics) in f.entries {
-            if pipelines.prewarm(tier, graphics)? {
-                status.pipelines_prewarmed += 1;
+        if f.entries.len() > MAX_PREWARM_PIPELINES {
+            log::warn!(
+                "pipeline cache {} lists {} pipelines; only the first {MAX_PREWARM_PIPELINES} are built ahead",
+                path.display(),
+                f.entries.len()
+            );
+        }
+        for (tier, graphics) in f.entries.into_iter().take(MAX_PREWARM_PIPELINES) {
+            if start.elapsed() > MAX_PREWARM_TIME {
+                log::warn!(
+                    "building pipelines ahead took over {MAX_PREWARM_TIME:?}; the rest are built when first drawn"
+                );
+                break;
+            }
+            // An entry this build cannot make (a key from a corrupt or foreign file) is skipped, not fatal.
+            match pipelines.prewarm(tier, graphics) {
+                Ok(true) => status.pipelines_prewarmed += 1,
+                Ok(false) => {}
+                Err(e) => log::warn!("skipping a pipeline-cache entry: {e}"),
             }
         }
         status.prewarm_time = start.elapsed();

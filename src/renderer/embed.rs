@@ -36,17 +36,26 @@ impl Renderer {
         self.begin_frame()?;
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         let root = scene.root();
-        f.prepare(
-            &self.device,
-            p,
-            t,
-            encoder,
-            scene,
-            root,
-            *target,
-            Attach::Caller,
-            None,
-        )
+        let out = crate::device::checked(&self.device, "preparing a frame", || {
+            let attach = Attach::Caller;
+            f.prepare(
+                &self.device,
+                p,
+                t,
+                encoder,
+                scene,
+                root,
+                *target,
+                attach,
+                None,
+            )
+        });
+        if out.is_err() {
+            // Nothing of this frame may be recorded.
+            let (p, t, s) = (&self.pipelines, &mut self.textures, &mut self.stats);
+            self.frame.trim(p, t, s, &FrameStats::default());
+        }
+        out
     }
 
     /// Records the prepared frame into `pass`, a pass the caller began on the target described by `target`: the

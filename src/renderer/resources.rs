@@ -29,7 +29,10 @@ impl Renderer {
         }
         let mut pixels = rgba.to_vec();
         readback::premultiply(&mut pixels);
-        let t = self.textures.create_from_premultiplied(w, h, &pixels, s);
+        let textures = &mut self.textures;
+        let t = crate::device::checked(&self.device, "creating a texture", || {
+            textures.create_from_premultiplied(w, h, &pixels, s)
+        });
         self.absorb_texture_stats();
         t
     }
@@ -79,9 +82,10 @@ impl Renderer {
 
     /// A render texture: a target to draw into that sprites can show.
     pub fn create_render_texture(&mut self, options: RenderTextureOptions) -> Result<RenderTarget> {
-        let t = self
-            .render_textures
-            .create(&self.device, &mut self.textures, options)?;
+        let (rt, textures) = (&mut self.render_textures, &mut self.textures);
+        let t = crate::device::checked(&self.device, "creating a render texture", || {
+            rt.create(&self.device, textures, options)
+        })?;
         self.stats.total.textures_created += 1;
         if options.depth_stencil {
             self.frame
