@@ -9,9 +9,21 @@ use stage2d::image::{Rgba, RgbaImage};
 use stage2d::{Color, Renderer, RendererOptions, Sampling, Scene, Texture};
 use std::path::PathBuf;
 
+/// Whether the GPU tests run with 4x MSAA (`STAGE2D_TEST_MSAA=1`; CI runs them with and without, on Vulkan and
+/// on GL). Goldens then compare against `NAME.msaa.png`.
+pub fn test_msaa() -> bool {
+    std::env::var("STAGE2D_TEST_MSAA").is_ok_and(|v| v == "1")
+}
+
 pub fn renderer() -> Renderer {
+    renderer_with_msaa(test_msaa())
+}
+
+/// A renderer with MSAA pinned on or off, for tests whose probes assume one or the other (exact in-or-out edge
+/// pixels, or the switch between the two).
+pub fn renderer_with_msaa(on: bool) -> Renderer {
     let _ = env_logger::builder().is_test(true).try_init();
-    Renderer::new_headless(RendererOptions::default())
+    Renderer::new_headless(RendererOptions::default().with_msaa(on))
         .expect("a GPU adapter (install mesa-vulkan-drivers)")
 }
 
@@ -72,6 +84,10 @@ fn golden_dir() -> PathBuf {
 #[track_caller]
 pub fn golden(name: &str, img: &RgbaImage) {
     let dir = golden_dir();
+    let name = &match test_msaa() {
+        true => format!("{name}.msaa"),
+        false => name.to_string(),
+    };
     let path = dir.join(format!("{name}.png"));
     if std::env::var_os("STAGE2D_BLESS").is_some() {
         img.save(&path).unwrap();
