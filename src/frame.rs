@@ -411,6 +411,7 @@ impl Frame {
         }
         self.own = OwnAttachments::default();
         self.attachments.trim(&mut self.retired);
+        textures.trim();
         let mut frame = std::mem::take(&mut self.stats);
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         frame.accumulate(&std::mem::take(&mut recording.1));

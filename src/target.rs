@@ -131,21 +131,28 @@ impl RenderTarget {
 /// Temporary render textures by (size, format, MSAA), handed out by
 /// [`Renderer::acquire_render_texture`](crate::Renderer::acquire_render_texture) and returned on drop. A returned
 /// texture gets a new handle before it is lent again (its old handle goes stale), so a sprite that kept the old
-/// handle is skipped instead of showing the next borrower's pixels.
+/// handle is skipped instead of showing the next borrower's pixels. A texture that waits in the pool for more than
+/// [`TexturePool::MAX_IDLE_FRAMES`] frames is dropped, so borrowing at ever new sizes does not pile textures up.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct TexturePool {
-    /// Free textures, each with whether its handle must be renewed before it is lent.
-    free: Arc<Mutex<Vec<(RenderTarget, bool)>>>,
+    /// Free textures, each with whether its handle must be renewed before it is lent, and the frame it was
+    /// renewed at (when it came back).
+    free: Arc<Mutex<Vec<(RenderTarget, bool, u64)>>>,
 }
 
+type PoolEntries = Vec<(RenderTarget, bool, u64)>;
+
 impl TexturePool {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(RenderTarget, bool)>> {
+    /// Frames a returned texture waits in the pool before it is dropped.
+    pub const MAX_IDLE_FRAMES: u64 = 60;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PoolEntries> {
         self.free.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Puts a texture back (its handle is renewed when the next frame begins, or when it is lent again).
     pub fn put(&self, target: RenderTarget) {
-        self.lock().push((target, true));
+        self.lock().push((target, true, 0));
     }
 
     /// Textures waiting in the pool.
@@ -191,6 +198,8 @@ impl Drop for PooledRenderTexture {
 pub(crate) struct RenderTextures {
     pub pool: TexturePool,
     pub pool_hits: u64,
+    /// Frames begun (for the pool's idle eviction).
+    frame: u64,
     /// Texture ids of render targets dropped by the user, freed at the next frame.
     released: Arc<Returns>,
 }
@@ -252,8 +261,8 @@ impl RenderTextures {
         let mut free = self.pool.lock();
         let i = free
             .iter()
-            .position(|(t, stale)| t.options == *options && !(*stale && in_flight))?;
-        let (mut target, stale) = free.swap_remove(i);
+            .position(|(t, stale, _)| t.options == *options && !(*stale && in_flight))?;
+        let (mut target, stale, _) = free.swap_remove(i);
         drop(free);
         if stale && renew(&mut target, textures).is_err() {
             return None; // its texture was destroyed meanwhile: dropped here
@@ -262,14 +271,25 @@ impl RenderTextures {
         Some(target)
     }
 
-    /// Renews the handles of textures returned to the pool (at the start of a frame).
+    /// Renews the handles of textures returned to the pool, and drops those that waited longer than
+    /// [`TexturePool::MAX_IDLE_FRAMES`] (at the start of a frame: their slots are freed at the next).
     pub fn renew_returned(&mut self, textures: &mut crate::texture_system::TextureSystem) {
+        self.frame += 1;
+        let now = self.frame;
         let mut free = self.pool.lock();
-        free.retain_mut(|(target, stale)| {
-            let ok = !*stale || renew(target, textures).is_ok();
-            *stale = false;
-            ok
-        });
+        let evicted: Vec<RenderTarget> = free
+            .extract_if(.., |(target, stale, since)| {
+                if *stale {
+                    *stale = false;
+                    *since = now;
+                    return renew(target, textures).is_err();
+                }
+                now - *since > TexturePool::MAX_IDLE_FRAMES
+            })
+            .map(|(t, ..)| t)
+            .collect();
+        drop(free);
+        drop(evicted);
     }
 
     /// Render targets not yet dropped.

@@ -1,7 +1,8 @@
 //! The TextureSystem: GPU textures behind [`TextureId`]s, samplers cached by [`Sampling`], and the batch
 //! bind-group cache (Babylon.js's bind-group cache): one bind group per distinct ordered set of textures, padded
-//! with a 1x1 white texture, created once and reused every frame. Destroying a texture drops every bind group
-//! that holds it, and its slot is reused with a new generation, so a stale id can never reach a new texture.
+//! with a 1x1 white texture, created once and reused every frame, and dropped after
+//! [`TextureSystem::MAX_IDLE_FRAMES`] frames without use. Destroying a texture drops every bind group that holds
+//! it, and its slot is reused with a new generation, so a stale id can never reach a new texture.
 
 use crate::batcher::TextureSet;
 use crate::encoder::BindGroupId;
@@ -38,8 +39,11 @@ pub struct TextureSystem {
     slots_per_group: usize,
     layout: wgpu::BindGroupLayout,
     groups_by_set: HashMap<TextureSet, BindGroupId>,
-    groups: crate::pipeline::cache::IntMap<BindGroupId, (wgpu::BindGroup, TextureSet)>,
+    /// Each cached bind group with its textures and the last frame that used it.
+    groups: crate::pipeline::cache::IntMap<BindGroupId, (wgpu::BindGroup, TextureSet, u64)>,
     next_group: u32,
+    /// Frames ended so far (for evicting idle bind groups).
+    frame: u64,
     stats: FrameStats,
     /// The tag on this system's texture handles.
     owner: Owner,
@@ -92,6 +96,7 @@ impl TextureSystem {
             groups_by_set: HashMap::new(),
             groups: Default::default(),
             next_group: 0,
+            frame: 0,
             stats: FrameStats::default(),
             owner,
             retired: Vec::new(),
@@ -331,7 +336,7 @@ impl TextureSystem {
         self.groups_by_set.retain(|set, gid| {
             let keep = !set.ids().any(|t| t == id);
             if !keep {
-                if let Some((group, _)) = groups.remove(gid) {
+                if let Some((group, ..)) = groups.remove(gid) {
                     retired.push(Retired::BindGroup(group));
                 }
             }
@@ -354,6 +359,31 @@ impl TextureSystem {
         self.slots.iter().filter(|s| s.gpu.is_some()).count()
     }
 
+    /// Frames a cached bind group is kept without use. Sprites drawn in changing order put the same textures
+    /// into batches in changing orders, each a set of its own, so without eviction the cache would grow for as
+    /// long as the textures live.
+    pub const MAX_IDLE_FRAMES: u64 = 60;
+
+    /// Ends a frame: bind groups unused for [`TextureSystem::MAX_IDLE_FRAMES`] frames go to the release queue.
+    /// Only between frames (a prepared frame names its bind groups by id).
+    pub fn trim(&mut self) {
+        let now = self.frame;
+        let idle = |last: u64| now.saturating_sub(last) > Self::MAX_IDLE_FRAMES;
+        if self.groups.values().any(|g| idle(g.2)) {
+            let (groups, retired) = (&mut self.groups, &mut self.retired);
+            self.groups_by_set.retain(|_, gid| match groups.get(gid) {
+                Some(g) if idle(g.2) => {
+                    if let Some((group, ..)) = groups.remove(gid) {
+                        retired.push(Retired::BindGroup(group));
+                    }
+                    false
+                }
+                _ => true,
+            });
+        }
+        self.frame += 1;
+    }
+
     /// Cached batch bind groups.
     pub fn bind_groups(&self) -> usize {
         self.groups.len()
@@ -366,6 +396,9 @@ impl TextureSystem {
     pub fn bind_group(&mut self, set: &TextureSet) -> BindGroupId {
         if let Some(&id) = self.groups_by_set.get(set) {
             self.stats.bind_group_cache_hits += 1;
+            if let Some(g) = self.groups.get_mut(&id) {
+                g.2 = self.frame;
+            }
             return id;
         }
         let ids: Vec<TextureId> = set.ids().collect();
@@ -393,7 +426,7 @@ impl TextureSystem {
         self.stats.bind_groups_created += 1;
         let id = BindGroupId(self.next_group);
         self.next_group += 1;
-        self.groups.insert(id, (group, *set));
+        self.groups.insert(id, (group, *set, self.frame));
         self.groups_by_set.insert(*set, id);
         id
     }

@@ -68,6 +68,12 @@ impl Samples {
     pub fn median(&self) -> f64 {
         self.percentile(0.5)
     }
+    pub fn mean(&self) -> f64 {
+        if self.0.is_empty() {
+            return 0.0;
+        }
+        self.0.iter().sum::<f64>() / self.0.len() as f64
+    }
 }
 
 /// A tiny deterministic generator (xorshift), so runs are comparable.

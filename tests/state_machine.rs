@@ -1,0 +1,468 @@
+//! A state machine over the scene and renderer API: random sequences of adds, removes (live, stale, foreign and
+//! root ids), reparents (cycles and the root included), masks (self masks, removed mask nodes), textures (double
+//! destroys, foreign ones), render textures (created, dropped, borrowed from the pool, destroyed) and renders and
+//! readbacks into live, destroyed and foreign targets, each checked against a small model: no panic, each call's
+//! `Ok` or error variant as the model says, `Scene::len` and the live render-target count as the model says, and
+//! afterwards a probe sprite still draws.
+
+mod common;
+
+use proptest::prelude::*;
+use proptest::strategy::{Strategy, ValueTree};
+use stage2d::{
+    Color, Error, GraphicsContext, Node, NodeId, PooledRenderTexture, RenderTarget,
+    RenderTextureOptions, Renderer, Scene, Texture,
+};
+use std::collections::HashMap;
+
+/// Which node an operation names.
+#[derive(Clone, Copy, Debug)]
+enum N {
+    Live(usize),
+    Removed(usize),
+    Foreign,
+    Root,
+}
+
+/// Which texture an operation names.
+#[derive(Clone, Copy, Debug)]
+enum T {
+    Live(usize),
+    Destroyed(usize),
+    Foreign,
+}
+
+/// Which target a render or readback goes to.
+#[derive(Clone, Copy, Debug)]
+enum Tg {
+    Rt(usize),
+    Pooled(usize),
+    Foreign,
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    AddSprite(N, T),
+    AddShape(N),
+    AddContainer(N),
+    Remove(N),
+    Reparent(N, N),
+    SetMask(N, N),
+    ClearMask(N),
+    CreateTexture,
+    DestroyTexture(T),
+    CreateRt(u8, bool),
+    DropRt(usize),
+    DestroyRtTexture(usize),
+    Acquire(u8),
+    DropPooled(usize),
+    Render(N, Tg),
+    ReadPixels(Tg),
+}
+
+fn node() -> impl Strategy<Value = N> {
+    prop_oneof![
+        6 => any::<usize>().prop_map(N::Live),
+        2 => any::<usize>().prop_map(N::Removed),
+        1 => Just(N::Foreign),
+        1 => Just(N::Root),
+    ]
+}
+
+fn tex() -> impl Strategy<Value = T> {
+    prop_oneof![
+        4 => any::<usize>().prop_map(T::Live),
+        1 => any::<usize>().prop_map(T::Destroyed),
+        1 => Just(T::Foreign),
+    ]
+}
+
+fn target() -> impl Strategy<Value = Tg> {
+    prop_oneof![
+        3 => any::<usize>().prop_map(Tg::Rt),
+        2 => any::<usize>().prop_map(Tg::Pooled),
+        1 => Just(Tg::Foreign),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (node(), tex()).prop_map(|(n, t)| Op::AddSprite(n, t)),
+        node().prop_map(Op::AddShape),
+        node().prop_map(Op::AddContainer),
+        node().prop_map(Op::Remove),
+        (node(), node()).prop_map(|(a, b)| Op::Reparent(a, b)),
+        (node(), node()).prop_map(|(a, b)| Op::SetMask(a, b)),
+        node().prop_map(Op::ClearMask),
+        Just(Op::CreateTexture),
+        tex().prop_map(Op::DestroyTexture),
+        (0u8..4, any::<bool>()).prop_map(|(s, m)| Op::CreateRt(s, m)),
+        any::<usize>().prop_map(Op::DropRt),
+        any::<usize>().prop_map(Op::DestroyRtTexture),
+        (0u8..3).prop_map(Op::Acquire),
+        any::<usize>().prop_map(Op::DropPooled),
+        (node(), target()).prop_map(|(n, t)| Op::Render(n, t)),
+        target().prop_map(Op::ReadPixels),
+    ]
+}
+
+/// What a call should return: `Ok` or the error variant.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum Want {
+    Ok,
+    StaleNode,
+    ForeignNode,
+    StaleTexture,
+    ForeignTexture,
+    RootNode,
+    SelfMask,
+    CyclicParent,
+}
+
+fn got<V>(r: &stage2d::Result<V>) -> Want {
+    match r {
+        Ok(_) => Want::Ok,
+        Err(Error::StaleNode(_)) => Want::StaleNode,
+        Err(Error::ForeignNode(_)) => Want::ForeignNode,
+        Err(Error::StaleTexture(_)) => Want::StaleTexture,
+        Err(Error::ForeignTexture(_)) => Want::ForeignTexture,
+        Err(Error::RootNode(_)) => Want::RootNode,
+        Err(Error::SelfMask(_)) => Want::SelfMask,
+        Err(Error::CyclicParent(_)) => Want::CyclicParent,
+        Err(e) => panic!("unexpected error: {e}"),
+    }
+}
+
+const POOL_SIZES: [(u32, u32); 3] = [(8, 8), (16, 8), (8, 16)];
+const RT_SIZES: [(u32, u32); 4] = [(4, 4), (9, 7), (16, 16), (31, 5)];
+
+/// The other scene and renderer, for foreign ids.
+struct Foreign {
+    node: NodeId,
+    texture: Texture,
+    target: RenderTarget,
+}
+
+/// The model: live nodes with their parents, removed ids, textures, targets and the pool.
+struct Model {
+    parent: HashMap<NodeId, Option<NodeId>>,
+    live: Vec<NodeId>,
+    removed: Vec<NodeId>,
+    textures: Vec<Texture>,
+    destroyed: Vec<Texture>,
+    /// Render targets and whether their texture was destroyed.
+    rts: Vec<(RenderTarget, bool)>,
+    pooled: Vec<(PooledRenderTexture, u8)>,
+    /// Free pooled textures by size index.
+    pool_free: [u64; 3],
+    /// Render targets the renderer held when the case began.
+    base_targets: u64,
+}
+
+impl Model {
+    fn pick(&self, scene: &Scene, f: &Foreign, n: N) -> Option<(NodeId, Want)> {
+        Some(match n {
+            N::Live(i) => (*self.live.get(i % self.live.len().max(1))?, Want::Ok),
+            N::Removed(i) => (
+                *self.removed.get(i % self.removed.len().max(1))?,
+                Want::StaleNode,
+            ),
+            N::Foreign => (f.node, Want::ForeignNode),
+            N::Root => (scene.root(), Want::Ok),
+        })
+    }
+
+    fn texture(&self, f: &Foreign, t: T) -> Option<(Texture, Want)> {
+        Some(match t {
+            T::Live(i) => (
+                *self.textures.get(i % self.textures.len().max(1))?,
+                Want::Ok,
+            ),
+            T::Destroyed(i) => (
+                *self.destroyed.get(i % self.destroyed.len().max(1))?,
+                Want::StaleTexture,
+            ),
+            T::Foreign => (f.texture, Want::ForeignTexture),
+        })
+    }
+
+    fn target<'a>(&'a self, f: &'a Foreign, t: Tg) -> Option<(&'a RenderTarget, Want)> {
+        Some(match t {
+            Tg::Rt(i) => {
+                let (rt, dead) = self.rts.get(i % self.rts.len().max(1))?;
+                (rt, if *dead { Want::StaleTexture } else { Want::Ok })
+            }
+            Tg::Pooled(i) => (&*self.pooled.get(i % self.pooled.len().max(1))?.0, Want::Ok),
+            Tg::Foreign => (&f.target, Want::ForeignTexture),
+        })
+    }
+
+    /// Whether `a` is `b` or one of its ancestors.
+    fn is_ancestor_or_self(&self, a: NodeId, mut b: NodeId) -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            match self.parent.get(&b).copied().flatten() {
+                Some(p) => b = p,
+                None => return false,
+            }
+        }
+    }
+
+    fn remove_subtree(&mut self, root: NodeId, scene_root: NodeId) {
+        let doomed: Vec<NodeId> = self
+            .live
+            .iter()
+            .copied()
+            .filter(|&n| n != root && self.is_ancestor_or_self(root, n))
+            .collect();
+        for n in doomed
+            .into_iter()
+            .chain((root != scene_root).then_some(root))
+        {
+            self.parent.remove(&n);
+            self.live.retain(|&l| l != n);
+            self.removed.push(n);
+        }
+    }
+
+    fn render_targets(&self) -> u64 {
+        self.base_targets
+            + self.rts.len() as u64
+            + self.pooled.len() as u64
+            + self.pool_free.iter().sum::<u64>()
+    }
+}
+
+fn add(model: &mut Model, scene: &mut Scene, f: &Foreign, n: N, node: Node) {
+    let Some((p, want)) = model.pick(scene, f, n) else {
+        return;
+    };
+    let r = scene.add(p, node);
+    assert_eq!(got(&r), want, "add under {n:?}");
+    if let Ok(id) = r {
+        model.parent.insert(id, Some(p));
+        model.live.push(id);
+    }
+}
+
+/// Both checks of a pair in order: the first failure wins.
+fn first(a: Want, b: Want) -> Want {
+    if a != Want::Ok {
+        a
+    } else {
+        b
+    }
+}
+
+fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op: &Op) {
+    let root = scene.root();
+    match *op {
+        Op::AddSprite(n, t) => {
+            // A sprite may show any texture, dead or foreign: drawing skips what it cannot show.
+            let tex = model.texture(f, t).map_or(r.white_texture(), |t| t.0);
+            add(model, scene, f, n, Node::sprite(tex).sized(4.0, 4.0));
+        }
+        Op::AddShape(n) => {
+            let mut g = GraphicsContext::new();
+            g.circle(3.0, 3.0, 3.0).fill(Color::GREEN);
+            add(model, scene, f, n, Node::graphics(g));
+        }
+        Op::AddContainer(n) => add(model, scene, f, n, Node::container()),
+        Op::Remove(n) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            assert_eq!(got(&scene.remove(id)), want, "{op:?}");
+            if want == Want::Ok {
+                model.remove_subtree(id, root);
+            }
+        }
+        Op::Reparent(a, b) => {
+            let (Some((id, wa)), Some((p, wb))) =
+                (model.pick(scene, f, a), model.pick(scene, f, b))
+            else {
+                return;
+            };
+            let want = match first(wa, wb) {
+                Want::Ok if id == root => Want::RootNode,
+                Want::Ok if model.is_ancestor_or_self(id, p) => Want::CyclicParent,
+                w => w,
+            };
+            assert_eq!(got(&scene.set_parent(id, p, 0)), want, "{op:?}");
+            if want == Want::Ok {
+                model.parent.insert(id, Some(p));
+            }
+        }
+        Op::SetMask(a, b) => {
+            let (Some((t, wa)), Some((m, wb))) = (model.pick(scene, f, a), model.pick(scene, f, b))
+            else {
+                return;
+            };
+            let want = match first(wa, wb) {
+                Want::Ok if t == m => Want::SelfMask,
+                w => w,
+            };
+            assert_eq!(got(&scene.set_mask(t, m, false)), want, "{op:?}");
+        }
+        Op::ClearMask(n) => {
+            let Some((t, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            assert_eq!(got(&scene.clear_mask(t)), want, "{op:?}");
+        }
+        Op::CreateTexture => {
+            model
+                .textures
+                .push(common::solid(r, 3, 2, [0, 0, 255, 255]));
+        }
+        Op::DestroyTexture(t) => {
+            let Some((tex, want)) = model.texture(f, t) else {
+                return;
+            };
+            assert_eq!(got(&r.destroy_texture(tex)), want, "{op:?}");
+            if want == Want::Ok {
+                model.textures.retain(|&x| x != tex);
+                model.destroyed.push(tex);
+            }
+        }
+        Op::CreateRt(s, msaa) => {
+            let (w, h) = RT_SIZES[s as usize];
+            let o = RenderTextureOptions::new(w, h).with_msaa(msaa);
+            model.rts.push((r.create_render_texture(o).unwrap(), false));
+        }
+        Op::DropRt(i) => {
+            if !model.rts.is_empty() {
+                let i = i % model.rts.len();
+                model.rts.remove(i);
+            }
+        }
+        Op::DestroyRtTexture(i) => {
+            let n = model.rts.len().max(1);
+            if let Some((rt, dead)) = model.rts.get_mut(i % n) {
+                let want = if *dead { Want::StaleTexture } else { Want::Ok };
+                assert_eq!(got(&r.destroy_texture(rt.texture())), want, "{op:?}");
+                *dead = true;
+            }
+        }
+        Op::Acquire(s) => {
+            let (w, h) = POOL_SIZES[s as usize];
+            let hits = r.pool_hits();
+            let t = r
+                .acquire_render_texture(RenderTextureOptions::new(w, h))
+                .unwrap();
+            let free = &mut model.pool_free[s as usize];
+            assert_eq!(r.pool_hits() - hits, u64::from(*free > 0), "{op:?}");
+            *free = free.saturating_sub(1);
+            model.pooled.push((t, s));
+        }
+        Op::DropPooled(i) => {
+            if !model.pooled.is_empty() {
+                let (_, s) = model.pooled.remove(i % model.pooled.len());
+                model.pool_free[s as usize] += 1;
+            }
+        }
+        Op::Render(n, t) => {
+            let (Some((id, wn)), Some((target, wt))) =
+                (model.pick(scene, f, n), model.target(f, t))
+            else {
+                return;
+            };
+            let res = r.render_node(scene, id, target, Some(Color::BLACK));
+            assert_eq!(got(&res), first(wn, wt), "{op:?}");
+        }
+        Op::ReadPixels(t) => {
+            let Some((target, want)) = model.target(f, t) else {
+                return;
+            };
+            let res = r.read_pixels(target);
+            assert_eq!(got(&res), want, "{op:?}");
+            if let Ok(img) = res {
+                assert_eq!(img.dimensions(), (target.width(), target.height()));
+            }
+        }
+    }
+    assert_eq!(scene.len(), model.live.len() + 1, "after {op:?}");
+    assert_eq!(
+        r.stats().live.render_targets,
+        model.render_targets(),
+        "after {op:?}"
+    );
+}
+
+/// Frames that let idle pooled textures and attachments of the last case go.
+fn settle(r: &mut Renderer) {
+    let scene = Scene::new();
+    let t = r.create_render_target(4, 4).unwrap();
+    for _ in 0..64 {
+        r.render(&scene, &t, None).unwrap();
+    }
+    drop(t);
+    // The next frame frees the dropped target's slot.
+    let one = r.create_render_target(1, 1).unwrap();
+    r.render(&scene, &one, None).unwrap();
+}
+
+fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) {
+    settle(r);
+    assert_eq!(r.pooled_render_textures(), 0);
+    let mut scene = Scene::new();
+    let mut model = Model {
+        parent: HashMap::from([(scene.root(), None)]),
+        live: Vec::new(),
+        removed: Vec::new(),
+        textures: Vec::new(),
+        destroyed: Vec::new(),
+        rts: Vec::new(),
+        pooled: Vec::new(),
+        pool_free: [0; 3],
+        base_targets: r.stats().live.render_targets,
+    };
+    for op in ops {
+        apply(r, &mut scene, &mut model, f, op);
+    }
+    // The probe: a red sprite on top of the root, unmasked, still draws after all that.
+    let root = scene.root();
+    scene.clear_mask(root).unwrap();
+    let red = common::solid(r, 2, 2, [255, 0, 0, 255]);
+    scene
+        .add(root, Node::sprite(red).at(4.0, 4.0).sized(8.0, 8.0))
+        .unwrap();
+    let target = r.create_render_target(16, 16).unwrap();
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    let img = r.read_pixels(&target).unwrap();
+    common::probe(&img, 8, 8, [255, 0, 0, 255], 0);
+    common::probe(&img, 14, 14, [0, 0, 0, 255], 0);
+    r.destroy_texture(red).unwrap();
+    for t in model.textures.drain(..) {
+        r.destroy_texture(t).unwrap();
+    }
+}
+
+#[test]
+fn random_scene_and_renderer_operations_match_the_model() {
+    let mut r = common::renderer();
+    let mut other = common::renderer();
+    let mut other_scene = Scene::new();
+    let f = Foreign {
+        node: other_scene
+            .add(other_scene.root(), Node::container())
+            .unwrap(),
+        texture: common::solid(&mut other, 1, 1, [9, 9, 9, 255]),
+        target: other.create_render_target(4, 4).unwrap(),
+    };
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for case in 0..24 {
+        let ops = proptest::collection::vec(op(), 1..40)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&mut r, &f, &ops)));
+        if let Err(e) = result {
+            eprintln!("case {case} failed; its operations: {ops:#?}");
+            std::panic::resume_unwind(e);
+        }
+    }
+}
