@@ -12,13 +12,10 @@
 //! waits. At most one job per (context, bucket) is in flight; a result older than the mesh already cached is
 //! dropped, and a context changed while its job ran is tessellated again once the job is back.
 
-use super::context::GraphicsContext;
+use super::context::{GraphicsContext, SCREEN_TOLERANCE};
 use super::tessellate::{flatten_context, tessellate_flat, FlatContext, Mesh, TessellationReport};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
-
-/// On-screen tolerance, in pixels.
-pub const SCREEN_TOLERANCE: f32 = 0.25;
 
 /// Fills that cost more than this many segments of a self-crossing outline
 /// ([`fill_cost`](super::tessellate::fill_cost): convex outlines count 128 times less) are triangulated on the

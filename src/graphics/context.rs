@@ -547,7 +547,7 @@ impl GraphicsContext {
     /// such a context would draw only in part. Drawn scaled up, curves take more segments, so a context near
     /// the limit may still lose shapes (each skip is logged and counted).
     pub fn check_complexity(&self) -> crate::Result<u32> {
-        let tol = super::cache::SCREEN_TOLERANCE;
+        let tol = SCREEN_TOLERANCE;
         let mut total = 0usize;
         for ins in &self.instructions {
             let (Instruction::Fill { path, holes, .. } | Instruction::Stroke { path, holes, .. }) =
@@ -608,6 +608,9 @@ impl GraphicsContext {
 /// a context over it are skipped with a warning and counted in
 /// [`FrameStats::shape_instructions_skipped`](crate::FrameStats::shape_instructions_skipped).
 pub const MAX_PATH_SEGMENTS: u32 = 1 << 18;
+
+/// How far flattened curves may stray from the true ones on screen, in pixels (after the node's transform).
+pub const SCREEN_TOLERANCE: f32 = 0.25;
 
 /// Most vertices one generated polygon ([`GraphicsContext::regular_poly`], [`GraphicsContext::star`]) gets: far
 /// more than any screen resolves, and a bound on what one call can allocate.
