@@ -193,20 +193,24 @@ fn a_node_whose_mask_was_removed_is_not_drawn_unmasked() {
     assert_eq!(r.stats().last_frame.nodes_skipped, 1);
 }
 
-/// A masked scene (stencil and scissor) drawn through `render_to_view` with calls that do not match the view.
+/// An 8x8 white sprite under a circle stencil mask.
+fn masked_scene(r: &Renderer) -> Scene {
+    let mut s = Scene::new();
+    let mut g = GraphicsContext::new();
+    g.circle(4.0, 4.0, 3.0).fill(Color::WHITE);
+    let m = s.add_detached(Node::graphics(g));
+    let sprite = Node::sprite(r.white_texture()).sized(8.0, 8.0);
+    let n = s.add(s.root(), sprite).unwrap();
+    s.set_mask(n, m, false).unwrap();
+    s
+}
+
+/// A masked scene (stencil) drawn through `render_to_view` with calls that do not match the view.
 #[test]
 fn render_to_view_with_a_format_or_size_unlike_the_view_is_an_error() {
     for msaa in [false, true] {
         let mut r = Renderer::new_headless(RendererOptions::default().with_msaa(msaa)).unwrap();
-        let white = r.white_texture();
-        let mut s = Scene::new();
-        let mut g = GraphicsContext::new();
-        g.circle(4.0, 4.0, 3.0).fill(Color::WHITE);
-        let m = s.add_detached(Node::graphics(g));
-        let n = s
-            .add(s.root(), Node::sprite(white).sized(8.0, 8.0))
-            .unwrap();
-        s.set_mask(n, m, false).unwrap();
+        let s = masked_scene(&r);
         let t = r.create_render_target(8, 8).unwrap();
         let view = t.view();
         let rgba = wgpu::TextureFormat::Rgba8Unorm;
@@ -267,15 +271,7 @@ fn a_wgpu_validation_error_is_an_error_and_the_renderer_goes_on() {
 #[test]
 fn live_counts_return_to_their_baseline_after_targets_of_many_sizes() {
     let mut r = Renderer::new_headless(RendererOptions::default().with_msaa(true)).unwrap();
-    let white = r.white_texture();
-    let mut s = Scene::new();
-    let mut g = GraphicsContext::new();
-    g.circle(4.0, 4.0, 3.0).fill(Color::WHITE);
-    let m = s.add_detached(Node::graphics(g));
-    let n = s
-        .add(s.root(), Node::sprite(white).sized(8.0, 8.0))
-        .unwrap();
-    s.set_mask(n, m, false).unwrap();
+    let s = masked_scene(&r);
     let base = r.create_render_target(8, 8).unwrap();
     r.render(&s, &base, None).unwrap();
     let before = r.stats().live;

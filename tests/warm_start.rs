@@ -40,6 +40,17 @@ fn scene(r: &Renderer) -> Scene {
     s
 }
 
+/// Runs a cold renderer with a cache in `d` through one frame, drops it (saving the file) and returns the file.
+fn written_file(d: &std::path::Path) -> PathBuf {
+    first_frame_pipelines(&mut with_cache(d));
+    std::fs::read_dir(d)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
 fn first_frame_pipelines(r: &mut Renderer) -> u64 {
     let s = scene(r);
     let t = r.create_render_target(16, 16).unwrap();
@@ -81,16 +92,7 @@ fn a_second_run_creates_no_pipeline_on_demand() {
 #[test]
 fn corrupt_truncated_and_foreign_files_are_ignored_and_rewritten() {
     let d = dir("bad");
-    {
-        let mut r = with_cache(&d);
-        first_frame_pipelines(&mut r);
-    }
-    let path = std::fs::read_dir(&d)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let path = written_file(&d);
     let good = std::fs::read(&path).unwrap();
     let foreign = persist::encode(
         &persist::CacheFile::default(),
@@ -169,16 +171,7 @@ fn a_file_from_another_shader_set_is_not_replayed() {
 #[test]
 fn a_leftover_temporary_from_an_interrupted_save_does_not_matter() {
     let d = dir("tmp");
-    {
-        let mut r = with_cache(&d);
-        first_frame_pipelines(&mut r);
-    }
-    let path = std::fs::read_dir(&d)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let path = written_file(&d);
     std::fs::write(path.with_extension("tmp-99999"), b"half a file").unwrap();
     let r = with_cache(&d);
     assert!(r.warm_start().rejected.is_none());
@@ -204,16 +197,7 @@ fn a_valid_file_listing_100000_pipelines_is_replayed_within_its_caps() {
     // A cache file with a valid checksum can still be hostile: 100,000 distinct pipeline keys. Before the caps,
     // every one was built before the first frame (2,000 already took seconds).
     let d = dir("huge");
-    {
-        let mut r = with_cache(&d);
-        first_frame_pipelines(&mut r);
-    }
-    let path = std::fs::read_dir(&d)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let path = written_file(&d);
     let bytes = std::fs::read(&path).unwrap();
     // The file names its adapter key and driver after the 8-byte magic, each length-prefixed.
     let field = |at: usize| {
