@@ -60,6 +60,13 @@ pub enum Error {
         /// The limit, [`MAX_PATH_SEGMENTS`](crate::MAX_PATH_SEGMENTS).
         max: u32,
     },
+    /// A fill whose outlines cross themselves so often that triangulating it would take more than about a second
+    /// (see [`MAX_FILL_WORK`](crate::MAX_FILL_WORK)); a frame skips such a fill with a warning.
+    #[error("a fill of {segments} segments crosses itself too often to triangulate in bounded time; simplify or split the path, or draw it as several fills")]
+    FillTooComplex {
+        /// Segments of the fill's outlines and holes.
+        segments: u64,
+    },
     /// The adapter refused to create a device.
     #[error("could not create a GPU device: {0}")]
     RequestDevice(#[from] wgpu::RequestDeviceError),

@@ -126,7 +126,7 @@ pub use device::{instance_descriptor, select_adapter};
 pub use error::{Error, Result};
 pub use graphics::{
     FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
-    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
+    MAX_FILL_WORK, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub use handle::{NodeId, TextureId};
 pub use mask::MAX_STENCIL_DEPTH;

@@ -577,8 +577,8 @@ fn a_tiny_circle_under_a_node_scale_of_4096_is_round() {
 #[test]
 fn a_10000_segment_self_crossing_fill_is_tessellated_off_the_frame() {
     let mut r = renderer();
-    // 1,500 random points over the target, then an 8,500-step random walk: a 10,000-segment polygon crossing
-    // itself hundreds of thousands of times, which lyon needs seconds to fill.
+    // 600 random points over the target, then a 9,400-step random walk: a 10,000-segment polygon crossing
+    // itself tens of thousands of times, which lyon needs about half a second to fill (within MAX_FILL_WORK).
     let mut seed = 7u64;
     let mut next = move || {
         seed = seed
@@ -586,11 +586,11 @@ fn a_10000_segment_self_crossing_fill_is_tessellated_off_the_frame() {
             .wrapping_add(1442695040888963407);
         (seed >> 33) as f32 / (1u64 << 31) as f32
     };
-    let mut pts: Vec<Vec2> = (0..1500)
+    let mut pts: Vec<Vec2> = (0..600)
         .map(|_| Vec2::new(next() * 64.0, next() * 64.0))
         .collect();
     let mut p = Vec2::splat(32.0);
-    for _ in 0..8500 {
+    for _ in 0..9400 {
         p = (p + Vec2::new(next() - 0.5, next() - 0.5) * 4.0).clamp(Vec2::ZERO, Vec2::splat(64.0));
         pts.push(p);
     }
@@ -632,4 +632,51 @@ fn a_10000_segment_self_crossing_fill_is_tessellated_off_the_frame() {
     assert_eq!(r.stats().last_frame.tessellations, 1);
     let img = r.read_pixels(&target).unwrap();
     assert!(red(&img) > 64 * 64 / 4, "{} red pixels", red(&img));
+}
+
+#[test]
+fn a_fill_crossing_itself_too_often_is_an_error_on_add_and_a_quick_skip_in_a_frame() {
+    // 3,000 random points: some 900,000 crossings, minutes of lyon on the worker before the cap.
+    let mut seed = 11u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as f32 / (1u64 << 31) as f32 * 64.0
+    };
+    let pts: Vec<Vec2> = (0..3000).map(|_| Vec2::new(next(), next())).collect();
+    let mut hostile = GraphicsContext::new();
+    hostile.poly(&pts).fill(Color::RED);
+    assert!(matches!(
+        hostile.check_complexity(),
+        Err(stage2d::Error::FillTooComplex { segments: 3000 })
+    ));
+    let mut s = Scene::new();
+    assert!(matches!(
+        s.add(s.root(), Node::graphics(hostile.clone())),
+        Err(stage2d::Error::FillTooComplex { .. })
+    ));
+    // Put there anyway (a context changed after it was added): the frame skips that fill, draws the rest, and the
+    // worker is free again at once.
+    let mut ok = GraphicsContext::new();
+    ok.rect(0.0, 0.0, 8.0, 8.0).fill(Color::BLUE);
+    let n = s.add(s.root(), Node::graphics(ok.clone())).unwrap();
+    let mut both = hostile;
+    both.rect(0.0, 0.0, 8.0, 8.0).fill(Color::BLUE);
+    s.get_mut(n).unwrap().kind = stage2d::NodeKind::Graphics(std::sync::Arc::new(both));
+    let mut r = renderer();
+    let target = r.create_render_target(64, 64).unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        r.render(&s, &target, Some(BG)).unwrap();
+        if r.stats().last_frame.tessellations_pending == 0 {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 2, "the worker is still busy");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 4, 4, [0, 0, 255, 255], 0);
+    probe(&img, 40, 40, [0, 0, 0, 255], 0);
+    assert!(r.stats().total.shape_instructions_skipped >= 1);
 }

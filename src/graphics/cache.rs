@@ -289,8 +289,8 @@ impl TessellationCache {
             }
             match d.result {
                 Some(done) => {
-                    // Dropped when a newer mesh is already cached, or when nothing drew the context since the
-                    // cache was cleared of it.
+                    // Dropped when a newer mesh is already cached. (A first result has no entry yet: nothing was
+                    // cached while it ran, and the frames drew the stand-in.)
                     let newer = self
                         .entries
                         .get(&d.key)

@@ -6,7 +6,7 @@
 //! version bumped by every change, which key the tessellation cache: an unchanged context is never
 //! re-tessellated. Cloning a context gives it a new id.
 
-use super::path::{PathCommand, ShapePath};
+use super::path::{fill_work, PathCommand, ShapePath, MAX_FILL_WORK};
 use crate::{Color, Texture};
 use glam::Vec2;
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
@@ -544,7 +544,9 @@ impl GraphicsContext {
 
     /// Segments of this context once flattened at the scale it is drawn at 1:1, or
     /// [`Error::PathTooComplex`](crate::Error::PathTooComplex) when that is more than [`MAX_PATH_SEGMENTS`]:
-    /// such a context would draw only in part. Drawn scaled up, curves take more segments, so a context near
+    /// such a context would draw only in part; [`Error::FillTooComplex`](crate::Error::FillTooComplex) for a
+    /// fill that crosses itself too often to triangulate in bounded time (over
+    /// [`MAX_FILL_WORK`](super::path::MAX_FILL_WORK)), which a frame skips. Drawn scaled up, curves take more segments, so a context near
     /// the limit may still lose shapes (each skip is logged and counted).
     pub fn check_complexity(&self) -> crate::Result<u32> {
         let tol = SCREEN_TOLERANCE;
@@ -552,10 +554,14 @@ impl GraphicsContext {
         for ins in &self.instructions {
             let (Instruction::Fill { path, holes, .. } | Instruction::Stroke { path, holes, .. }) =
                 ins;
-            for p in [path, holes] {
+            let mut flat = [Vec::new(), Vec::new()];
+            for (p, out) in [path, holes].into_iter().zip(&mut flat) {
                 let budget = (MAX_PATH_SEGMENTS as usize).saturating_sub(total);
                 match p.flatten_within(tol, budget) {
-                    Ok((lines, _)) => total += lines.iter().map(|l| l.points.len()).sum::<usize>(),
+                    Ok((lines, _)) => {
+                        total += lines.iter().map(|l| l.points.len()).sum::<usize>();
+                        *out = lines;
+                    }
                     Err(n) => total += n,
                 }
                 if total > MAX_PATH_SEGMENTS as usize {
@@ -563,6 +569,17 @@ impl GraphicsContext {
                         segments: total as u64,
                         max: MAX_PATH_SEGMENTS,
                     });
+                }
+            }
+            if let Instruction::Fill { .. } = ins {
+                let [lines, holes] = &flat;
+                if fill_work(lines, holes, MAX_FILL_WORK).is_none() {
+                    let segments = lines
+                        .iter()
+                        .chain(holes)
+                        .map(|l| l.points.len() as u64)
+                        .sum();
+                    return Err(crate::Error::FillTooComplex { segments });
                 }
             }
         }

@@ -18,3 +18,4 @@ pub use context::{
     MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub(crate) use path::PathCommand;
+pub use path::MAX_FILL_WORK;
