@@ -433,7 +433,9 @@ mod tests {
             "nothing to show before the first result"
         );
         assert_eq!((c.pending(), c.jobs_started), (1, 1));
-        assert_eq!(c.get(&g, 1.0).parts.len(), 0);
+        // Still the stand-in, unless the worker has finished meanwhile (it races this thread).
+        let again = c.get(&g, 1.0);
+        assert!(again.parts.is_empty() || c.pending() == 0);
         assert_eq!(
             c.jobs_started, 1,
             "one job per context and bucket in flight"
