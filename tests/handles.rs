@@ -6,7 +6,8 @@
 mod common;
 use common::*;
 use stage2d::{
-    Color, Error, GraphicsContext, Node, RenderTextureOptions, Renderer, RendererOptions, Scene,
+    Color, Error, GraphicsContext, Node, RenderTarget, RenderTextureOptions, Renderer,
+    RendererOptions, Scene, TargetDesc,
 };
 
 const RED: [u8; 4] = [255, 0, 0, 255];
@@ -113,6 +114,71 @@ fn a_target_whose_texture_was_destroyed_is_an_error_and_the_next_frame_draws() {
     assert!(matches!(r.read_pixels(&t), Err(Error::StaleTexture(_))));
     drop(t); // its id was freed already: dropping it must not free anything else
     probe(&render(&mut r, &s, 8, 8, Color::BLACK), 1, 1, [255; 4], 0);
+}
+
+/// Whether `e` is `Error::StaleTexture`.
+fn stale<T>(e: &stage2d::Result<T>) -> bool {
+    matches!(e, Err(Error::StaleTexture(_)))
+}
+
+/// Records the prepared frame into a pass on `host` (cleared to black) and submits it.
+fn record_into(r: &Renderer, host: &RenderTarget, desc: &TargetDesc) {
+    let mut encoder = r.device().create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: host.view(),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(Color::BLACK.to_wgpu_premultiplied()),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        r.record(&mut pass, desc).unwrap();
+    }
+    r.queue().submit([encoder.finish()]);
+}
+
+/// A target destroyed while a frame is prepared (its release waits for the next frame) is stale at once: it can
+/// no longer be drawn into, read or destroyed again, while the prepared frame that shows it still records.
+#[test]
+fn a_target_destroyed_while_a_frame_is_prepared_is_stale_at_once() {
+    let mut r = renderer();
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    r.render(&Scene::new(), &rt, Some(Color::GREEN)).unwrap();
+    let host = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(rt.texture()).sized(8.0, 8.0))
+        .unwrap();
+    let desc = TargetDesc::new(wgpu::TextureFormat::Rgba8Unorm, 8, 8);
+    r.prepare(&s, &desc).unwrap();
+    r.destroy_texture(rt.texture()).unwrap();
+    assert!(stale(&r.read_pixels(&rt)), "read while prepared");
+    assert!(stale(&r.destroy_texture(rt.texture())), "destroyed twice");
+    // The prepared frame still draws what it was prepared with.
+    record_into(&r, &host, &desc);
+    r.trim();
+    probe(&r.read_pixels(&host).unwrap(), 4, 4, GREEN, 0);
+    // Stale before the next frame frees its slot, and after.
+    assert!(stale(&r.read_pixels(&rt)), "read after trim");
+    let e = r.render(&s, &rt, Some(Color::RED));
+    assert!(stale(&e), "{e:?}");
+    assert!(stale(&r.read_pixels(&rt)), "read after the next frame");
+    assert!(stale(&r.destroy_texture(rt.texture())), "destroyed again");
+    // The sprite showing it is skipped; nothing else was freed.
+    r.render(&s, &host, Some(Color::BLACK)).unwrap();
+    probe(&r.read_pixels(&host).unwrap(), 4, 4, BLACK, 0);
+    assert_eq!(r.stats().last_frame.dead_textures, 1);
+    drop(rt);
+    r.render(&Scene::new(), &host, Some(Color::RED)).unwrap();
+    probe(&r.read_pixels(&host).unwrap(), 4, 4, RED, 0);
 }
 
 #[test]

@@ -88,6 +88,7 @@ impl Renderer {
             return Err(Error::AlreadyPrepared);
         }
         let (rt, t) = (&mut self.render_textures, &mut self.textures);
+        t.release_retiring();
         rt.release_dropped(t);
         rt.renew_returned(t);
         self.release.retire_all(t.take_retired(), false);
