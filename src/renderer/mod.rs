@@ -316,7 +316,8 @@ impl Renderer {
         self.frame.batcher.max_textures()
     }
 
-    /// Counters of the last frame and in total, and the GPU objects held now.
+    /// Counters of the last frame and in total, and the GPU objects held now, as a [`Stats`] returned by
+    /// value: a snapshot taken at this call, which later frames do not update (call again for fresh numbers).
     pub fn stats(&self) -> Stats {
         let pending = self.release.len() + self.textures.retired_len() + self.frame.retired.len();
         Stats {
