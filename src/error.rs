@@ -139,8 +139,10 @@ pub enum Error {
     /// A texture or render-target handle was made by another [`Renderer`](crate::Renderer).
     #[error("texture handle {0:?} belongs to another renderer; create or load the texture with this renderer")]
     ForeignTexture(crate::TextureId),
-    /// The root (or a node with no parent) cannot be moved or reordered among siblings.
-    #[error("node {0:?} is the root or has no parent; it cannot be moved or reordered")]
+    /// The root, or a node that is not in the tree (detached: added with
+    /// [`Scene::add_detached`](crate::Scene::add_detached), a mask for example), cannot be moved by
+    /// [`Scene::set_parent`](crate::Scene::set_parent) (the root) or reordered among siblings.
+    #[error("node {0:?} is the root or is not in the tree (detached); it has no siblings to be reordered among, and the root cannot be moved")]
     RootNode(crate::NodeId),
     /// A node cannot mask itself.
     #[error("node {0:?} cannot mask itself; mask it with another node")]

@@ -1,8 +1,13 @@
 //! Handles with owners: a slot index tagged with the scene or renderer that made the handle, and a generation
-//! drawn from a process-wide counter, so a handle names exactly one object ever made. A handle to a removed node
-//! or a destroyed texture is detected instead of reaching whatever took its slot, and a handle from another scene
-//! or renderer is refused instead of naming the object in the same slot there. Only stage2d makes them. A leaf
+//! drawn from a process-wide `u32` counter that every scene and renderer share. A handle to a removed node or a
+//! destroyed texture is detected instead of reaching whatever took its slot, and a handle from another scene or
+//! renderer is refused instead of naming the object in the same slot there. Only stage2d makes them. A leaf
 //! module: the error type and every system name handles, and handles name nothing.
+//!
+//! Generations are unique only until the counter wraps: after 4,294,967,295 nodes and textures made (and
+//! pooled render textures lent again) in one process, it starts over, and a handle kept that long could match
+//! a new object in its old slot if that object drew the same generation. Until then a handle names exactly one
+//! object ever made. The counter stays 32 bits so that a [`NodeId`] and a [`TextureId`] stay 8 bytes.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -17,7 +22,7 @@ pub(crate) const MAX_SLOTS: u32 = 1 << SLOT_BITS;
 pub struct NodeId {
     /// The slot, with the owning scene's tag in the top 8 bits.
     pub(crate) index: u32,
-    /// Process-unique: no other node of any scene carries it.
+    /// From the process-wide counter: no other node of any scene carries it until the counter wraps.
     pub(crate) generation: u32,
 }
 
@@ -26,7 +31,7 @@ pub struct NodeId {
 pub struct TextureId {
     /// The slot, with the owning renderer's tag in the top 8 bits.
     pub(crate) index: u32,
-    /// Process-unique: no other texture of any renderer carries it.
+    /// From the process-wide counter: no other texture of any renderer carries it until the counter wraps.
     pub(crate) generation: u32,
 }
 
@@ -64,9 +69,9 @@ impl TextureId {
 }
 
 /// The tag a scene or renderer puts on its handles: 1..=255, handed out in turn (0 marks CPU-only benchmark
-/// handles). Two owners share a tag only 255 owners apart; their handles still never match each other's
-/// objects, because generations are process-unique, but a mix-up between them reports a stale handle rather
-/// than a foreign one.
+/// handles). Two owners share a tag only 255 owners apart; their handles still do not match each other's
+/// objects (generations come from one process-wide counter; see the module docs for when it wraps), but a mix-up
+/// between them reports a stale handle rather than a foreign one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Owner(u32);
 
@@ -83,7 +88,8 @@ impl Owner {
     }
 }
 
-/// A generation no handle made before carries (0 is never returned: it marks vacant slots).
+/// The next generation of the process-wide counter: one no handle made before carries until the counter wraps
+/// after 2^32 - 1 calls (0 is never returned: it marks vacant slots).
 pub(crate) fn next_generation() -> u32 {
     loop {
         let g = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);

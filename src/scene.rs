@@ -93,10 +93,12 @@ impl Scene {
     /// `Ok` for a live node of this scene; [`Error::ForeignNode`] for a handle from another scene,
     /// [`Error::StaleNode`] for a removed one.
     pub fn check(&self, id: NodeId) -> Result<()> {
-        match () {
-            _ if !id.owned_by(self.owner) => Err(Error::ForeignNode(id)),
-            _ if self.slot(id).is_none() => Err(Error::StaleNode(id)),
-            _ => Ok(()),
+        if !id.owned_by(self.owner) {
+            Err(Error::ForeignNode(id))
+        } else if self.slot(id).is_none() {
+            Err(Error::StaleNode(id))
+        } else {
+            Ok(())
         }
     }
 
@@ -139,6 +141,10 @@ impl Scene {
     /// Adds `node` as the last (topmost) child of `parent`. A scene holds at most 16,777,216 nodes
     /// ([`Error::TooManyIds`] beyond); a graphics node whose paths flatten to more than
     /// [`MAX_PATH_SEGMENTS`](crate::graphics::MAX_PATH_SEGMENTS) segments is [`Error::PathTooComplex`].
+    ///
+    /// That complexity check is made here only: a context changed later (through [`Scene::get_mut`]) is
+    /// checked when a frame tessellates it, where the shapes past the limit are skipped with a warning and
+    /// counted in [`FrameStats::shape_instructions_skipped`](crate::FrameStats::shape_instructions_skipped).
     pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
         self.check(parent)?;
         if let crate::NodeKind::Graphics(ctx) = &node.kind {
@@ -295,7 +301,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom).
+    /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom). The root and a detached
+    /// node have no siblings: [`Error::RootNode`].
     pub fn set_child_index(&mut self, id: NodeId, index: usize) -> Result<()> {
         self.check(id)?;
         let parent = self.parent(id).ok_or(Error::RootNode(id))?;

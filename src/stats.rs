@@ -178,7 +178,9 @@ pub struct LiveCounts {
     pub render_targets: u64,
     /// MSAA colour and stencil attachments for the passes stage2d begins.
     pub attachments: u64,
-    /// Render pipelines (created once per state, kept for the renderer's life).
+    /// Render pipelines created so far: the count of pipelines ever created, read from the pipeline system's
+    /// counter. Pipelines are kept for the renderer's life and never evicted, so this is also the number held,
+    /// but it is not measured from what is held.
     pub pipelines: u64,
     /// Objects let go of and waiting for the GPU to finish the frames that used them.
     pub pending_releases: u64,

@@ -74,7 +74,7 @@ pub struct RenderTarget {
     pub(crate) release: Option<Arc<Returns>>,
 }
 
-/// What dropped render targets (and textures destroyed in flight) leave for the renderer.
+/// What dropped render targets leave for the renderer.
 #[derive(Debug, Default)]
 pub(crate) struct Returns {
     /// Texture ids to free when the next frame begins.
@@ -297,22 +297,8 @@ impl RenderTextures {
         self.released.live_targets.load(Ordering::Relaxed)
     }
 
-    /// Queues a texture for release when the next frame begins (a frame in flight may still draw it). A texture
-    /// that is not live, is queued already, or is the white texture is [`crate::Error::StaleTexture`].
-    pub fn defer_release(
-        &mut self,
-        textures: &crate::texture_system::TextureSystem,
-        id: crate::TextureId,
-    ) -> crate::Result<()> {
-        let mut queue = self.released.ids.lock().unwrap_or_else(|e| e.into_inner());
-        if !textures.is_live(id) || id == textures.white().id() || queue.contains(&id) {
-            return Err(crate::Error::StaleTexture(id));
-        }
-        queue.push(id);
-        Ok(())
-    }
-
-    /// Frees the texture slots of render targets dropped, and textures destroyed in flight, since the last frame.
+    /// Frees the texture slots of render targets dropped since the last frame (a slot destroyed meanwhile, or
+    /// renewed, has another generation and is left alone).
     pub fn release_dropped(&mut self, textures: &mut crate::texture_system::TextureSystem) {
         let ids: Vec<_> =
             std::mem::take(&mut *self.released.ids.lock().unwrap_or_else(|e| e.into_inner()));

@@ -23,6 +23,9 @@ struct GpuTexture {
 struct Slot {
     generation: u32,
     gpu: Option<GpuTexture>,
+    /// Destroyed while a frame was prepared: stale to every check, but its GPU objects and bind groups stay
+    /// until [`TextureSystem::release_retiring`] (the prepared frame may still draw it).
+    retiring: bool,
 }
 
 /// Owns every texture the renderer can draw.
@@ -49,6 +52,8 @@ pub struct TextureSystem {
     owner: Owner,
     /// Objects destroyed since the renderer last moved them to its release queue.
     retired: Vec<Retired>,
+    /// Textures destroyed while a frame was prepared, freed when the next frame begins.
+    retiring: Vec<TextureId>,
 }
 
 impl TextureSystem {
@@ -100,6 +105,7 @@ impl TextureSystem {
             stats: FrameStats::default(),
             owner,
             retired: Vec::new(),
+            retiring: Vec::new(),
         };
         sys.white = sys
             .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
@@ -129,16 +135,18 @@ impl TextureSystem {
             && self
                 .slots
                 .get(id.slot())
-                .is_some_and(|s| s.generation == id.generation && s.gpu.is_some())
+                .is_some_and(|s| s.generation == id.generation && s.gpu.is_some() && !s.retiring)
     }
 
     /// `Ok` for a live texture of this system; [`Error::ForeignTexture`] for another renderer's handle,
     /// [`Error::StaleTexture`] for a destroyed one.
     pub fn check(&self, id: TextureId) -> Result<()> {
-        match () {
-            _ if !id.owned_by(self.owner) => Err(Error::ForeignTexture(id)),
-            _ if !self.is_live(id) => Err(Error::StaleTexture(id)),
-            _ => Ok(()),
+        if !id.owned_by(self.owner) {
+            Err(Error::ForeignTexture(id))
+        } else if !self.is_live(id) {
+            Err(Error::StaleTexture(id))
+        } else {
+            Ok(())
         }
     }
 
@@ -219,6 +227,7 @@ impl TextureSystem {
                 self.slots.push(Slot {
                     generation: 0,
                     gpu: None,
+                    retiring: false,
                 });
                 self.slots.len() as u32 - 1
             }
@@ -226,6 +235,7 @@ impl TextureSystem {
         let s = &mut self.slots[slot as usize];
         s.generation = generation;
         s.gpu = None;
+        s.retiring = false;
         Ok(TextureId::new(slot, self.owner, generation))
     }
 
@@ -249,6 +259,7 @@ impl TextureSystem {
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
         let slot = &mut self.slots[id.slot()];
+        debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
         debug_assert_eq!(slot.generation, id.generation);
         slot.gpu = Some(GpuTexture {
             texture,
@@ -276,6 +287,13 @@ impl TextureSystem {
 
     /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
     pub fn write_region(&mut self, id: TextureId, rect: [u32; 4], pixels: &[u8]) {
+        debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
+        debug_assert!(
+            self.slots
+                .get(id.slot())
+                .is_some_and(|s| s.generation == id.generation),
+            "{id:?} is stale"
+        );
         let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
             return;
         };
@@ -309,14 +327,47 @@ impl TextureSystem {
         if id == self.white.id() {
             return Err(Error::StaleTexture(id));
         }
+        self.free_slot(id);
+        Ok(())
+    }
+
+    /// Destroys a texture while a prepared frame may still draw it: from now on it is stale to every check (it
+    /// cannot be drawn into, read, destroyed again or shown by the next walk), but its GPU texture and the bind
+    /// groups holding it stay until [`TextureSystem::release_retiring`], when the next frame begins. Errors as
+    /// [`TextureSystem::destroy`].
+    pub fn retire_later(&mut self, id: TextureId) -> Result<()> {
+        self.check(id)?;
+        if id == self.white.id() {
+            return Err(Error::StaleTexture(id));
+        }
+        self.slots[id.slot()].retiring = true;
+        self.retiring.push(id);
+        Ok(())
+    }
+
+    /// Frees the textures of [`TextureSystem::retire_later`] (no frame may be prepared).
+    pub fn release_retiring(&mut self) {
+        for id in std::mem::take(&mut self.retiring) {
+            if self
+                .slots
+                .get(id.slot())
+                .is_some_and(|s| s.generation == id.generation && s.retiring)
+            {
+                self.free_slot(id);
+            }
+        }
+    }
+
+    /// Frees the slot of `id` (live or retiring): its texture and bind groups go to the release queue.
+    fn free_slot(&mut self, id: TextureId) {
         let slot = &mut self.slots[id.slot()];
         if let Some(gpu) = slot.gpu.take() {
             self.retired.push(Retired::Texture(gpu.texture));
         }
         slot.generation = 0;
+        slot.retiring = false;
         self.free.push(id.slot() as u32);
         self.retire_groups_of(id);
-        Ok(())
     }
 
     /// Gives a live texture a new handle (a pooled render texture lent again): the old handle goes stale, so a
@@ -354,7 +405,8 @@ impl TextureSystem {
         self.retired.len()
     }
 
-    /// Live textures (the white one and glyph pages included).
+    /// Textures holding GPU storage (the white one, glyph pages and textures waiting in
+    /// [`TextureSystem::retire_later`] included).
     pub fn live_textures(&self) -> usize {
         self.slots.iter().filter(|s| s.gpu.is_some()).count()
     }

@@ -6,7 +6,8 @@
 mod common;
 use common::*;
 use stage2d::{
-    Color, Error, GraphicsContext, Node, RenderTextureOptions, Renderer, RendererOptions, Scene,
+    Color, Error, GraphicsContext, Node, RenderTarget, RenderTextureOptions, Renderer,
+    RendererOptions, Scene, TargetDesc,
 };
 
 const RED: [u8; 4] = [255, 0, 0, 255];
@@ -115,6 +116,71 @@ fn a_target_whose_texture_was_destroyed_is_an_error_and_the_next_frame_draws() {
     probe(&render(&mut r, &s, 8, 8, Color::BLACK), 1, 1, [255; 4], 0);
 }
 
+/// Whether `e` is `Error::StaleTexture`.
+fn stale<T>(e: &stage2d::Result<T>) -> bool {
+    matches!(e, Err(Error::StaleTexture(_)))
+}
+
+/// Records the prepared frame into a pass on `host` (cleared to black) and submits it.
+fn record_into(r: &Renderer, host: &RenderTarget, desc: &TargetDesc) {
+    let mut encoder = r.device().create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: host.view(),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(Color::BLACK.to_wgpu_premultiplied()),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        r.record(&mut pass, desc).unwrap();
+    }
+    r.queue().submit([encoder.finish()]);
+}
+
+/// A target destroyed while a frame is prepared (its release waits for the next frame) is stale at once: it can
+/// no longer be drawn into, read or destroyed again, while the prepared frame that shows it still records.
+#[test]
+fn a_target_destroyed_while_a_frame_is_prepared_is_stale_at_once() {
+    let mut r = renderer();
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    r.render(&Scene::new(), &rt, Some(Color::GREEN)).unwrap();
+    let host = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(rt.texture()).sized(8.0, 8.0))
+        .unwrap();
+    let desc = TargetDesc::new(wgpu::TextureFormat::Rgba8Unorm, 8, 8);
+    r.prepare(&s, &desc).unwrap();
+    r.destroy_texture(rt.texture()).unwrap();
+    assert!(stale(&r.read_pixels(&rt)), "read while prepared");
+    assert!(stale(&r.destroy_texture(rt.texture())), "destroyed twice");
+    // The prepared frame still draws what it was prepared with.
+    record_into(&r, &host, &desc);
+    r.trim();
+    probe(&r.read_pixels(&host).unwrap(), 4, 4, GREEN, 0);
+    // Stale before the next frame frees its slot, and after.
+    assert!(stale(&r.read_pixels(&rt)), "read after trim");
+    let e = r.render(&s, &rt, Some(Color::RED));
+    assert!(stale(&e), "{e:?}");
+    assert!(stale(&r.read_pixels(&rt)), "read after the next frame");
+    assert!(stale(&r.destroy_texture(rt.texture())), "destroyed again");
+    // The sprite showing it is skipped; nothing else was freed.
+    r.render(&s, &host, Some(Color::BLACK)).unwrap();
+    probe(&r.read_pixels(&host).unwrap(), 4, 4, BLACK, 0);
+    assert_eq!(r.stats().last_frame.dead_textures, 1);
+    drop(rt);
+    r.render(&Scene::new(), &host, Some(Color::RED)).unwrap();
+    probe(&r.read_pixels(&host).unwrap(), 4, 4, RED, 0);
+}
+
 #[test]
 fn render_node_with_a_removed_or_foreign_node_is_an_error() {
     let mut r = renderer();
@@ -215,17 +281,19 @@ fn render_to_view_with_a_format_or_size_unlike_the_view_is_an_error() {
         let view = t.view();
         let rgba = wgpu::TextureFormat::Rgba8Unorm;
         let bgra = wgpu::TextureFormat::Bgra8Unorm;
-        for (format, size) in [
-            (bgra, (8, 8)),
-            (rgba, (16, 8)),
-            (rgba, (0, 0)),
-            (rgba, (8, 9)),
+        // Each call is compared with the view before anything else is validated, so a 0x0 size is a
+        // mismatch with the 8x8 view too (not `UnsupportedTarget`).
+        for (format, size, what) in [
+            (bgra, (8, 8), "colour format Rgba8Unorm, not Bgra8Unorm"),
+            (rgba, (16, 8), "size 8x8, not 16x8"),
+            (rgba, (0, 0), "size 8x8, not 0x0"),
+            (rgba, (8, 9), "size 8x8, not 8x9"),
         ] {
             let e = r.render_to_view(&s, view, format, size, Some(Color::BLACK));
-            assert!(
-                matches!(e, Err(Error::PassMismatch(_) | Error::UnsupportedTarget(_))),
-                "{format:?} {size:?}: {e:?}"
-            );
+            match &e {
+                Err(Error::PassMismatch(why)) => assert!(why.contains(what), "{why}"),
+                _ => panic!("{format:?} {size:?}: {e:?}, not PassMismatch"),
+            }
         }
         r.render_to_view(&s, view, rgba, (8, 8), Some(Color::BLACK))
             .unwrap();

@@ -1,9 +1,10 @@
 //! A state machine over the scene and renderer API: random sequences of adds, removes (live, stale, foreign and
 //! root ids), reparents (cycles and the root included), masks (self masks, removed mask nodes), textures (double
 //! destroys, foreign ones), render textures (created, dropped, borrowed from the pool, destroyed) and renders and
-//! readbacks into live, destroyed and foreign targets, each checked against a small model: no panic, each call's
-//! `Ok` or error variant as the model says, `Scene::len` and the live render-target count as the model says, and
-//! afterwards a probe sprite still draws.
+//! readbacks into live, destroyed and foreign targets, and embedded frames (prepare, record into a matching pass,
+//! trim, with any of the above between them; preparing twice, recording without a prepared frame), each checked
+//! against a small model: no panic, each call's `Ok` or error variant as the model says, `Scene::len`, the live
+//! render-target count and the pool's hits as the model says, and afterwards a probe sprite still draws.
 
 mod common;
 
@@ -11,7 +12,7 @@ use proptest::prelude::*;
 use proptest::strategy::{Strategy, ValueTree};
 use stage2d::{
     Color, Error, GraphicsContext, Node, NodeId, PooledRenderTexture, RenderTarget,
-    RenderTextureOptions, Renderer, Scene, Texture,
+    RenderTextureOptions, Renderer, Scene, TargetDesc, Texture,
 };
 use std::collections::HashMap;
 
@@ -58,6 +59,11 @@ enum Op {
     DropPooled(usize),
     Render(N, Tg),
     ReadPixels(Tg),
+    /// `Renderer::prepare` for the host's pass.
+    Prepare,
+    /// `Renderer::record` into the host's pass (which matches what is prepared), submitted.
+    Record,
+    Trim,
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -103,6 +109,9 @@ fn op() -> impl Strategy<Value = Op> {
         any::<usize>().prop_map(Op::DropPooled),
         (node(), target()).prop_map(|(n, t)| Op::Render(n, t)),
         target().prop_map(Op::ReadPixels),
+        Just(Op::Prepare),
+        Just(Op::Record),
+        Just(Op::Trim),
     ]
 }
 
@@ -117,6 +126,8 @@ enum Want {
     RootNode,
     SelfMask,
     CyclicParent,
+    AlreadyPrepared,
+    NotPrepared,
 }
 
 fn got<V>(r: &stage2d::Result<V>) -> Want {
@@ -129,6 +140,8 @@ fn got<V>(r: &stage2d::Result<V>) -> Want {
         Err(Error::RootNode(_)) => Want::RootNode,
         Err(Error::SelfMask(_)) => Want::SelfMask,
         Err(Error::CyclicParent(_)) => Want::CyclicParent,
+        Err(Error::AlreadyPrepared) => Want::AlreadyPrepared,
+        Err(Error::NotPrepared) => Want::NotPrepared,
         Err(e) => panic!("unexpected error: {e}"),
     }
 }
@@ -136,11 +149,55 @@ fn got<V>(r: &stage2d::Result<V>) -> Want {
 const POOL_SIZES: [(u32, u32); 3] = [(8, 8), (16, 8), (8, 16)];
 const RT_SIZES: [(u32, u32); 4] = [(4, 4), (9, 7), (16, 16), (31, 5)];
 
-/// The other scene and renderer, for foreign ids.
+/// The other scene and renderer, for foreign ids; and the host's pass for embedded frames.
 struct Foreign {
     node: NodeId,
     texture: Texture,
     target: RenderTarget,
+    /// The host's colour target (of the renderer under test) and its stencil attachment.
+    host: RenderTarget,
+    host_stencil: wgpu::TextureView,
+}
+
+const HOST: (u32, u32) = (16, 16);
+
+/// The target the host's pass draws into.
+fn host_desc() -> TargetDesc {
+    TargetDesc::new(wgpu::TextureFormat::Rgba8Unorm, HOST.0, HOST.1)
+        .with_depth_stencil(wgpu::TextureFormat::Depth24PlusStencil8)
+}
+
+/// Begins the host's pass, records the prepared frame into it and submits it.
+fn host_record(r: &Renderer, f: &Foreign) -> stage2d::Result<()> {
+    let mut encoder = r.device().create_command_encoder(&Default::default());
+    let res = {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: f.host.view(),
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &f.host_stencil,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+            }),
+            ..Default::default()
+        });
+        r.record(&mut pass, &host_desc())
+    };
+    r.queue().submit([encoder.finish()]);
+    res
 }
 
 /// The model: live nodes with their parents, removed ids, textures, targets and the pool.
@@ -153,8 +210,14 @@ struct Model {
     /// Render targets and whether their texture was destroyed.
     rts: Vec<(RenderTarget, bool)>,
     pooled: Vec<(PooledRenderTexture, u8)>,
-    /// Free pooled textures by size index.
-    pool_free: [u64; 3],
+    /// The pool's free textures in its order: size index, and whether its handle still needs renewing (returned
+    /// since the last frame began: not lent while a frame is prepared).
+    pool: Vec<(u8, bool)>,
+    /// Whether a frame is prepared (recorded or not) and not yet trimmed.
+    prepared: bool,
+    /// Calls seen while a frame was prepared: textures destroyed, pooled textures acquired or returned, passes
+    /// recorded, and second prepares (so the run can check that the embedded frame was exercised).
+    in_flight: [u32; 4],
     /// Render targets the renderer held when the case began.
     base_targets: u64,
 }
@@ -231,7 +294,14 @@ impl Model {
         self.base_targets
             + self.rts.len() as u64
             + self.pooled.len() as u64
-            + self.pool_free.iter().sum::<u64>()
+            + self.pool.len() as u64
+    }
+
+    /// A frame began: pooled textures returned meanwhile got new handles.
+    fn frame_began(&mut self) {
+        for (_, stale) in &mut self.pool {
+            *stale = false;
+        }
     }
 }
 
@@ -258,6 +328,18 @@ fn first(a: Want, b: Want) -> Want {
 
 fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op: &Op) {
     let root = scene.root();
+    if model.prepared {
+        let kind = match op {
+            Op::DestroyTexture(_) | Op::DestroyRtTexture(_) => Some(0),
+            Op::Acquire(_) | Op::DropPooled(_) => Some(1),
+            Op::Record => Some(2),
+            Op::Prepare => Some(3),
+            _ => None,
+        };
+        if let Some(k) = kind {
+            model.in_flight[k] += 1;
+        }
+    }
     match *op {
         Op::AddSprite(n, t) => {
             // A sprite may show any texture, dead or foreign: drawing skips what it cannot show.
@@ -352,15 +434,21 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             let t = r
                 .acquire_render_texture(RenderTextureOptions::new(w, h))
                 .unwrap();
-            let free = &mut model.pool_free[s as usize];
-            assert_eq!(r.pool_hits() - hits, u64::from(*free > 0), "{op:?}");
-            *free = free.saturating_sub(1);
+            let in_flight = model.prepared;
+            let lent = model
+                .pool
+                .iter()
+                .position(|&(size, stale)| size == s && !(stale && in_flight));
+            assert_eq!(r.pool_hits() - hits, u64::from(lent.is_some()), "{op:?}");
+            if let Some(i) = lent {
+                model.pool.swap_remove(i);
+            }
             model.pooled.push((t, s));
         }
         Op::DropPooled(i) => {
             if !model.pooled.is_empty() {
                 let (_, s) = model.pooled.remove(i % model.pooled.len());
-                model.pool_free[s as usize] += 1;
+                model.pool.push((s, true));
             }
         }
         Op::Render(n, t) => {
@@ -370,7 +458,16 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 return;
             };
             let res = r.render_node(scene, id, target, Some(Color::BLACK));
-            assert_eq!(got(&res), first(wn, wt), "{op:?}");
+            // The node is checked first, then no frame may be prepared, then the frame begins and the target
+            // is checked.
+            let want = match wn {
+                Want::Ok if model.prepared => Want::AlreadyPrepared,
+                w => first(w, wt),
+            };
+            assert_eq!(got(&res), want, "{op:?}");
+            if wn == Want::Ok && !model.prepared {
+                model.frame_began();
+            }
         }
         Op::ReadPixels(t) => {
             let Some((target, want)) = model.target(f, t) else {
@@ -381,6 +478,30 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             if let Ok(img) = res {
                 assert_eq!(img.dimensions(), (target.width(), target.height()));
             }
+        }
+        Op::Prepare => {
+            let want = if model.prepared {
+                Want::AlreadyPrepared
+            } else {
+                Want::Ok
+            };
+            assert_eq!(got(&r.prepare(scene, &host_desc())), want, "{op:?}");
+            if want == Want::Ok {
+                model.frame_began();
+                model.prepared = true;
+            }
+        }
+        Op::Record => {
+            let want = if model.prepared {
+                Want::Ok
+            } else {
+                Want::NotPrepared
+            };
+            assert_eq!(got(&host_record(r, f)), want, "{op:?}");
+        }
+        Op::Trim => {
+            r.trim();
+            model.prepared = false;
         }
     }
     assert_eq!(scene.len(), model.live.len() + 1, "after {op:?}");
@@ -404,7 +525,8 @@ fn settle(r: &mut Renderer) {
     r.render(&scene, &one, None).unwrap();
 }
 
-fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) {
+/// Runs one case; returns [`Model::in_flight`].
+fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
     settle(r);
     assert_eq!(r.pooled_render_textures(), 0);
     let mut scene = Scene::new();
@@ -416,12 +538,16 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) {
         destroyed: Vec::new(),
         rts: Vec::new(),
         pooled: Vec::new(),
-        pool_free: [0; 3],
+        pool: Vec::new(),
+        prepared: false,
+        in_flight: [0; 4],
         base_targets: r.stats().live.render_targets,
     };
     for op in ops {
         apply(r, &mut scene, &mut model, f, op);
     }
+    // A frame left prepared ends here (its pass, if recorded, was submitted).
+    r.trim();
     // The probe: a red sprite on top of the root, unmasked, still draws after all that.
     let root = scene.root();
     scene.clear_mask(root).unwrap();
@@ -438,6 +564,7 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) {
     for t in model.textures.drain(..) {
         r.destroy_texture(t).unwrap();
     }
+    model.in_flight
 }
 
 #[test]
@@ -451,18 +578,49 @@ fn random_scene_and_renderer_operations_match_the_model() {
             .unwrap(),
         texture: common::solid(&mut other, 1, 1, [9, 9, 9, 255]),
         target: other.create_render_target(4, 4).unwrap(),
+        host: r
+            .create_render_texture(RenderTextureOptions::new(HOST.0, HOST.1))
+            .unwrap(),
+        host_stencil: r
+            .device()
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("host stencil"),
+                size: wgpu::Extent3d {
+                    width: HOST.0,
+                    height: HOST.1,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Depth24PlusStencil8,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&Default::default()),
     };
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    for case in 0..24 {
-        let ops = proptest::collection::vec(op(), 1..40)
+    let mut in_flight = [0; 4];
+    for case in 0..48 {
+        let ops = proptest::collection::vec(op(), 1..48)
             .new_tree(&mut runner)
             .unwrap()
             .current();
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&mut r, &f, &ops)));
-        if let Err(e) = result {
-            eprintln!("case {case} failed; its operations: {ops:#?}");
-            std::panic::resume_unwind(e);
+        match result {
+            Ok(seen) => {
+                for (total, n) in in_flight.iter_mut().zip(seen) {
+                    *total += n;
+                }
+            }
+            Err(e) => {
+                eprintln!("case {case} failed; its operations: {ops:#?}");
+                std::panic::resume_unwind(e);
+            }
         }
     }
+    // Destroys, pool traffic, records and second prepares all happened while a frame was prepared.
+    eprintln!("calls while a frame was prepared: {in_flight:?}");
+    assert!(in_flight.iter().all(|&n| n > 0), "{in_flight:?}");
 }

@@ -67,10 +67,15 @@ impl Renderer {
         self.frame.record(p, t, pass, target, false)
     }
 
-    /// Ends the frame once the caller has submitted the work that records it: its counters go into
-    /// [`Renderer::stats`] (a frame trimmed without being recorded counts as a frame without passes), per-frame
-    /// caches are trimmed, and textures destroyed meanwhile are released at the next frame. Without a prepared
-    /// frame it does nothing.
+    /// Ends the frame: its counters go into [`Renderer::stats`] (a frame trimmed without being recorded counts
+    /// as a frame without passes), per-frame caches are trimmed, and textures destroyed meanwhile are released
+    /// at the next frame. Without a prepared frame it does nothing.
+    ///
+    /// **Submit the work that records the frame (`queue.submit` of the encoder holding the pass) before calling
+    /// `trim`.** Objects let go of at trim and after are released only once the GPU has finished the work
+    /// submitted *before* trim; work submitted after trim that still draws this frame can find its buffers,
+    /// bind groups or textures released under it (a wgpu validation error or wrong pixels). To drop a prepared
+    /// frame without recording it, call `trim` without recording.
     pub fn trim(&mut self) {
         if self.frame.is_prepared() {
             // The caller has submitted the frame's work: the release queue waits for it from now on.
@@ -88,6 +93,7 @@ impl Renderer {
             return Err(Error::AlreadyPrepared);
         }
         let (rt, t) = (&mut self.render_textures, &mut self.textures);
+        t.release_retiring();
         rt.release_dropped(t);
         rt.renew_returned(t);
         self.release.retire_all(t.take_retired(), false);

@@ -134,11 +134,16 @@ impl Renderer {
         clear: Option<Color>,
     ) -> Result<()> {
         scene.check(node)?;
-        self.textures.check(target.handle.id())?;
         let o = target.options;
         let desc = TargetDesc::new(o.format, o.width, o.height).with_sample_count(samples(o.msaa));
-        let texture = Some(target.handle.id());
-        self.render_frame(scene, node, &target.view, desc, clear, texture)
+        self.render_frame(&OwnPass {
+            scene,
+            start: node,
+            view: &target.view,
+            desc,
+            clear,
+            target_texture: Some(target.handle.id()),
+        })
     }
 
     /// Draws `scene` into any colour view of `format` and `size` (a window's surface texture, for example), with
@@ -186,27 +191,29 @@ impl Renderer {
             let why = "the view's texture is not a single-sample RENDER_ATTACHMENT".to_string();
             return Err(Error::UnsupportedTarget(why));
         }
-        self.render_frame(scene, scene.root(), view, desc, clear, None)
+        self.render_frame(&OwnPass {
+            scene,
+            start: scene.root(),
+            view,
+            desc,
+            clear,
+            target_texture: None,
+        })
     }
 
     /// The one-call frame: prepare into a new encoder, begin the pass with stage2d's own attachments, record,
     /// submit, trim.
-    fn render_frame(
-        &mut self,
-        scene: &Scene,
-        start: NodeId,
-        view: &wgpu::TextureView,
-        desc: TargetDesc,
-        clear: Option<Color>,
-        target_texture: Option<crate::TextureId>,
-    ) -> Result<()> {
+    fn render_frame(&mut self, call: &OwnPass<'_>) -> Result<()> {
         self.begin_frame()?;
+        // After `begin_frame`, which frees the slots of textures let go of meanwhile: a target whose texture was
+        // destroyed is stale here, whenever it was destroyed.
+        if let Some(id) = call.target_texture {
+            self.textures.check(id)?;
+        }
         // Validation comes first; what wgpu still reports (a lost device, out of memory) becomes an error here
         // rather than a panic in wgpu's default handler.
         let device = self.device.clone();
-        let out = device::checked(&device, "drawing a frame", || {
-            self.draw_frame(scene, start, view, desc, clear, target_texture)
-        });
+        let out = device::checked(&device, "drawing a frame", || self.draw_frame(call));
         if self.frame.is_prepared() {
             // A wgpu error after prepare: the frame ends here.
             let (p, t) = (&self.pipelines, &mut self.textures);
@@ -216,15 +223,15 @@ impl Renderer {
         out
     }
 
-    fn draw_frame(
-        &mut self,
-        scene: &Scene,
-        start: NodeId,
-        view: &wgpu::TextureView,
-        desc: TargetDesc,
-        clear: Option<Color>,
-        target_texture: Option<crate::TextureId>,
-    ) -> Result<()> {
+    fn draw_frame(&mut self, call: &OwnPass<'_>) -> Result<()> {
+        let OwnPass {
+            scene,
+            start,
+            view,
+            desc,
+            clear,
+            target_texture,
+        } = *call;
         let mut encoder = self.encoder("stage2d frame");
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         let attach = Attach::Own;
@@ -309,7 +316,8 @@ impl Renderer {
         self.frame.batcher.max_textures()
     }
 
-    /// Counters of the last frame and in total, and the GPU objects held now.
+    /// Counters of the last frame and in total, and the GPU objects held now, as a [`Stats`] returned by
+    /// value: a snapshot taken at this call, which later frames do not update (call again for fresh numbers).
     pub fn stats(&self) -> Stats {
         let pending = self.release.len() + self.textures.retired_len() + self.frame.retired.len();
         Stats {
@@ -324,6 +332,19 @@ impl Renderer {
             ..self.stats
         }
     }
+}
+
+/// What a one-call frame draws, and into what.
+#[derive(Clone, Copy)]
+struct OwnPass<'a> {
+    scene: &'a Scene,
+    /// The node drawn as the root.
+    start: NodeId,
+    view: &'a wgpu::TextureView,
+    desc: TargetDesc,
+    clear: Option<Color>,
+    /// The render texture drawn into, if it is one (drawing it into itself is a feedback loop).
+    target_texture: Option<crate::TextureId>,
 }
 
 /// The sample count of a target drawn with or without MSAA.

@@ -64,12 +64,12 @@ impl Renderer {
     /// destroyed can no longer be drawn into or read ([`Error::StaleTexture`]); another renderer's texture is
     /// [`Error::ForeignTexture`].
     ///
-    /// Between [`Renderer::prepare`] and [`Renderer::trim`] the prepared frame may still draw it, so it is
-    /// released when the next frame begins.
+    /// Between [`Renderer::prepare`] and [`Renderer::trim`] the prepared frame may still draw it, so its GPU
+    /// objects are released when the next frame begins; its handle is stale at once (drawing into it, reading it
+    /// or destroying it again is [`Error::StaleTexture`]).
     pub fn destroy_texture(&mut self, texture: Texture) -> Result<()> {
         if self.frame.is_prepared() {
-            let t = &self.textures;
-            return self.render_textures.defer_release(t, texture.id());
+            return self.textures.retire_later(texture.id());
         }
         self.textures.destroy(texture.id())
     }
