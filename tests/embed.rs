@@ -5,7 +5,7 @@
 mod embed;
 
 mod common;
-use common::probe;
+use common::{attachment, host_pass, probe};
 
 #[test]
 fn the_embed_example_draws_the_hosts_triangle_and_stage2ds_scene_in_one_pass() {
@@ -34,9 +34,7 @@ fn the_embed_example_draws_the_hosts_triangle_and_stage2ds_scene_in_one_pass() {
 }
 
 use stage2d::wgpu;
-use stage2d::{
-    Color, Error, GraphicsContext, Node, RenderTarget, Renderer, RendererOptions, Scene, TargetDesc,
-};
+use stage2d::{Color, Error, GraphicsContext, Node, Renderer, RendererOptions, Scene, TargetDesc};
 
 const W: u32 = 64;
 const H: u32 = 48;
@@ -97,71 +95,6 @@ fn scene(r: &mut Renderer) -> Scene {
 
 /// Begins the host's pass on `target` (cleared to `clear`), with a `Depth24PlusStencil8` attachment and, for
 /// MSAA, a 4x colour attachment resolved into `target`; runs `draw` in it and submits.
-/// A host's `W x H` render attachment of `format` with `samples` samples.
-fn attachment(
-    device: &wgpu::Device,
-    format: wgpu::TextureFormat,
-    samples: u32,
-) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("host attachment"),
-            size: wgpu::Extent3d {
-                width: W,
-                height: H,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
-}
-
-fn host_pass(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    target: &RenderTarget,
-    samples: u32,
-    clear: Color,
-    draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
-) {
-    let texture = |format, samples| attachment(device, format, samples);
-    let msaa = (samples > 1).then(|| texture(target.format(), samples));
-    let stencil = texture(wgpu::TextureFormat::Depth24PlusStencil8, samples);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: msaa.as_ref().unwrap_or(target.view()),
-                depth_slice: None,
-                resolve_target: msaa.as_ref().map(|_| target.view()),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear.to_wgpu_premultiplied()),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &stencil,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-            }),
-            ..Default::default()
-        });
-        draw(&mut pass);
-    }
-    queue.submit([encoder.finish()]);
-}
-
 fn stencil_desc(samples: u32) -> TargetDesc {
     TargetDesc::new(wgpu::TextureFormat::Rgba8Unorm, W, H)
         .with_sample_count(samples)
@@ -366,7 +299,7 @@ fn a_stencil8_pass_and_an_encoder_the_caller_submits_work_too() {
     };
     let desc =
         TargetDesc::from_view(target.view()).with_depth_stencil(wgpu::TextureFormat::Stencil8);
-    let stencil = attachment(&device, wgpu::TextureFormat::Stencil8, 1);
+    let stencil = attachment(&device, wgpu::TextureFormat::Stencil8, (W, H), 1);
     for _ in 0..3 {
         let mut encoder = device.create_command_encoder(&Default::default());
         r.prepare_with_encoder(&mut encoder, &s, &desc).unwrap();

@@ -154,9 +154,8 @@ struct Foreign {
     node: NodeId,
     texture: Texture,
     target: RenderTarget,
-    /// The host's colour target (of the renderer under test) and its stencil attachment.
+    /// The host's colour target (of the renderer under test).
     host: RenderTarget,
-    host_stencil: wgpu::TextureView,
 }
 
 const HOST: (u32, u32) = (16, 16);
@@ -169,35 +168,10 @@ fn host_desc() -> TargetDesc {
 
 /// Begins the host's pass, records the prepared frame into it and submits it.
 fn host_record(r: &Renderer, f: &Foreign) -> stage2d::Result<()> {
-    let mut encoder = r.device().create_command_encoder(&Default::default());
-    let res = {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: f.host.view(),
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &f.host_stencil,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-            }),
-            ..Default::default()
-        });
-        r.record(&mut pass, &host_desc())
-    };
-    r.queue().submit([encoder.finish()]);
-    res
+    let (d, q) = (r.device(), r.queue());
+    common::host_pass(d, q, &f.host, 1, Color::BLACK, |pass| {
+        r.record(pass, &host_desc())
+    })
 }
 
 /// The model: live nodes with their parents, removed ids, textures, targets and the pool.
@@ -581,23 +555,6 @@ fn random_scene_and_renderer_operations_match_the_model() {
         host: r
             .create_render_texture(RenderTextureOptions::new(HOST.0, HOST.1))
             .unwrap(),
-        host_stencil: r
-            .device()
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("host stencil"),
-                size: wgpu::Extent3d {
-                    width: HOST.0,
-                    height: HOST.1,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Depth24PlusStencil8,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                view_formats: &[],
-            })
-            .create_view(&Default::default()),
     };
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut in_flight = [0; 4];

@@ -136,3 +136,74 @@ pub fn golden(name: &str, img: &RgbaImage) {
         );
     }
 }
+
+/// A host program's `size` render attachment of `format` with `samples` samples.
+pub fn attachment(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    size: (u32, u32),
+    samples: u32,
+) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("host attachment"),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
+/// What a host program does around an embedded frame: begins its own pass on `target` (through a multisampled
+/// colour attachment when `samples > 1`) with a cleared `Depth24PlusStencil8` attachment, lets `draw` record into
+/// it, and submits.
+pub fn host_pass<T>(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    target: &stage2d::RenderTarget,
+    samples: u32,
+    clear: Color,
+    draw: impl FnOnce(&mut wgpu::RenderPass<'_>) -> T,
+) -> T {
+    let size = (target.width(), target.height());
+    let texture = |format, samples| attachment(device, format, size, samples);
+    let msaa = (samples > 1).then(|| texture(target.format(), samples));
+    let stencil = texture(wgpu::TextureFormat::Depth24PlusStencil8, samples);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let out = {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: msaa.as_ref().unwrap_or(target.view()),
+                depth_slice: None,
+                resolve_target: msaa.as_ref().map(|_| target.view()),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(clear.to_wgpu_premultiplied()),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &stencil,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+            }),
+            ..Default::default()
+        });
+        draw(&mut pass)
+    };
+    queue.submit([encoder.finish()]);
+    out
+}
