@@ -92,20 +92,28 @@ pub struct Vertex {
     pub texture: u32,
 }
 
-/// A `Vec` rewritten each frame from the start, remembering which range differs from the previous frame.
+/// Most dirty ranges a stream keeps a frame; past them the last range widens to cover new changes.
+const MAX_DIRTY_RANGES: usize = 32;
+
+/// Two dirty ranges closer than this many bytes are uploaded as one: a copy command costs more than copying a few
+/// hundred unchanged bytes.
+const MERGE_GAP_BYTES: usize = 256;
+
+/// A `Vec` rewritten each frame from the start, remembering which ranges differ from the previous frame.
 #[derive(Debug, Default)]
 pub struct TrackedVec<T> {
     /// Last frame's contents beyond `len`, this frame's before it.
     data: Vec<T>,
     len: usize,
-    dirty: Option<Range<usize>>,
+    /// Changed ranges in the order they were marked (ascending: a frame writes front to back).
+    dirty: Vec<Range<usize>>,
 }
 
 impl<T: Pod + Default> TrackedVec<T> {
     /// Starts a new frame: writes go to the front again, nothing is dirty yet.
     pub fn rewind(&mut self) {
         self.len = 0;
-        self.dirty = None;
+        self.dirty.clear();
     }
 
     /// Elements written this frame.
@@ -123,9 +131,16 @@ impl<T: Pod + Default> TrackedVec<T> {
         &self.data[..self.len]
     }
 
-    /// The range written this frame whose contents differ from last frame's.
+    /// The span of everything written this frame whose contents differ from last frame's.
     pub fn dirty(&self) -> Option<Range<usize>> {
-        self.dirty.clone()
+        let start = self.dirty.iter().map(|r| r.start).min()?;
+        let end = self.dirty.iter().map(|r| r.end).max()?;
+        Some(start..end)
+    }
+
+    /// The ranges that differ from last frame's, each uploaded on its own.
+    pub fn dirty_ranges(&self) -> &[Range<usize>] {
+        &self.dirty
     }
 
     /// This frame's contents in bytes.
@@ -133,11 +148,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         bytemuck::cast_slice(self.as_slice())
     }
 
-    /// The dirty range as (byte offset, bytes), ready to upload.
-    pub fn dirty_bytes(&self) -> Option<(u64, &[u8])> {
-        let r = self.dirty.clone()?;
+    /// The dirty ranges as (byte offset, bytes), ready to upload.
+    pub fn dirty_bytes(&self) -> impl Iterator<Item = (u64, &[u8])> + '_ {
         let size = std::mem::size_of::<T>();
-        Some(((r.start * size) as u64, bytemuck::cast_slice(&self.data[r])))
+        self.dirty.iter().map(move |r| {
+            let bytes = bytemuck::cast_slice(&self.data[r.clone()]);
+            ((r.start * size) as u64, bytes)
+        })
     }
 
     /// Keeps the next `count` elements from last frame as they are (the caller knows they are unchanged).
@@ -156,20 +173,30 @@ impl<T: Pod + Default> TrackedVec<T> {
     pub fn forget(&mut self) {
         self.data.clear();
         self.len = 0;
-        self.dirty = None;
+        self.dirty.clear();
     }
 
     /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
     pub fn mark_all_dirty(&mut self) {
-        self.dirty = (self.len > 0).then_some(0..self.len);
+        self.dirty.clear();
+        if self.len > 0 {
+            self.dirty.push(0..self.len);
+        }
     }
 
+    /// Adds `r` to the dirty ranges: joined to the last one when they are close, else a range of its own (the
+    /// last one widens instead once there are [`MAX_DIRTY_RANGES`], or for a range marked out of order).
     #[inline]
     fn mark(&mut self, r: Range<usize>) {
-        self.dirty = Some(match self.dirty.take() {
-            Some(d) => d.start.min(r.start)..d.end.max(r.end),
-            None => r,
-        });
+        let gap = MERGE_GAP_BYTES / std::mem::size_of::<T>().max(1);
+        let full = self.dirty.len() == MAX_DIRTY_RANGES;
+        match self.dirty.last_mut() {
+            Some(last) if full || r.start <= last.end + gap => {
+                last.start = last.start.min(r.start);
+                last.end = last.end.max(r.end);
+            }
+            _ => self.dirty.push(r),
+        }
     }
 
     /// Appends one item of `W` 32-bit words, comparing it word by word (inlined, branch-free) with what stood there
@@ -794,6 +821,35 @@ mod tests {
     }
 
     #[test]
+    fn far_apart_changes_are_separate_ranges_and_near_ones_one() {
+        let mut b = Batcher::new(16);
+        let frame = |b: &mut Batcher, moved: &[usize]| {
+            b.begin();
+            for i in 0..1000 {
+                let x = if moved.contains(&i) { 0.5 } else { 0.0 };
+                b.push_quad(tex(0), [[x, 0.0]; 3], UV, 0, BlendMode::Normal);
+            }
+            b.finish();
+        };
+        frame(&mut b, &[]);
+        // Quads 0 and 999 move: two ranges of one quad (48 bytes) each, not all 1,000.
+        frame(&mut b, &[0, 999]);
+        assert_eq!(b.quads.dirty_ranges(), &[0..1, 999..1000]);
+        let bytes: Vec<_> = b.quads.dirty_bytes().map(|(o, d)| (o, d.len())).collect();
+        assert_eq!(bytes, [(0, 48), (999 * 48, 48)]);
+        // Quads within 256 bytes of each other upload as one range.
+        frame(&mut b, &[10, 12, 15]);
+        assert_eq!(b.quads.dirty_ranges(), &[0..1, 10..16, 999..1000]);
+        // Past MAX_DIRTY_RANGES the last range widens.
+        let every_tenth: Vec<usize> = (0..100).map(|i| i * 10).collect();
+        frame(&mut b, &every_tenth);
+        let ranges = b.quads.dirty_ranges();
+        assert_eq!(ranges.len(), MAX_DIRTY_RANGES);
+        assert_eq!(ranges.last().unwrap().end, 991);
+        assert_eq!(ranges[0], 0..1);
+    }
+
+    #[test]
     fn after_forgetting_a_frame_the_next_uploads_everything() {
         let mut b = Batcher::new(16);
         for forget in [false, true] {
@@ -880,7 +936,7 @@ mod tests {
 
     proptest! {
         /// Over any sequence of frames of quads and meshes, the index stream is exactly the naive one, and its
-        /// dirty range covers every index that differs from what the GPU copy held before.
+        /// dirty ranges (at most MAX_DIRTY_RANGES) cover every index that differs from what the GPU copy held before.
         #[test]
         fn quad_runs_write_the_same_indices_as_naive_pushing(
             frames in proptest::collection::vec(proptest::collection::vec(any::<bool>(), 0..80), 1..6),
@@ -890,10 +946,11 @@ mod tests {
             for items in &frames {
                 let expected = push_frame(&mut b, items);
                 prop_assert_eq!(b.indices.as_slice(), &expected[..]);
-                let dirty = b.indices.dirty().unwrap_or(0..0);
+                let dirty = b.indices.dirty_ranges();
+                prop_assert!(dirty.len() <= MAX_DIRTY_RANGES);
                 for (i, x) in expected.iter().enumerate() {
                     if before.get(i) != Some(x) {
-                        prop_assert!(dirty.contains(&i), "index {} changed outside {:?}", i, dirty);
+                        prop_assert!(dirty.iter().any(|r| r.contains(&i)), "index {} changed outside {:?}", i, dirty);
                     }
                 }
                 // What the GPU copy holds now: this frame's indices over older ones.

@@ -167,18 +167,18 @@ impl Streams {
             };
             self.group = Some((id, group));
         }
-        let streams = [
-            (&self.quads, b.quads.dirty_bytes()),
-            (&self.vertices, b.vertices.dirty_bytes()),
-            (&self.indices, b.indices.dirty_bytes()),
-        ];
         let mut wrote = false;
-        for (gpu, dirty) in streams {
-            if let (Some(buf), Some((offset, bytes))) = (&gpu.buffer, dirty) {
-                self.belt.write(encoder, buf, offset, bytes, frame);
-                wrote = true;
+        let mut upload = |gpu: &GpuBuffer, dirty: &mut dyn Iterator<Item = (u64, &[u8])>| {
+            if let Some(buf) = &gpu.buffer {
+                for (offset, bytes) in dirty {
+                    self.belt.write(encoder, buf, offset, bytes, frame);
+                    wrote = true;
+                }
             }
-        }
+        };
+        upload(&self.quads, &mut b.quads.dirty_bytes());
+        upload(&self.vertices, &mut b.vertices.dirty_bytes());
+        upload(&self.indices, &mut b.indices.dirty_bytes());
         self.belt.finish(encoder);
         Ok(wrote)
     }

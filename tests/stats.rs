@@ -109,3 +109,29 @@ fn totals_accumulate_and_the_pipe_cache_switches_once_per_target_format() {
     );
     assert_eq!(t.pipeline_hits_without_hash, 2);
 }
+
+#[test]
+fn moving_the_first_and_last_of_1000_sprites_uploads_two_quads() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let ids: Vec<_> = (0..1000)
+        .map(|i| {
+            let node = Node::sprite(white)
+                .sized(2.0, 2.0)
+                .at((i % 40) as f32, (i / 40) as f32);
+            s.add(s.root(), node).unwrap()
+        })
+        .collect();
+    let target = r.create_render_target(64, 64).unwrap();
+    for _ in 0..2 {
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    }
+    assert_eq!(r.stats().last_frame.bytes_uploaded, 0);
+    for id in [ids[0], ids[999]] {
+        s.get_mut(id).unwrap().position.x += 1.0;
+    }
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    // Two 48-byte quads, each its own range, instead of the 1,000 between them.
+    assert_eq!(r.stats().last_frame.bytes_uploaded, 2 * 48);
+}
