@@ -259,6 +259,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
     }
     let warm = renderer.stats().total;
     let (mut cpu, mut frame) = (common::Samples::default(), common::Samples::default());
+    let mut gpu = common::Samples::default();
     let mut update_ms = 0.0;
     for _ in 0..args.frames {
         let t0 = Instant::now();
@@ -270,7 +271,16 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         let t2 = Instant::now();
         cpu.push((t1 - t0).as_secs_f64() * 1e3);
         frame.push((t2 - t0).as_secs_f64() * 1e3);
+        // The GPU time of the previous frame (read back without waiting when this one began).
+        if let Some(ms) = renderer.stats().gpu_ms {
+            gpu.push(f64::from(ms));
+        }
     }
+    // null where the adapter cannot write timestamps (wgpu's GL backend, for one).
+    let gpu_ms_median = match gpu.is_empty() {
+        true => "null".to_string(),
+        false => format!("{:.4}", gpu.median()),
+    };
     let stats = renderer.stats();
     let t = stats.total;
     let f = args.frames as f64;
@@ -282,7 +292,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         concat!(
             "{{\"sprites\":{},\"frames\":{},\"textures\":{},\"blend_modes\":{},\"adapter\":\"{}\",\"backend\":\"{:?}\",",
             "\"driver\":\"{}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},",
-            "\"frame_ms_p95\":{:.4},\"draw_calls_per_frame\":{},\"set_pipeline_issued_per_frame\":{},",
+            "\"frame_ms_p95\":{:.4},\"gpu_ms_median\":{},\"draw_calls_per_frame\":{},\"set_pipeline_issued_per_frame\":{},",
             "\"set_pipeline_skipped_per_frame\":{},\"set_bind_group_issued_per_frame\":{},",
             "\"pipeline_lookups_per_frame\":{},\"pipeline_hits_without_hash\":{},\"pipeline_hits_with_hash\":{},",
             "\"pipeline_misses\":{},\"pipeline_misses_after_warmup\":{},\"pipelines_created_after_warmup\":{},",
@@ -305,6 +315,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         cpu.percentile(0.95),
         frame.median(),
         frame.percentile(0.95),
+        gpu_ms_median,
         per(t.draw_calls, warm.draw_calls),
         per(t.set_pipeline_issued, warm.set_pipeline_issued),
         per(t.set_pipeline_skipped, warm.set_pipeline_skipped),

@@ -130,11 +130,12 @@ pub(crate) fn open_device(
     if !downlevel.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) {
         return Err(Error::UnsupportedAdapter(adapter.get_info().name));
     }
-    let features = if driver_cache && adapter.features().contains(wgpu::Features::PIPELINE_CACHE) {
-        wgpu::Features::PIPELINE_CACHE
-    } else {
-        wgpu::Features::empty()
-    };
+    let mut features = wgpu::Features::empty();
+    if driver_cache && adapter.features().contains(wgpu::Features::PIPELINE_CACHE) {
+        features |= wgpu::Features::PIPELINE_CACHE;
+    }
+    // GPU frame times (`Stats::gpu_ms`) where the adapter can write timestamps.
+    features |= adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("stage2d"),
         required_features: features,

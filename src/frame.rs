@@ -320,6 +320,7 @@ impl Frame {
         encoder: &'e mut wgpu::CommandEncoder,
         view: &wgpu::TextureView,
         clear: Option<crate::Color>,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> wgpu::RenderPass<'e> {
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("stage2d pass"),
@@ -348,7 +349,7 @@ impl Frame {
                     }),
                 }
             }),
-            timestamp_writes: None,
+            timestamp_writes: timestamps,
             occlusion_query_set: None,
             multiview_mask: None,
         })

@@ -99,6 +99,7 @@ mod device;
 mod encoder;
 mod error;
 mod frame;
+mod gpu_timer;
 pub mod graphics;
 mod handle;
 mod mask;

@@ -154,7 +154,7 @@ impl FrameStats {
 }
 
 /// The last frame's counters and the running totals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
     /// Counters of the last completed frame.
     pub last_frame: FrameStats,
@@ -164,6 +164,10 @@ pub struct Stats {
     pub frames: u64,
     /// What the renderer holds now (after the last frame or resource call): flat in a program's steady state.
     pub live: LiveCounts,
+    /// GPU milliseconds of the latest frame whose timing has come back (from the start to the end of its pass,
+    /// read a frame or two later without waiting). `None` where the device lacks `TIMESTAMP_QUERY` (wgpu's GL
+    /// backend, for one) and for embedded frames, whose pass the caller begins.
+    pub gpu_ms: Option<f32>,
 }
 
 /// GPU objects a renderer holds, so a long-running program (or a soak test) can check that nothing piles up.

@@ -88,6 +88,10 @@ impl UploadBelt {
                 && offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
         );
         let fits = |c: &Chunk| c.offset + len <= c.buffer.size();
+        debug_assert!(self
+            .active
+            .iter()
+            .all(|c| c.offset.is_multiple_of(wgpu::MAP_ALIGNMENT)));
         let index = match self.active.iter().position(fits) {
             Some(i) => i,
             None => {
@@ -124,7 +128,8 @@ impl UploadBelt {
             view.copy_from_slice(data);
         }
         encoder.copy_buffer_to_buffer(&chunk.buffer, start, target, offset, len);
-        chunk.offset = start + len;
+        // The next write's mapped range must start at a multiple of wgpu::MAP_ALIGNMENT (8); `len` may be 4 more.
+        chunk.offset = (start + len).next_multiple_of(wgpu::MAP_ALIGNMENT);
         stats.bytes_uploaded += len;
     }
 

@@ -135,3 +135,33 @@ fn moving_the_first_and_last_of_1000_sprites_uploads_two_quads() {
     // Two 48-byte quads, each its own range, instead of the 1,000 between them.
     assert_eq!(r.stats().last_frame.bytes_uploaded, 2 * 48);
 }
+
+#[test]
+fn gpu_frame_time_is_reported_where_the_device_writes_timestamps() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::sprite(white).sized(32.0, 32.0))
+        .unwrap();
+    let target = r.create_render_target(64, 64).unwrap();
+    assert_eq!(r.stats().gpu_ms, None, "nothing timed yet");
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    let created = r.stats().total;
+    for _ in 0..4 {
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+        r.wait_idle().unwrap();
+    }
+    let timestamps = r
+        .device()
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    let gpu = r.stats().gpu_ms;
+    assert_eq!(gpu.is_some(), timestamps, "{gpu:?}");
+    if let Some(ms) = gpu {
+        assert!(ms > 0.0 && ms < 10_000.0, "{ms}");
+    }
+    // Timing creates nothing per frame after the first.
+    let after = r.stats().total;
+    assert_eq!(after.buffers_created, created.buffers_created);
+    assert_eq!(after.textures_created, created.textures_created);
+}

@@ -68,6 +68,9 @@ impl Samples {
     pub fn median(&self) -> f64 {
         self.percentile(0.5)
     }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
     pub fn mean(&self) -> f64 {
         if self.0.is_empty() {
             return 0.0;

@@ -318,7 +318,7 @@ pub fn offset(line: &Polyline, d: f32) -> Polyline {
     }
 }
 
-/// The most work a fill may take, in the units of [`fill_work`]: about a second of lyon on the development
+/// The most work a fill may take, in units of lyon's sweep (segments met at each event, and again at each crossing): about a second of lyon on the development
 /// machine (a random self-crossing polygon of 1,000 segments, filled in 0.6 s, measures about 4.3e7; one of 1,400
 /// passes the limit). A fill over it is skipped with a warning (and is
 /// [`FillTooComplex`](crate::Error::FillTooComplex) from

@@ -99,6 +99,12 @@ impl Renderer {
         self.release.retire_all(t.take_retired(), false);
         self.release.retire_all(self.frame.retired.drain(..), false);
         self.release.release_finished(&self.device);
+        if let Some(timer) = &mut self.timer {
+            if timer.waiting() {
+                let _ = self.device.poll(wgpu::PollType::Poll);
+            }
+            timer.collect();
+        }
         Ok(())
     }
 }

@@ -11,6 +11,7 @@ pub use options::RendererOptions;
 
 use crate::device::{self, Capabilities};
 use crate::frame::{Attach, Frame};
+use crate::gpu_timer::GpuTimer;
 use crate::pipeline::warm::{self, WarmStart, WarmState};
 use crate::pipeline::PipelineSystem;
 use crate::release::ReleaseQueue;
@@ -33,6 +34,8 @@ pub struct Renderer {
     msaa: bool,
     stats: Stats,
     release: ReleaseQueue,
+    /// Pass timestamps, where the device has them.
+    timer: Option<GpuTimer>,
 }
 
 impl Renderer {
@@ -96,6 +99,7 @@ impl Renderer {
                 msaa: options.msaa,
                 stats,
                 release: ReleaseQueue::default(),
+                timer: GpuTimer::new(&device, &queue),
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {
@@ -249,16 +253,25 @@ impl Renderer {
         let prepared = *f.prepared().expect("just prepared");
         // The pass's time includes beginning and ending it (wgpu encodes the pass when it ends).
         let t0 = std::time::Instant::now();
+        let timer = &mut self.timer;
         let recorded = {
-            let mut pass = f.begin_own_pass(&mut encoder, view, clear);
+            let timestamps = timer.as_mut().and_then(|t| t.pass_writes());
+            let mut pass = f.begin_own_pass(&mut encoder, view, clear, timestamps);
             f.record(p, t, &mut pass, &prepared, true)
         };
         let t1 = std::time::Instant::now();
         if let Err(e) = recorded {
+            timer.as_mut().map(GpuTimer::abandon);
             f.trim(p, t, &mut self.stats, &FrameStats::default());
             return Err(e);
         }
+        if let Some(timer) = timer {
+            timer.resolve(&mut encoder);
+        }
         self.queue.submit([encoder.finish()]);
+        if let Some(timer) = &mut self.timer {
+            timer.submitted();
+        }
         self.release.submitted(&self.queue);
         let own = FrameStats {
             record_ns: (t1 - t0).as_nanos() as u64,
@@ -321,6 +334,7 @@ impl Renderer {
     pub fn stats(&self) -> Stats {
         let pending = self.release.len() + self.textures.retired_len() + self.frame.retired.len();
         Stats {
+            gpu_ms: self.timer.as_ref().and_then(|t| t.last_ms),
             live: LiveCounts {
                 textures: self.textures.live_textures() as u64,
                 bind_groups: self.textures.bind_groups() as u64,
