@@ -230,9 +230,10 @@ impl Bunnymark {
 
 fn run_headless(args: &Args) -> stage2d::Result<()> {
     let started = Instant::now();
+    let options = RendererOptions::default().with_gpu_timing(true);
     let mut renderer = Renderer::new_headless(match &args.pipeline_cache {
-        Some(dir) => RendererOptions::default().with_pipeline_cache(dir),
-        None => RendererOptions::default(),
+        Some(dir) => options.with_pipeline_cache(dir),
+        None => options,
     })?;
     let info = renderer.adapter_info();
     let mut mark = Bunnymark::new(&mut renderer, args)?;

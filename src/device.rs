@@ -125,6 +125,7 @@ pub(crate) fn full_index_by_backend(device: &wgpu::Device) -> bool {
 pub(crate) fn open_device(
     adapter: &wgpu::Adapter,
     driver_cache: bool,
+    timestamps: bool,
 ) -> Result<(wgpu::Device, wgpu::Queue)> {
     let downlevel = adapter.get_downlevel_capabilities().flags;
     if !downlevel.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) {
@@ -134,8 +135,10 @@ pub(crate) fn open_device(
     if driver_cache && adapter.features().contains(wgpu::Features::PIPELINE_CACHE) {
         features |= wgpu::Features::PIPELINE_CACHE;
     }
-    // GPU frame times (`Stats::gpu_ms`) where the adapter can write timestamps.
-    features |= adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+    // GPU frame times (`Stats::gpu_ms`), if asked for, where the adapter can write timestamps.
+    if timestamps {
+        features |= adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+    }
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("stage2d"),
         required_features: features,

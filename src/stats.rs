@@ -165,8 +165,9 @@ pub struct Stats {
     /// What the renderer holds now (after the last frame or resource call): flat in a program's steady state.
     pub live: LiveCounts,
     /// GPU milliseconds of the latest frame whose timing has come back (from the start to the end of its pass,
-    /// read a frame or two later without waiting). `None` where the device lacks `TIMESTAMP_QUERY` (wgpu's GL
-    /// backend, for one) and for embedded frames, whose pass the caller begins.
+    /// read a frame or two later without waiting), with
+    /// [`RendererOptions::gpu_timing`](crate::RendererOptions::gpu_timing) on. `None` when it is off, where the
+    /// device lacks `TIMESTAMP_QUERY`, and for embedded frames, whose pass the caller begins.
     pub gpu_ms: Option<f32>,
 }
 

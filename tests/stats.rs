@@ -138,7 +138,16 @@ fn moving_the_first_and_last_of_1000_sprites_uploads_two_quads() {
 
 #[test]
 fn gpu_frame_time_is_reported_where_the_device_writes_timestamps() {
-    let mut r = renderer();
+    // Off by default: no timing, nothing requested.
+    let mut plain = renderer();
+    let t = plain.create_render_target(8, 8).unwrap();
+    for _ in 0..3 {
+        plain.render(&Scene::new(), &t, None).unwrap();
+        plain.wait_idle().unwrap();
+    }
+    assert_eq!(plain.stats().gpu_ms, None);
+    let options = stage2d::RendererOptions::default().with_gpu_timing(true);
+    let mut r = stage2d::Renderer::new_headless(options).unwrap();
     let white = r.white_texture();
     let mut s = Scene::new();
     s.add(s.root(), Node::sprite(white).sized(32.0, 32.0))

@@ -51,7 +51,8 @@ impl Renderer {
 
     /// A renderer with its own device on `adapter` (for windows: one compatible with the surface).
     pub fn from_adapter(adapter: &wgpu::Adapter, options: RendererOptions) -> Result<Renderer> {
-        let (device, queue) = device::open_device(adapter, options.pipeline_cache.is_some())?;
+        let cache = options.pipeline_cache.is_some();
+        let (device, queue) = device::open_device(adapter, cache, options.gpu_timing)?;
         let full_index = adapter
             .get_downlevel_capabilities()
             .flags
@@ -99,7 +100,10 @@ impl Renderer {
                 msaa: options.msaa,
                 stats,
                 release: ReleaseQueue::default(),
-                timer: GpuTimer::new(&device, &queue),
+                timer: options
+                    .gpu_timing
+                    .then(|| GpuTimer::new(&device, &queue))
+                    .flatten(),
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {

@@ -17,6 +17,10 @@ pub struct RendererOptions {
     /// from wgpu's driver cache where the device has one. Saved by [`Renderer::save_pipeline_cache`](crate::Renderer::save_pipeline_cache) and when
     /// the renderer is dropped.
     pub pipeline_cache: Option<PathBuf>,
+    /// Time each pass stage2d begins on the GPU ([`Stats::gpu_ms`](crate::Stats::gpu_ms)) where the device has
+    /// `TIMESTAMP_QUERY` (requested when stage2d opens the device). Off by default: it costs a few microseconds of
+    /// CPU a frame (a query resolve, a copy and a buffer map).
+    pub gpu_timing: bool,
 }
 
 impl Default for RendererOptions {
@@ -26,6 +30,7 @@ impl Default for RendererOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             msaa: false,
             pipeline_cache: None,
+            gpu_timing: false,
         }
     }
 }
@@ -44,6 +49,11 @@ impl RendererOptions {
     /// With 4x multisampling on or off.
     pub fn with_msaa(mut self, on: bool) -> Self {
         self.msaa = on;
+        self
+    }
+    /// With GPU frame timing on or off.
+    pub fn with_gpu_timing(mut self, on: bool) -> Self {
+        self.gpu_timing = on;
         self
     }
     /// With a pipeline-cache directory (warm starts).
