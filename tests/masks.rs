@@ -198,7 +198,8 @@ fn inverse_masks_show_the_outside_and_nest_with_their_parent() {
 fn rectangle_masks_use_the_scissor_without_stencil_or_pipeline_switches() {
     // MSAA off: the probes check the scissor's exact edges. (With 4x MSAA, Mesa 22.3's llvmpipe, Vulkan and GL
     // alike, tests the scissor per sample as if the rectangle began half a pixel earlier, so the pixels just
-    // outside its top and left edges get 2 of 4 samples; a sprite with the same edges gets none.)
+    // outside its top and left edges get 2 of 4 samples; a sprite with the same edges gets none. On an H100 the
+    // same frame is exact on every edge.)
     let mut r = renderer_with_msaa(false);
     let mut s = Scene::new();
     let c = content(&r, &mut s, 64.0, Color::RED);
