@@ -174,3 +174,41 @@ fn gpu_frame_time_is_reported_where_the_device_writes_timestamps() {
     assert_eq!(after.buffers_created, created.buffers_created);
     assert_eq!(after.textures_created, created.textures_created);
 }
+
+#[test]
+fn frames_in_flight_create_nothing_after_warm_up_and_draw_the_last_frame() {
+    let mut r = renderer();
+    r.wait_frames_in_flight(1).unwrap(); // nothing submitted yet
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let ids: Vec<_> = (0..200)
+        .map(|i| {
+            let node = Node::sprite(white)
+                .sized(1.0, 1.0)
+                .at((i % 20) as f32, (i / 20) as f32);
+            s.add(s.root(), node).unwrap()
+        })
+        .collect();
+    let target = r.create_render_target(32, 32).unwrap();
+    let mut baseline = None;
+    for frame in 0..30 {
+        for &id in &ids {
+            s.get_mut(id).unwrap().position.y += 0.5;
+        }
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+        // At most one frame on the GPU while the next is prepared.
+        r.wait_frames_in_flight(1).unwrap();
+        if frame == 5 {
+            baseline = Some(r.stats().total);
+        }
+    }
+    r.wait_frames_in_flight(0).unwrap();
+    let (before, after) = (baseline.unwrap(), r.stats().total);
+    assert_eq!(after.buffers_created, before.buffers_created);
+    assert_eq!(after.textures_created, before.textures_created);
+    assert_eq!(after.bind_groups_created, before.bind_groups_created);
+    // The last frame: rows moved down 15 px, so row 0..15 is empty and the sprites fill 15..25.
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 5, 5, [0, 0, 0, 255], 0);
+    probe(&img, 5, 20, [255, 255, 255, 255], 0);
+}

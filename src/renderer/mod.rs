@@ -36,7 +36,12 @@ pub struct Renderer {
     release: ReleaseQueue,
     /// Pass timestamps, where the device has them.
     timer: Option<GpuTimer>,
+    /// The last frames' submissions, newest last (for [`Renderer::wait_frames_in_flight`]).
+    submissions: std::collections::VecDeque<wgpu::SubmissionIndex>,
 }
+
+/// Submissions remembered for [`Renderer::wait_frames_in_flight`].
+const MAX_TRACKED_SUBMISSIONS: usize = 4;
 
 impl Renderer {
     /// A renderer with its own device, on the adapter chosen from the environment (`WGPU_BACKEND`,
@@ -104,6 +109,7 @@ impl Renderer {
                     .gpu_timing
                     .then(|| GpuTimer::new(&device, &queue))
                     .flatten(),
+                submissions: Default::default(),
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {
@@ -272,7 +278,11 @@ impl Renderer {
         if let Some(timer) = timer {
             timer.resolve(&mut encoder);
         }
-        self.queue.submit([encoder.finish()]);
+        let index = self.queue.submit([encoder.finish()]);
+        if self.submissions.len() == MAX_TRACKED_SUBMISSIONS {
+            self.submissions.pop_front();
+        }
+        self.submissions.push_back(index);
         if let Some(timer) = &mut self.timer {
             timer.submitted();
         }
@@ -284,6 +294,26 @@ impl Renderer {
         };
         self.frame.trim(p, t, &mut self.stats, &own);
         Ok(())
+    }
+
+    /// Blocks until at most `max` of the frames drawn with [`Renderer::render`] (and its siblings) are still
+    /// running on the GPU: with `max = 1`, the CPU work of the next frame overlaps the GPU work of the last one,
+    /// so a frame costs about the larger of the two rather than their sum. `max = 0` waits for all of them.
+    /// Frames a caller submits (embedded) are the caller's to wait for.
+    pub fn wait_frames_in_flight(&self, max: usize) -> Result<()> {
+        let n = self.submissions.len();
+        if n <= max {
+            return Ok(());
+        }
+        let index = self.submissions[n - 1 - max].clone();
+        let wait = wgpu::PollType::Wait {
+            submission_index: Some(index),
+            timeout: None,
+        };
+        self.device
+            .poll(wait)
+            .map(|_| ())
+            .map_err(|e| Error::Wgpu(format!("waiting for a frame: {e}")))
     }
 
     fn encoder(&self, label: &'static str) -> wgpu::CommandEncoder {
