@@ -13,12 +13,13 @@
 //! dropped, and a context changed while its job ran is tessellated again once the job is back.
 
 use super::context::{GraphicsContext, SCREEN_TOLERANCE};
-use super::tessellate::{flatten_context, tessellate_flat, FlatContext, Mesh, TessellationReport};
+use super::flatten::{flatten_context, FlatContext, TessellationReport};
+use super::tessellate::{tessellate_flat, Mesh};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 
 /// Fills that cost more than this many segments of a self-crossing outline
-/// ([`fill_cost`](super::tessellate::fill_cost): convex outlines count 128 times less) are triangulated on the
+/// ([`fill_cost`](super::flatten::fill_cost): convex outlines count 128 times less) are triangulated on the
 /// worker thread.
 ///
 /// Measured on the development machine (dev profile, which builds lyon at `opt-level = 2`), lyon's fill of a

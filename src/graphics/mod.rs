@@ -8,6 +8,7 @@
 
 pub(crate) mod cache;
 mod context;
+pub(crate) mod flatten;
 pub(crate) mod path;
 pub(crate) mod tessellate;
 

@@ -374,6 +374,49 @@ fn crosses(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// `n` points spread at random over a 1000-pixel square: a polygon that crosses itself about n^2 / 10 times.
+    fn random_polygon(n: usize, seed: u64) -> Polyline {
+        let mut x = seed;
+        let mut next = move || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 40) as f32 / (1u64 << 24) as f32 * 1000.0
+        };
+        Polyline {
+            points: (0..n).map(|_| Vec2::new(next(), next())).collect(),
+            closed: true,
+        }
+    }
+
+    #[test]
+    fn fill_work_follows_crossings_and_stops_at_its_limit() {
+        let work = |l: &Polyline| fill_work(std::slice::from_ref(l), &[], MAX_FILL_WORK);
+        // Measured against lyon on the development machine: 1,000 random segments fill in 0.6 s, 2,000 in 4.4 s.
+        let w1000 = work(&random_polygon(1000, 7)).expect("within the limit");
+        assert!(w1000 > 10_000_000, "{w1000}");
+        assert_eq!(work(&random_polygon(2000, 7)), None);
+        assert_eq!(work(&random_polygon(1 << 18, 7)), None);
+        // A 65,536-gon (convex) and a long random walk (few crossings) stay cheap.
+        let circle = Polyline {
+            points: (0..65_536)
+                .map(|i| {
+                    let a = i as f32 / 65_536.0 * std::f32::consts::TAU;
+                    Vec2::new(a.cos(), a.sin()) * 5000.0
+                })
+                .collect(),
+            closed: true,
+        };
+        assert!(work(&circle).unwrap() < 1_000_000);
+        let mut walk = random_polygon(10_000, 3);
+        let mut p = Vec2::ZERO;
+        for q in walk.points.iter_mut() {
+            p += (*q - Vec2::splat(500.0)) * 0.04;
+            *q = p;
+        }
+        assert!(work(&walk).is_some());
+    }
+
     use super::*;
 
     #[test]

@@ -3,8 +3,9 @@
 //! (non-finite points, degenerate paths, a stroke of non-positive or non-finite width) is skipped per instruction
 //! with a warning; the other instructions still produce triangles.
 //!
-//! It runs in two steps: [`flatten_context`] turns the recorded paths into polylines (linear in their size, and
-//! where [`MAX_PATH_SEGMENTS`] is enforced), then [`tessellate_flat`] triangulates them. The second step can be
+//! It runs in two steps: [`flatten_context`] (`flatten.rs`) turns the recorded paths into polylines (linear in
+//! their size, and where [`MAX_PATH_SEGMENTS`](super::MAX_PATH_SEGMENTS) is enforced), then [`tessellate_flat`]
+//! triangulates them. The second step can be
 //! slow for large self-crossing fills, so the cache may run it on a worker thread; its input owns everything.
 //!
 //! Holes: a fill with holes is triangulated by its own rule, its holes by the same rule, and the two triangle
@@ -12,11 +13,10 @@
 //! triangles each lie wholly inside or outside the holes, and those inside a hole are dropped. So a hole
 //! subtracts whatever the winding of its path and whatever the fill rule.
 
-use super::context::{
-    FillRule as Rule, GraphicsContext, Instruction, LineCap, LineJoin, StrokeAlignment,
-    StrokeStyle, MAX_PATH_SEGMENTS,
-};
-use super::path::{fill_work, offset, signed_area2, Polyline, MAX_FILL_WORK};
+use super::context::{FillRule as Rule, GraphicsContext, LineCap, LineJoin, StrokeStyle};
+pub use super::flatten::{flatten_context, TessellationReport};
+use super::flatten::{FlatContext, FlatShape};
+use super::path::{fill_work, Polyline, MAX_FILL_WORK};
 use crate::{Color, Texture};
 use glam::Vec2;
 use lyon::path::Path;
@@ -64,15 +64,6 @@ impl Mesh {
     }
 }
 
-/// What tessellating one context did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TessellationReport {
-    /// Instructions skipped as degenerate or invalid.
-    pub skipped_instructions: u32,
-    /// Subpaths dropped for non-finite coordinates.
-    pub dropped_subpaths: u32,
-}
-
 fn to_lyon(lines: &[Polyline], force_closed: bool) -> Path {
     let mut b = Path::builder();
     for l in lines {
@@ -86,186 +77,6 @@ fn to_lyon(lines: &[Polyline], force_closed: bool) -> Path {
         b.end(l.closed || force_closed);
     }
     b.build()
-}
-
-/// Moves stroke outlines by the stroke's alignment; the second value counts outlines dropped as non-finite.
-fn align_stroke(lines: Vec<Polyline>, style: &StrokeStyle) -> (Vec<Polyline>, usize) {
-    let half = style.width / 2.0;
-    let side = match style.alignment {
-        StrokeAlignment::Centre => return (lines, 0),
-        StrokeAlignment::Outer => half,
-        StrokeAlignment::Inner => -half,
-    };
-    let mut lines: Vec<Polyline> = lines
-        .iter()
-        .map(|l| {
-            // Positive offsets go outwards for clockwise closed shapes; flip for anticlockwise ones.
-            let orient = if l.closed && signed_area2(&l.points) < 0.0 {
-                -1.0
-            } else {
-                1.0
-            };
-            offset(l, side * orient)
-        })
-        .collect();
-    let before = lines.len();
-    lines.retain(|l| l.points.iter().all(|v| v.is_finite()));
-    let overflowed = before - lines.len();
-    (lines, overflowed)
-}
-
-/// One instruction, flattened: what [`tessellate_flat`] triangulates.
-#[derive(Clone, Debug)]
-enum FlatShape {
-    Fill {
-        lines: Vec<Polyline>,
-        holes: Vec<Polyline>,
-        rule: Rule,
-        color: Color,
-        texture: Option<Texture>,
-    },
-    Stroke {
-        lines: Vec<Polyline>,
-        style: StrokeStyle,
-    },
-}
-
-/// A context's instructions flattened at one tolerance: owned, so it can be triangulated on another thread.
-#[derive(Clone, Debug, Default)]
-pub struct FlatContext {
-    id: u64,
-    tolerance: f32,
-    shapes: Vec<FlatShape>,
-    report: TessellationReport,
-    /// Segments of all fills and strokes.
-    pub segments: u64,
-    /// The cost of the most expensive fill, in segments of a self-crossing outline (see [`fill_cost`]).
-    pub max_fill_cost: u64,
-}
-
-fn points(lines: &[Polyline]) -> u64 {
-    lines.iter().map(|l| l.points.len() as u64).sum()
-}
-
-/// Convex outlines fill in linear time, so they count [`CONVEX_DISCOUNT`] times less than others.
-pub const CONVEX_DISCOUNT: u64 = 128;
-
-/// What triangulating a fill costs, in segments of a self-crossing outline: lyon's fill time grows about
-/// cubically with the segments of outlines that cross themselves, but only linearly for convex ones (circles,
-/// ellipses, rounded rectangles, regular polygons), which count [`CONVEX_DISCOUNT`] times less.
-pub fn fill_cost(lines: &[Polyline]) -> u64 {
-    lines
-        .iter()
-        .map(|l| {
-            let n = l.points.len() as u64;
-            if is_convex(&l.points) {
-                n.div_ceil(CONVEX_DISCOUNT)
-            } else {
-                n
-            }
-        })
-        .sum()
-}
-
-/// Whether a closed polyline is convex: it turns one way only, once round.
-fn is_convex(p: &[Vec2]) -> bool {
-    let n = p.len();
-    if n < 4 {
-        return true;
-    }
-    let (mut sign, mut turning) = (0.0f32, 0.0f64);
-    for i in 0..n {
-        let (a, b, c) = (p[i], p[(i + 1) % n], p[(i + 2) % n]);
-        let (d1, d2) = (b - a, c - b);
-        let cross = d1.perp_dot(d2);
-        if cross != 0.0 {
-            if sign * cross < 0.0 {
-                return false;
-            }
-            sign = cross.signum();
-        }
-        turning += f64::from(cross.atan2(d1.dot(d2)));
-    }
-    // One turn is 2 pi; a pentagram, turning one way, goes round twice.
-    (turning.abs() - std::f64::consts::TAU).abs() < 0.5
-}
-
-/// Flattens every instruction of `ctx` so that curves deviate at most `tolerance` local pixels. Instructions
-/// that would take the context past [`MAX_PATH_SEGMENTS`] are skipped (counted, with one warning).
-pub fn flatten_context(ctx: &GraphicsContext, tolerance: f32) -> FlatContext {
-    let mut flat = FlatContext {
-        id: ctx.id(),
-        tolerance,
-        ..Default::default()
-    };
-    let max = MAX_PATH_SEGMENTS as usize;
-    let mut too_complex = 0u32;
-    for ins in ctx.instructions() {
-        let budget = max.saturating_sub(flat.segments as usize);
-        let flattened = match ins {
-            Instruction::Fill { path, holes, .. } | Instruction::Stroke { path, holes, .. } => path
-                .flatten_within(tolerance, budget)
-                .and_then(|(lines, d)| {
-                    let left = budget - points(&lines) as usize;
-                    holes
-                        .flatten_within(tolerance, left)
-                        .map(|(h, d2)| (lines, h, d + d2))
-                }),
-        };
-        let Ok((mut lines, mut hole_lines, dropped)) = flattened else {
-            too_complex += 1;
-            continue;
-        };
-        flat.report.dropped_subpaths += dropped as u32;
-        match ins {
-            Instruction::Fill { style, .. } => {
-                lines.retain(|l| l.points.len() >= 3);
-                hole_lines.retain(|l| l.points.len() >= 3);
-                if lines.is_empty() {
-                    flat.report.skipped_instructions += 1;
-                    continue;
-                }
-                flat.segments += points(&lines) + points(&hole_lines);
-                let cost = fill_cost(&lines) + fill_cost(&hole_lines);
-                flat.max_fill_cost = flat.max_fill_cost.max(cost);
-                flat.shapes.push(FlatShape::Fill {
-                    lines,
-                    holes: hole_lines,
-                    rule: style.fill_rule,
-                    color: style.color,
-                    texture: style.texture,
-                });
-            }
-            Instruction::Stroke { style, .. } => {
-                if !(style.width.is_finite() && style.width > 0.0 && style.miter_limit.is_finite())
-                {
-                    flat.report.skipped_instructions += 1;
-                    continue;
-                }
-                lines.extend(hole_lines);
-                let (lines, overflowed) = align_stroke(lines, style);
-                flat.report.dropped_subpaths += overflowed as u32;
-                if lines.is_empty() {
-                    flat.report.skipped_instructions += 1;
-                    continue;
-                }
-                flat.segments += points(&lines);
-                flat.shapes.push(FlatShape::Stroke {
-                    lines,
-                    style: *style,
-                });
-            }
-        }
-    }
-    if too_complex > 0 {
-        log::warn!(
-            "graphics context {}: {too_complex} fills or strokes skipped, they would take it past {max} path \
-             segments (MAX_PATH_SEGMENTS); split it over several contexts or simplify its paths",
-            ctx.id()
-        );
-        flat.report.skipped_instructions += too_complex;
-    }
-    flat
 }
 
 /// Tessellates every instruction of `ctx` so that curves deviate at most `tolerance` local pixels.
@@ -528,53 +339,11 @@ fn stroke(
 
 #[cfg(test)]
 mod tests {
-
-    /// `n` points spread at random over a 1000-pixel square: a polygon that crosses itself about n^2 / 10 times.
-    fn random_polygon(n: usize, seed: u64) -> Polyline {
-        let mut x = seed;
-        let mut next = move || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 40) as f32 / (1u64 << 24) as f32 * 1000.0
-        };
-        Polyline {
-            points: (0..n).map(|_| Vec2::new(next(), next())).collect(),
-            closed: true,
-        }
-    }
-
-    #[test]
-    fn fill_work_follows_crossings_and_stops_at_its_limit() {
-        let work = |l: &Polyline| fill_work(std::slice::from_ref(l), &[], MAX_FILL_WORK);
-        // Measured against lyon on the development machine: 1,000 random segments fill in 0.6 s, 2,000 in 4.4 s.
-        let w1000 = work(&random_polygon(1000, 7)).expect("within the limit");
-        assert!(w1000 > 10_000_000, "{w1000}");
-        assert_eq!(work(&random_polygon(2000, 7)), None);
-        assert_eq!(work(&random_polygon(1 << 18, 7)), None);
-        // A 65,536-gon (convex) and a long random walk (few crossings) stay cheap.
-        let circle = Polyline {
-            points: (0..65_536)
-                .map(|i| {
-                    let a = i as f32 / 65_536.0 * std::f32::consts::TAU;
-                    Vec2::new(a.cos(), a.sin()) * 5000.0
-                })
-                .collect(),
-            closed: true,
-        };
-        assert!(work(&circle).unwrap() < 1_000_000);
-        let mut walk = random_polygon(10_000, 3);
-        let mut p = Vec2::ZERO;
-        for (i, q) in walk.points.iter_mut().enumerate() {
-            p += (*q - Vec2::splat(500.0)) * 0.04 + Vec2::new((i % 7) as f32, 0.0) * 0.0;
-            *q = p;
-        }
-        assert!(work(&walk).is_some());
-    }
-
     use super::*;
-    use crate::graphics::context::{FillStyle, StrokeStyle};
-    use std::f32::consts::TAU;
+    use crate::graphics::context::{
+        FillStyle, Instruction, StrokeAlignment, StrokeStyle, MAX_PATH_SEGMENTS,
+    };
+    use crate::graphics::flatten::FlatShape;
 
     fn area(mesh: &Mesh, part: usize) -> f32 {
         let p = &mesh.parts[part];
@@ -829,27 +598,6 @@ mod tests {
     }
 
     #[test]
-    fn segment_counts_stay_capped_at_any_tolerance() {
-        let mut g = GraphicsContext::new();
-        g.circle(0.0, 0.0, 5.0).fill(Color::RED);
-        g.move_to(0.0, 0.0)
-            .bezier_curve_to(1e6, 0.0, -1e6, 1e6, 0.0, 1e6)
-            .quadratic_curve_to(1e6, 1e6, 1e6, 0.0)
-            .stroke(StrokeStyle::default());
-        let t = std::time::Instant::now();
-        let flat = flatten_context(&g, 1e-30);
-        assert!(t.elapsed().as_secs_f32() < 2.0);
-        for s in &flat.shapes {
-            let (FlatShape::Fill { lines, .. } | FlatShape::Stroke { lines, .. }) = s;
-            let n = points(lines);
-            assert!(
-                n > 1000 && n <= 3 * (super::super::path::MAX_CURVE_SEGMENTS as u64 + 1),
-                "{n}"
-            );
-        }
-    }
-
-    #[test]
     fn contexts_over_the_segment_cap_skip_what_does_not_fit() {
         let mut g = GraphicsContext::new();
         g.rect(0.0, 0.0, 4.0, 4.0).fill(Color::BLUE);
@@ -877,24 +625,5 @@ mod tests {
         let mut small = GraphicsContext::new();
         small.circle(0.0, 0.0, 10.0).fill(Color::RED);
         assert!(small.check_complexity().unwrap() > 10);
-    }
-
-    #[test]
-    fn convex_outlines_cost_less_than_self_crossing_ones() {
-        let circle: Vec<Vec2> = (0..1000)
-            .map(|i| Vec2::from_angle(i as f32 * TAU / 1000.0) * 50.0)
-            .collect();
-        let line = |p: &[Vec2]| Polyline {
-            points: p.to_vec(),
-            closed: true,
-        };
-        assert_eq!(fill_cost(&[line(&circle)]), 8);
-        let star: Vec<Vec2> = (0..1000)
-            .map(|i| Vec2::from_angle(i as f32 * 2.0 * TAU / 1000.0) * 50.0)
-            .collect();
-        assert_eq!(fill_cost(&[line(&star)]), 1000, "winds twice");
-        let mut zig = circle.clone();
-        zig.swap(10, 11);
-        assert_eq!(fill_cost(&[line(&zig)]), 1000);
     }
 }
