@@ -13,16 +13,16 @@
 //! O(1): a per-texture `(tick, slot)` pair is valid while its tick equals the current batch's tick (PixiJS's
 //! `_batchTick`).
 //!
-//! The streams keep last frame's contents and note the range that changed ([`TrackedVec`]), so a static scene
+//! The streams keep last frame's contents and note the ranges that changed ([`TrackedVec`], `tracked.rs`), so a static scene
 //! uploads nothing and a scene whose structure did not change re-uploads no indices. Quads do not write their
 //! indices one by one: consecutive quads form a [`QuadRun`] whose indices are written when the run ends, and not
 //! at all when last frame had the same run at the same place (the stream already holds them). Nothing here
 //! touches wgpu.
 
 use crate::pipeline::{StencilMode, Topology};
+pub use crate::tracked::TrackedVec;
 use crate::{BlendMode, TextureId};
 use bytemuck::{Pod, Zeroable};
-use std::ops::Range;
 
 /// Most textures one batch can bind (the texture bind group's size).
 pub const MAX_BATCH_TEXTURES: usize = 16;
@@ -90,157 +90,6 @@ pub struct Vertex {
     pub color: u32,
     /// Slot of the texture in the batch's bind group.
     pub texture: u32,
-}
-
-/// Most dirty ranges a stream keeps a frame; past them the last range widens to cover new changes.
-const MAX_DIRTY_RANGES: usize = 32;
-
-/// Two dirty ranges closer than this many bytes are uploaded as one: a copy command costs more than copying a few
-/// hundred unchanged bytes.
-const MERGE_GAP_BYTES: usize = 256;
-
-/// A `Vec` rewritten each frame from the start, remembering which ranges differ from the previous frame.
-#[derive(Debug, Default)]
-pub struct TrackedVec<T> {
-    /// Last frame's contents beyond `len`, this frame's before it.
-    data: Vec<T>,
-    len: usize,
-    /// Changed ranges in the order they were marked (ascending: a frame writes front to back).
-    dirty: Vec<Range<usize>>,
-}
-
-impl<T: Pod + Default> TrackedVec<T> {
-    /// Starts a new frame: writes go to the front again, nothing is dirty yet.
-    pub fn rewind(&mut self) {
-        self.len = 0;
-        self.dirty.clear();
-    }
-
-    /// Elements written this frame.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether nothing was written this frame.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// This frame's elements.
-    pub fn as_slice(&self) -> &[T] {
-        &self.data[..self.len]
-    }
-
-    /// The span of everything written this frame whose contents differ from last frame's.
-    pub fn dirty(&self) -> Option<Range<usize>> {
-        let start = self.dirty.iter().map(|r| r.start).min()?;
-        let end = self.dirty.iter().map(|r| r.end).max()?;
-        Some(start..end)
-    }
-
-    /// The ranges that differ from last frame's, each uploaded on its own.
-    pub fn dirty_ranges(&self) -> &[Range<usize>] {
-        &self.dirty
-    }
-
-    /// This frame's contents in bytes.
-    pub fn as_bytes(&self) -> &[u8] {
-        bytemuck::cast_slice(self.as_slice())
-    }
-
-    /// The dirty ranges as (byte offset, bytes), ready to upload.
-    pub fn dirty_bytes(&self) -> impl Iterator<Item = (u64, &[u8])> + '_ {
-        let size = std::mem::size_of::<T>();
-        self.dirty.iter().map(move |r| {
-            let bytes = bytemuck::cast_slice(&self.data[r.clone()]);
-            ((r.start * size) as u64, bytes)
-        })
-    }
-
-    /// Keeps the next `count` elements from last frame as they are (the caller knows they are unchanged).
-    /// Returns `false`, keeping nothing, if last frame did not have that many.
-    #[inline]
-    pub fn keep(&mut self, count: usize) -> bool {
-        let end = self.len + count;
-        let kept = end <= self.data.len();
-        if kept {
-            self.len = end;
-        }
-        kept
-    }
-
-    /// Forgets last frame's contents (the GPU copy is unknown): every element of the next frame is dirty.
-    pub fn forget(&mut self) {
-        self.data.clear();
-        self.len = 0;
-        self.dirty.clear();
-    }
-
-    /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
-    pub fn mark_all_dirty(&mut self) {
-        self.dirty.clear();
-        if self.len > 0 {
-            self.dirty.push(0..self.len);
-        }
-    }
-
-    /// Adds `r` to the dirty ranges: joined to the last one when they are close, else a range of its own (the
-    /// last one widens instead once there are [`MAX_DIRTY_RANGES`], or for a range marked out of order).
-    #[inline]
-    fn mark(&mut self, r: Range<usize>) {
-        let gap = MERGE_GAP_BYTES / std::mem::size_of::<T>().max(1);
-        let full = self.dirty.len() == MAX_DIRTY_RANGES;
-        match self.dirty.last_mut() {
-            Some(last) if full || r.start <= last.end + gap => {
-                last.start = last.start.min(r.start);
-                last.end = last.end.max(r.end);
-            }
-            _ => self.dirty.push(r),
-        }
-    }
-
-    /// Appends one item of `W` 32-bit words, comparing it word by word (inlined, branch-free) with what stood there
-    /// last frame. This is the per-sprite path. The item is compared and stored as a value, never through a
-    /// reference to a stack copy: building it with 8-byte stores and reading it back with 16-byte loads stalled on
-    /// store forwarding, which cost a tenth of the walk.
-    #[inline(always)]
-    pub fn push_value<const W: usize>(&mut self, item: T)
-    where
-        [u32; W]: Pod,
-    {
-        let i = self.len;
-        if let Some(old) = self.data.get_mut(i) {
-            let new: [u32; W] = bytemuck::cast(item);
-            let was: [u32; W] = bytemuck::cast(*old);
-            let diff = was.iter().zip(&new).fold(0u32, |acc, (x, y)| acc | (x ^ y));
-            if diff != 0 {
-                *old = item;
-                self.mark(i..i + 1);
-            }
-            self.len = i + 1;
-        } else {
-            self.push_slice(&[item]);
-        }
-    }
-
-    /// Appends `items`, comparing them with what stood there last frame.
-    #[inline]
-    pub fn push_slice(&mut self, items: &[T]) {
-        let start = self.len;
-        let end = start + items.len();
-        if end <= self.data.len() {
-            let old = &mut self.data[start..end];
-            if bytemuck::cast_slice::<T, u8>(old) != bytemuck::cast_slice::<T, u8>(items) {
-                old.copy_from_slice(items);
-                self.mark(start..end);
-            }
-        } else {
-            self.data.truncate(start);
-            self.data.extend_from_slice(items);
-            self.mark(start..end);
-        }
-        self.len = end;
-    }
 }
 
 /// The textures bound by one batch, in slot order.
@@ -844,7 +693,7 @@ mod tests {
         let every_tenth: Vec<usize> = (0..100).map(|i| i * 10).collect();
         frame(&mut b, &every_tenth);
         let ranges = b.quads.dirty_ranges();
-        assert_eq!(ranges.len(), MAX_DIRTY_RANGES);
+        assert_eq!(ranges.len(), crate::tracked::MAX_DIRTY_RANGES);
         assert_eq!(ranges.last().unwrap().end, 991);
         assert_eq!(ranges[0], 0..1);
     }
@@ -875,7 +724,7 @@ mod tests {
             quad(&mut b, 0, BlendMode::Normal);
         }
         b.finish();
-        let cap = b.quads.data.capacity();
+        let cap = b.quads.capacity();
         for _ in 0..5 {
             b.begin();
             for _ in 0..100 {
@@ -883,7 +732,7 @@ mod tests {
             }
             b.finish();
         }
-        assert_eq!(b.quads.data.capacity(), cap);
+        assert_eq!(b.quads.capacity(), cap);
     }
 
     /// Pushes a frame of quads (`true`) and triangles (`false`) and returns the index stream it should have.
@@ -947,7 +796,7 @@ mod tests {
                 let expected = push_frame(&mut b, items);
                 prop_assert_eq!(b.indices.as_slice(), &expected[..]);
                 let dirty = b.indices.dirty_ranges();
-                prop_assert!(dirty.len() <= MAX_DIRTY_RANGES);
+                prop_assert!(dirty.len() <= crate::tracked::MAX_DIRTY_RANGES);
                 for (i, x) in expected.iter().enumerate() {
                     if before.get(i) != Some(x) {
                         prop_assert!(dirty.iter().any(|r| r.contains(&i)), "index {} changed outside {:?}", i, dirty);

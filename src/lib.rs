@@ -119,6 +119,7 @@ mod target_desc;
 pub mod text;
 mod texture;
 mod texture_system;
+mod tracked;
 mod upload;
 
 pub use blend::BlendMode;
