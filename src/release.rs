@@ -56,18 +56,12 @@ impl<T: Release> Default for ReleaseQueue<T> {
 }
 
 impl<T: Release> ReleaseQueue<T> {
-    /// Queues `object`. A frame that is prepared but not yet submitted (`in_flight`) may still use it, so it waits
-    /// for that frame too.
-    pub fn retire(&mut self, object: T, in_flight: bool) {
-        let last_use = self.submitted + u64::from(in_flight);
-        self.pending.push_back((last_use, object));
-    }
-
-    /// Queues every object of `objects`.
-    pub fn retire_all(&mut self, objects: impl IntoIterator<Item = T>, in_flight: bool) {
-        for o in objects {
-            self.retire(o, in_flight);
-        }
+    /// Queues `objects`: let go of between frames, they wait for the last frame submitted, which may still use
+    /// them. (Nothing is queued while a frame is prepared: the renderer queues at the start of a frame.)
+    pub fn retire_all(&mut self, objects: impl IntoIterator<Item = T>) {
+        let last_use = self.submitted;
+        self.pending
+            .extend(objects.into_iter().map(|o| (last_use, o)));
     }
 
     /// Counts a submitted frame and asks the queue to report when the GPU has finished it.
@@ -79,13 +73,9 @@ impl<T: Release> ReleaseQueue<T> {
         });
     }
 
-    /// Releases what no unfinished frame can use; returns how many objects it released. Polls the device (without
-    /// waiting) first when anything is waiting, so finished work is noticed.
-    pub fn release_finished(&mut self, device: &wgpu::Device) -> usize {
-        if self.pending.is_empty() {
-            return 0;
-        }
-        let _ = device.poll(wgpu::PollType::Poll);
+    /// Releases what no unfinished frame can use (after a device poll, so finished work has been noticed);
+    /// returns how many objects it released.
+    pub fn release_finished(&mut self) -> usize {
         self.release_up_to(self.finished.load(Ordering::Relaxed))
     }
 
@@ -118,12 +108,13 @@ mod tests {
     #[test]
     fn objects_wait_for_their_last_frame() {
         let mut q = ReleaseQueue::<u32>::default();
-        // Nothing submitted, nothing in flight: free at the first look.
-        q.retire(1, false);
+        // Nothing submitted: free at the first look.
+        q.retire_all([1]);
         assert_eq!(q.release_up_to(0), 1);
-        q.submitted = 3; // frames 1..=3 submitted, frame 4 prepared
-        q.retire(2, false);
-        q.retire(3, true);
+        q.submitted = 3; // frames 1..=3 submitted
+        q.retire_all([2]);
+        q.submitted = 4;
+        q.retire_all([3]);
         assert_eq!(q.release_up_to(2), 0, "frame 3 may still use the first");
         assert_eq!(q.release_up_to(3), 1);
         assert_eq!(q.len(), 1);

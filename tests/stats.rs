@@ -110,19 +110,29 @@ fn totals_accumulate_and_the_pipe_cache_switches_once_per_target_format() {
     assert_eq!(t.pipeline_hits_without_hash, 2);
 }
 
+/// `n` white `size`-pixel sprites, `columns` a row, one pixel apart.
+fn grid(
+    r: &stage2d::Renderer,
+    s: &mut Scene,
+    n: usize,
+    columns: usize,
+    size: f32,
+) -> Vec<stage2d::NodeId> {
+    let white = r.white_texture();
+    (0..n)
+        .map(|i| {
+            let at = ((i % columns) as f32, (i / columns) as f32);
+            let node = Node::sprite(white).sized(size, size).at(at.0, at.1);
+            s.add(s.root(), node).unwrap()
+        })
+        .collect()
+}
+
 #[test]
 fn moving_the_first_and_last_of_1000_sprites_uploads_two_quads() {
     let mut r = renderer();
-    let white = r.white_texture();
     let mut s = Scene::new();
-    let ids: Vec<_> = (0..1000)
-        .map(|i| {
-            let node = Node::sprite(white)
-                .sized(2.0, 2.0)
-                .at((i % 40) as f32, (i / 40) as f32);
-            s.add(s.root(), node).unwrap()
-        })
-        .collect();
+    let ids = grid(&r, &mut s, 1000, 40, 2.0);
     let target = r.create_render_target(64, 64).unwrap();
     for _ in 0..2 {
         r.render(&s, &target, Some(Color::BLACK)).unwrap();
@@ -179,16 +189,8 @@ fn gpu_frame_time_is_reported_where_the_device_writes_timestamps() {
 fn frames_in_flight_create_nothing_after_warm_up_and_draw_the_last_frame() {
     let mut r = renderer();
     r.wait_frames_in_flight(1).unwrap(); // nothing submitted yet
-    let white = r.white_texture();
     let mut s = Scene::new();
-    let ids: Vec<_> = (0..200)
-        .map(|i| {
-            let node = Node::sprite(white)
-                .sized(1.0, 1.0)
-                .at((i % 20) as f32, (i / 20) as f32);
-            s.add(s.root(), node).unwrap()
-        })
-        .collect();
+    let ids = grid(&r, &mut s, 200, 20, 1.0);
     let target = r.create_render_target(32, 32).unwrap();
     let mut baseline = None;
     for frame in 0..30 {

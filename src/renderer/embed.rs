@@ -96,13 +96,15 @@ impl Renderer {
         t.release_retiring();
         rt.release_dropped(t);
         rt.renew_returned(t);
-        self.release.retire_all(t.take_retired(), false);
-        self.release.retire_all(self.frame.retired.drain(..), false);
-        self.release.release_finished(&self.device);
+        self.release.retire_all(t.take_retired());
+        self.release.retire_all(self.frame.retired.drain(..));
+        // One poll (without waiting) notices finished frames for both the release queue and the GPU timer.
+        let timing = self.timer.as_ref().is_some_and(|t| t.waiting());
+        if self.release.len() > 0 || timing {
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        }
+        self.release.release_finished();
         if let Some(timer) = &mut self.timer {
-            if timer.waiting() {
-                let _ = self.device.poll(wgpu::PollType::Poll);
-            }
             timer.collect();
         }
         Ok(())
