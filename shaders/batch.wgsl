@@ -10,7 +10,9 @@
 // without, it is mesh vertex `index`.
 //
 // Positions arrive in clip space (the CPU applies the view), colour as straight-alpha RGBA8 tint * alpha; the
-// vertex shader premultiplies it, textures are stored premultiplied, so the output is premultiplied.
+// vertex shader premultiplies it, textures are stored premultiplied, so the output is premultiplied. The high
+// bits of `texture` (from bit 8) pick a group transform: render groups keep their geometry in group space and
+// move, tint and fade through their entry; entry 0, which everything else uses, is the identity.
 
 //{{BINDINGS}}
 
@@ -34,8 +36,17 @@ struct MeshVertex {
     texture: u32,
 };
 
+struct GroupTransform {
+    x_axis: vec2<f32>,
+    y_axis: vec2<f32>,
+    translation: vec2<f32>,
+    color: u32,
+    pad: u32,
+};
+
 @group(1) @binding(0) var<storage, read> quads: array<Quad>;
 @group(1) @binding(1) var<storage, read> mesh: array<MeshVertex>;
+@group(1) @binding(2) var<storage, read> transforms: array<GroupTransform>;
 
 struct VertexOut {
     @builtin(position) position: vec4<f32>,
@@ -72,12 +83,14 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         color = v.color;
         texture = v.texture;
     }
-    let c = unpack4x8unorm(color);
+    let g = transforms[texture >> 8u];
+    position = g.x_axis * position.x + g.y_axis * position.y + g.translation;
+    let c = unpack4x8unorm(color) * unpack4x8unorm(g.color);
     var out: VertexOut;
     out.position = vec4<f32>(position, 0.0, 1.0);
     out.uv = uv;
     out.color = vec4<f32>(c.rgb * c.a, c.a);
-    out.texture = texture;
+    out.texture = texture & 0xffu;
     return out;
 }
 

@@ -53,8 +53,91 @@ pub struct Quad {
     pub uv1: [f32; 2],
     /// Tint times alpha, RGBA8 straight alpha (premultiplied in the vertex shader).
     pub color: u32,
-    /// Slot of the texture in the batch's bind group.
+    /// Slot of the texture in the batch's bind group (low 8 bits) and the [`GroupTransform`] applied (the rest;
+    /// 0 is the identity: positions already in clip space).
     pub texture: u32,
+}
+
+/// Bits of [`Quad::texture`] and [`Vertex::texture`] below the transform index.
+pub const TRANSFORM_SHIFT: u32 = 8;
+
+/// The transform and colour a render group's geometry is drawn through (the transform stream, 32 bytes each):
+/// `clip = x_axis * x + y_axis * y + translation`, colour multiplied by `color` (RGBA8, straight alpha). Entry 0
+/// is the identity, which geometry outside render groups uses.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct GroupTransform {
+    /// Image of the x axis.
+    pub x_axis: [f32; 2],
+    /// Image of the y axis.
+    pub y_axis: [f32; 2],
+    /// Image of the origin.
+    pub translation: [f32; 2],
+    /// Colour multiplied into the group's vertices.
+    pub color: u32,
+    _pad: u32,
+}
+
+impl Default for GroupTransform {
+    fn default() -> Self {
+        GroupTransform::new(glam::Affine2::IDENTITY, u32::MAX)
+    }
+}
+
+impl GroupTransform {
+    /// The entry for `matrix` (group space to clip space) and `color`.
+    pub fn new(matrix: glam::Affine2, color: u32) -> GroupTransform {
+        GroupTransform {
+            x_axis: matrix.matrix2.x_axis.into(),
+            y_axis: matrix.matrix2.y_axis.into(),
+            translation: matrix.translation.into(),
+            color,
+            _pad: 0,
+        }
+    }
+}
+
+/// A render group's geometry as its own walk batched it (group space, transform 0), kept between frames and
+/// replayed into the frame's streams by [`Batcher::replay`].
+#[derive(Debug, Default)]
+pub struct Recorded {
+    /// Quads, quad indices counting from 0.
+    pub quads: Vec<Quad>,
+    /// Mesh vertices, mesh indices counting from 0.
+    pub vertices: Vec<Vertex>,
+    /// Indices (quad corners with the quad bit, mesh vertices without).
+    pub indices: Vec<u32>,
+    /// Batches, index ranges counting from 0; their pass state is the replaying frame's.
+    pub batches: Vec<Batch>,
+    /// Where the last replay put it, to keep it there without copying while it does not move.
+    placed: Option<Placement>,
+}
+
+/// Where a [`Recorded`] lies in the frame's streams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Placement {
+    quads: usize,
+    vertices: usize,
+    indices: usize,
+    transform: u32,
+    /// The batcher's frame counter when it was placed.
+    frame: u64,
+}
+
+impl Recorded {
+    /// Takes what `b` batched (a walk into a batcher of its own, finished) as the recording, keeping this one's
+    /// storage.
+    pub fn take_from(&mut self, b: &Batcher) {
+        self.quads.clear();
+        self.quads.extend_from_slice(b.quads.as_slice());
+        self.vertices.clear();
+        self.vertices.extend_from_slice(b.vertices.as_slice());
+        self.indices.clear();
+        self.indices.extend_from_slice(b.indices.as_slice());
+        self.batches.clear();
+        self.batches.extend_from_slice(b.batches());
+        self.placed = None;
+    }
 }
 
 impl Quad {
@@ -188,6 +271,10 @@ pub struct Batcher {
     /// How many of this frame's quad runs kept last frame's indices.
     pub runs_kept: u32,
     quad_bit: u32,
+    /// Render-group transforms; entry 0 is the identity.
+    pub transforms: TrackedVec<GroupTransform>,
+    /// Frames begun (render groups remember in which one they were placed).
+    frame: u64,
 }
 
 impl Batcher {
@@ -218,6 +305,8 @@ impl Batcher {
             runs: Vec::new(),
             last_runs: Vec::new(),
             runs_kept: 0,
+            transforms: TrackedVec::default(),
+            frame: 0,
         }
     }
 
@@ -266,6 +355,9 @@ impl Batcher {
         self.quads.rewind();
         self.vertices.rewind();
         self.indices.rewind();
+        self.transforms.rewind();
+        self.transforms.push_slice(&[GroupTransform::default()]);
+        self.frame += 1;
         std::mem::swap(&mut self.runs, &mut self.last_runs);
         self.runs.clear();
         self.run = QuadRun::default();
@@ -322,6 +414,7 @@ impl Batcher {
         self.quads.forget();
         self.vertices.forget();
         self.indices.forget();
+        self.transforms.forget();
         self.runs.clear();
         self.last_runs.clear();
         self.run = QuadRun::default();
@@ -468,6 +561,86 @@ impl Batcher {
             self.indices.push_slice(&buf[..chunk.len()]);
         }
         self.current.index_count += indices.len() as u32;
+    }
+
+    /// Adds a render-group transform (group space to clip space, colour multiplied in); returns its index, or
+    /// `None` once the frame holds as many as the quad's transform bits can name.
+    pub fn push_transform(&mut self, matrix: glam::Affine2, color: u32) -> Option<u32> {
+        let index = self.transforms.len() as u32;
+        if index >= 1 << (32 - TRANSFORM_SHIFT) {
+            return None;
+        }
+        self.transforms
+            .push_value::<8>(GroupTransform::new(matrix, color));
+        Some(index)
+    }
+
+    /// Draws a recorded render group through transform `transform`, in batches of its own under the current pass
+    /// state. Where last frame placed it at the same stream offsets with the same transform, its elements are kept
+    /// as they are (nothing compared or uploaded); elsewhere they are copied in, rebased. Returns `false` (drawing
+    /// nothing) if it does not fit the frame's quad or vertex limits.
+    pub fn replay(&mut self, rec: &mut Recorded, transform: u32) -> bool {
+        if self.quads.len() + rec.quads.len() > self.max_quads()
+            || self.vertices.len() + rec.vertices.len() > self.quad_bit as usize
+        {
+            log::warn!("a render group does not fit the frame's streams: it is not drawn");
+            return false;
+        }
+        self.end_run();
+        self.break_batch();
+        let here = Placement {
+            quads: self.quads.len(),
+            vertices: self.vertices.len(),
+            indices: self.indices.len(),
+            transform,
+            frame: self.frame - 1,
+        };
+        let kept = rec.placed == Some(here)
+            && self.quads.keep(rec.quads.len())
+            && self.vertices.keep(rec.vertices.len())
+            && self.indices.keep(rec.indices.len());
+        if !kept {
+            // `keep` may have kept a prefix of the streams: rewind to where the group starts.
+            self.quads.truncate(here.quads);
+            self.vertices.truncate(here.vertices);
+            self.indices.truncate(here.indices);
+            let t = transform << TRANSFORM_SHIFT;
+            for q in &rec.quads {
+                self.quads.push_value::<12>(Quad {
+                    texture: q.texture | t,
+                    ..*q
+                });
+            }
+            for v in &rec.vertices {
+                self.vertices.push_value::<6>(Vertex {
+                    texture: v.texture | t,
+                    ..*v
+                });
+            }
+            let (qb, vb) = ((here.quads as u32) << 2, here.vertices as u32);
+            let bit = self.quad_bit;
+            let mut buf = [0u32; 64];
+            for chunk in rec.indices.chunks(64) {
+                for (d, &s) in buf.iter_mut().zip(chunk) {
+                    *d = if s & bit != 0 { s + qb } else { s + vb };
+                }
+                self.indices.push_slice(&buf[..chunk.len()]);
+            }
+        }
+        rec.placed = Some(Placement {
+            frame: self.frame,
+            ..here
+        });
+        let base = here.indices as u32;
+        for b in &rec.batches {
+            self.batches.push(Batch {
+                index_start: b.index_start + base,
+                state: self.state,
+                ..*b
+            });
+        }
+        self.start_batch();
+        true
     }
 }
 

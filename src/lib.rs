@@ -95,6 +95,7 @@ mod batcher;
 mod blend;
 mod collect;
 mod color;
+mod cull;
 mod device;
 mod encoder;
 mod error;

@@ -52,6 +52,11 @@ pub struct Node {
     pub tint: Color,
     /// Whether the node and its children are drawn.
     pub visible: bool,
+    /// Keeps the children's batched geometry between frames (PixiJS's `isRenderGroup`): while nothing below the
+    /// node changes, a frame replays it instead of walking it, and moving, tinting or fading the node itself
+    /// changes one transform on the GPU. Anything below it changing rebuilds the whole group once. A group below a
+    /// group is part of the outer one; a group holding masks or text is walked as a plain container.
+    pub render_group: bool,
     /// Blend mode; [`BlendMode::Inherit`] (the default) takes the parent's.
     pub blend_mode: BlendMode,
     /// Clips the node and its children to another node's shape (see [`crate::Scene::set_mask`]).
@@ -77,6 +82,7 @@ impl Node {
             alpha: 1.0,
             tint: Color::WHITE,
             visible: true,
+            render_group: false,
             blend_mode: BlendMode::Inherit,
             kind: NodeKind::Container,
             mask: None,
@@ -156,6 +162,12 @@ impl Node {
     /// Sets the alpha (builder style).
     pub fn with_alpha(mut self, alpha: f32) -> Node {
         self.alpha = alpha;
+        self
+    }
+
+    /// Makes the node a render group (builder style; see [`Node::render_group`]).
+    pub fn as_render_group(mut self) -> Node {
+        self.render_group = true;
         self
     }
 

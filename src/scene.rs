@@ -12,6 +12,17 @@
 
 use crate::handle::{next_generation, Owner, MAX_SLOTS};
 use crate::{Error, Node, NodeId, Result};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Stamps {
+    own: u64,
+    below: u64,
+}
+
+/// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array.
+const NO_PARENT: u32 = u32::MAX;
 
 /// One node's storage. A vacant slot holds an empty container and generation 0, which no handle carries; a new
 /// node takes a process-unique generation, so a handle check is one comparison.
@@ -41,6 +52,13 @@ pub struct Scene {
     len: usize,
     /// The tag on this scene's handles.
     owner: Owner,
+    /// Change tracking (see [`Scene::begin_walk`]): the epoch every change made now is stamped with.
+    epoch: AtomicU64,
+    /// Per slot: the epochs of the last change to the node itself (any field, through [`Scene::get_mut`]) and of
+    /// the last change below it (a descendant changed, or a child list did). One array: a walk reads both.
+    stamps: Vec<Stamps>,
+    /// Per slot: the parent's slot, or [`NO_PARENT`] (what the change marks climb).
+    up: Vec<u32>,
 }
 
 impl Default for Scene {
@@ -65,6 +83,49 @@ impl Scene {
             root,
             len: 1,
             owner,
+            epoch: AtomicU64::new(1),
+            stamps: vec![Stamps { own: 1, below: 1 }],
+            up: vec![NO_PARENT],
+        }
+    }
+
+    /// Starts a walk that reads change stamps: returns the epoch whose changes it sees (everything stamped with
+    /// it or earlier) and moves the scene to the next one, so a change made after this call is stamped later.
+    /// A consumer that walked at epoch `e` knows a node is unchanged since if its stamps are at most `e`.
+    pub(crate) fn begin_walk(&self) -> u64 {
+        self.epoch.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The epoch of the last change to the node in `slot` itself, or below it (its subtree's contents and
+    /// shape), whichever is later.
+    #[inline]
+    pub(crate) fn changed_at(&self, slot: usize) -> u64 {
+        let s = self.stamps[slot];
+        s.own.max(s.below)
+    }
+
+    /// The epoch of the last change below the node in `slot` (not counting the node itself).
+    #[inline]
+    pub(crate) fn changed_below(&self, slot: usize) -> u64 {
+        self.stamps[slot].below
+    }
+
+    /// Stamps the node in `slot` as changed now, and marks its ancestors.
+    #[inline]
+    fn touch(&mut self, slot: usize) {
+        let e = *self.epoch.get_mut();
+        self.stamps[slot].own = e;
+        self.mark_up(self.up[slot], e);
+    }
+
+    /// Marks `slot` and its ancestors as changed below. Stops at the first already marked this epoch: its
+    /// ancestors were marked with it (every mark climbs to the top, and a moved node's new ancestors are marked
+    /// when it moves).
+    #[inline]
+    fn mark_up(&mut self, mut slot: u32, e: u64) {
+        while slot != NO_PARENT && self.stamps[slot as usize].below != e {
+            self.stamps[slot as usize].below = e;
+            slot = self.up[slot as usize];
         }
     }
 
@@ -115,12 +176,19 @@ impl Scene {
 
     /// The node for changing, or `None` if it was removed.
     #[inline]
+    ///
+    /// The node counts as changed: caches built from it (its subtree's bounds, a render group holding it) are
+    /// rebuilt by the next frame that meets them. Read through [`Scene::get`] what you do not change.
     pub fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         let owned = id.owned_by(self.owner);
-        self.slots
-            .get_mut(id.slot())
-            .filter(|s| s.generation == id.generation && owned)
-            .map(|s| &mut s.node)
+        let i = id.slot();
+        match self.slots.get(i) {
+            Some(s) if s.generation == id.generation && owned => {
+                self.touch(i);
+                Some(&mut self.slots[i].node)
+            }
+            _ => None,
+        }
     }
 
     /// The node's children, in draw order (empty for a removed node).
@@ -176,6 +244,7 @@ impl Scene {
                 s.node = node;
                 s.child_count = 0;
                 self.links[slot as usize].parent = parent;
+                self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
                 slot
             }
             None if self.slots.len() as u32 >= MAX_SLOTS => {
@@ -194,9 +263,13 @@ impl Scene {
                     parent,
                     children: Vec::new(),
                 });
+                self.stamps.push(Stamps::default());
+                self.up.push(parent.map_or(NO_PARENT, |p| p.slot() as u32));
                 self.slots.len() as u32 - 1
             }
         };
+        let e = *self.epoch.get_mut();
+        self.stamps[slot as usize] = Stamps { own: e, below: e };
         self.len += 1;
         Ok(NodeId::new(slot, self.owner, generation))
     }
@@ -207,6 +280,9 @@ impl Scene {
         kids.insert(index.min(kids.len()), child);
         self.slots[parent.slot()].child_count = kids.len() as u32;
         self.links[child.slot()].parent = Some(parent);
+        self.up[child.slot()] = parent.slot() as u32;
+        let e = *self.epoch.get_mut();
+        self.mark_up(parent.slot() as u32, e);
     }
 
     /// Takes `child` out of its parent's list (it keeps no parent).
@@ -215,7 +291,10 @@ impl Scene {
             let kids = &mut self.links[parent.slot()].children;
             kids.retain(|&c| c != child);
             self.slots[parent.slot()].child_count = kids.len() as u32;
+            let e = *self.epoch.get_mut();
+            self.mark_up(parent.slot() as u32, e);
         }
+        self.up[child.slot()] = NO_PARENT;
     }
 
     /// Removes `id` and its whole subtree. Removing the root only removes its children.
@@ -224,6 +303,8 @@ impl Scene {
         self.detach(id);
         let mut stack = std::mem::take(&mut self.links[id.slot()].children);
         self.slots[id.slot()].child_count = 0;
+        let e = *self.epoch.get_mut();
+        self.mark_up(id.slot() as u32, e);
         if id != self.root {
             stack.push(id);
         }
@@ -231,6 +312,7 @@ impl Scene {
             let i = n.slot();
             stack.append(&mut self.links[i].children);
             self.links[i].parent = None;
+            self.up[i] = NO_PARENT;
             let s = &mut self.slots[i];
             // Old handles die at once; the resources the node held are dropped now.
             s.generation = 0;
@@ -313,6 +395,8 @@ impl Scene {
             .expect("child listed in its parent");
         let child = kids.remove(from);
         kids.insert(index.min(kids.len()), child);
+        let e = *self.epoch.get_mut();
+        self.mark_up(parent.slot() as u32, e);
         Ok(())
     }
 

@@ -44,6 +44,12 @@ pub struct FrameStats {
     pub dead_textures: u64,
     /// Nodes (and their subtrees) skipped for bad input, each with a warning.
     pub nodes_skipped: u64,
+    /// Subtrees not walked because their cached bounds lie wholly outside the target (culling).
+    pub culled: u64,
+    /// Render groups drawn from their kept geometry (see [`Node::render_group`](crate::Node::render_group)).
+    pub groups_replayed: u64,
+    /// Render groups whose geometry was rebuilt because something below them changed.
+    pub groups_rebuilt: u64,
     /// Render passes begun.
     pub render_passes: u64,
     /// `set_pipeline` calls sent to wgpu.
@@ -125,6 +131,9 @@ impl FrameStats {
             stencil_mode_switches,
             dead_textures,
             nodes_skipped,
+            culled,
+            groups_replayed,
+            groups_rebuilt,
             render_passes,
             set_pipeline_issued,
             set_pipeline_skipped,

@@ -75,7 +75,8 @@ pub(crate) struct Streams {
     quads: GpuBuffer,
     vertices: GpuBuffer,
     indices: GpuBuffer,
-    /// Binds the quad and mesh-vertex streams (group 1); re-created when either buffer is.
+    transforms: GpuBuffer,
+    /// Binds the quad, mesh-vertex and transform streams (group 1); re-created when any of their buffers is.
     layout: wgpu::BindGroupLayout,
     group: Option<(BindGroupId, wgpu::BindGroup)>,
     /// Largest stream buffer the device binds.
@@ -98,12 +99,13 @@ impl Streams {
         };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("stage2d streams"),
-            entries: &[stream(0), stream(1)],
+            entries: &[stream(0), stream(1), stream(2)],
         });
         Streams {
             quads: GpuBuffer::new(2, wgpu::BufferUsages::STORAGE, "stage2d quads"),
             vertices: GpuBuffer::new(0, wgpu::BufferUsages::STORAGE, "stage2d mesh vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
+            transforms: GpuBuffer::new(3, wgpu::BufferUsages::STORAGE, "stage2d group transforms"),
             layout,
             group: None,
             max,
@@ -131,6 +133,7 @@ impl Streams {
             ("quad", b.quads.as_bytes().len()),
             ("vertex", b.vertices.as_bytes().len()),
             ("index", b.indices.as_bytes().len()),
+            ("transform", b.transforms.as_bytes().len()),
         ] {
             let bytes = bytes as u64;
             if bytes > max {
@@ -141,9 +144,16 @@ impl Streams {
         let mut rebind = self.group.is_none();
         rebind |= self.quads.fit(device, &mut b.quads, 4, max, frame);
         rebind |= self.vertices.fit(device, &mut b.vertices, 4, max, frame);
+        rebind |= self
+            .transforms
+            .fit(device, &mut b.transforms, 32, max, frame);
         self.indices.fit(device, &mut b.indices, 0, max, frame);
         if rebind {
-            let (Some(q), Some(v)) = (&self.quads.buffer, &self.vertices.buffer) else {
+            let (Some(q), Some(v), Some(t)) = (
+                &self.quads.buffer,
+                &self.vertices.buffer,
+                &self.transforms.buffer,
+            ) else {
                 unreachable!("reserved above");
             };
             let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -157,6 +167,10 @@ impl Streams {
                     wgpu::BindGroupEntry {
                         binding: 1,
                         resource: v.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: t.as_entire_binding(),
                     },
                 ],
             });
@@ -179,6 +193,7 @@ impl Streams {
         upload(&self.quads, &mut b.quads.dirty_bytes());
         upload(&self.vertices, &mut b.vertices.dirty_bytes());
         upload(&self.indices, &mut b.indices.dirty_bytes());
+        upload(&self.transforms, &mut b.transforms.dirty_bytes());
         self.belt.finish(encoder);
         Ok(wrote)
     }

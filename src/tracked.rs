@@ -88,6 +88,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         kept
     }
 
+    /// Goes back to `len` elements written this frame (`len` at most [`TrackedVec::len`]), as after
+    /// [`TrackedVec::keep`] of fewer: what lies beyond still holds last frame's contents.
+    pub fn truncate(&mut self, len: usize) {
+        debug_assert!(len <= self.len);
+        self.len = self.len.min(len);
+    }
+
     /// Forgets last frame's contents (the GPU copy is unknown): every element of the next frame is dirty.
     pub fn forget(&mut self) {
         self.data.clear();

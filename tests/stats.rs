@@ -22,13 +22,13 @@ fn a_second_identical_frame_creates_nothing_and_uploads_nothing() {
     assert_eq!(first.pipelines_created, 1);
     assert_eq!(first.bind_groups_created, 2, "texture set and streams");
     assert_eq!(
-        first.buffers_created, 4,
-        "quad, mesh-vertex and index streams, and one staging chunk"
+        first.buffers_created, 5,
+        "quad, mesh-vertex, index and group-transform streams, and one staging chunk"
     );
     assert_eq!(
         first.bytes_uploaded,
-        50 * (48 + 24),
-        "a quad and 6 indices each"
+        50 * (48 + 24) + 32,
+        "a quad and 6 indices each, and the identity group transform"
     );
     r.wait_idle().unwrap();
     r.render(&s, &target, Some(Color::BLACK)).unwrap();

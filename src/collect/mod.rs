@@ -6,7 +6,10 @@
 //! texture was destroyed, is left out with its subtree, counted in [`FrameStats::nodes_skipped`], and the first such
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
+mod group;
+
 use crate::batcher::Batcher;
+use crate::cull::{Aabb, Bounds, BoundsCache};
 use crate::graphics::{GraphicsContext, Instruction, PathCommand, TessellationCache};
 use crate::mask::{MaskRefusal, MaskStack, MaskStep};
 use crate::pipeline::Topology;
@@ -37,12 +40,24 @@ enum Pop {
     Stencil { mask: NodeId, matrix: Affine2 },
 }
 
+/// What a subtree root does about its bounds while the walk is inside it.
+#[derive(Clone, Copy, Debug)]
+enum Measure {
+    /// Nothing.
+    None,
+    /// Its bounds are stale: the walk measures what it draws; `acc` and `track` are the outer measurement's.
+    Measuring { acc: Aabb, track: bool },
+    /// Its bounds are known (already added to any outer measurement): measuring pauses inside.
+    Paused { track: bool },
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     node: NodeId,
     cursor: usize,
     inherited: Inherited,
     pop: Pop,
+    measure: Measure,
 }
 
 /// The projection from pixels (origin top-left, y down) of a `width x height` target to clip space.
@@ -140,6 +155,10 @@ pub struct Collector {
     pub mask_counters: MaskCounters,
     /// Whether the last walk met a sprite showing the texture being drawn into (see `collect_from`).
     pub feedback_loop: bool,
+    /// Subtree bounds for culling.
+    bounds: BoundsCache,
+    /// Render groups' kept geometry.
+    groups: group::Groups,
 }
 
 /// What the walk keeps between frames: tessellated meshes, text layouts and the glyph atlas.
@@ -165,6 +184,13 @@ struct Ctx<'a, F: Fn(TextureId) -> bool> {
     feedback_loop: bool,
     /// The last texture found live (sprites in a row mostly share one).
     live: Option<TextureId>,
+    /// Bounds of what was drawn since the innermost measured subtree began (clip space), while `track` is set.
+    acc: Aabb,
+    track: bool,
+    /// Culling margin in clip units (a few pixels: shapes flatten differently at other scales).
+    pad: Vec2,
+    /// The scene epoch this walk sees (cache stamps).
+    epoch: u64,
 }
 
 impl Collector {
@@ -202,7 +228,13 @@ impl Collector {
             forbidden,
             feedback_loop: false,
             live: None,
+            acc: Aabb::EMPTY,
+            track: false,
+            pad: Vec2::splat(2.0) / view.half_size,
+            epoch: scene.begin_walk(),
         };
+        self.bounds.begin();
+        self.groups.begin();
         self.masks.reset();
         self.mask_counters = MaskCounters::default();
         self.stack.clear();
@@ -242,6 +274,12 @@ impl Collector {
                 }
                 None => {
                     let done = self.stack.pop().expect("top");
+                    self.finish_measure(
+                        &mut cx,
+                        done.node,
+                        done.measure,
+                        Some(&done.inherited.matrix),
+                    );
                     self.pop_mask(&mut cx, done.pop);
                 }
             }
@@ -260,9 +298,37 @@ impl Collector {
         parent: Inherited,
         root: bool,
     ) {
-        let Some(node) = cx.scene.get(id) else { return };
+        let scene = cx.scene;
+        let Some(slot) = scene.slot(id) else { return };
+        let node = &slot.node;
         if !node.visible && !root {
             return;
+        }
+        let mut measure = Measure::None;
+        if !root && slot.child_count != 0 {
+            match self.bounds.lookup(cx.scene, id) {
+                Bounds::Known(local) => {
+                    let clip = local.transformed(&(parent.matrix * node.local_transform()));
+                    let finite = !(clip.min.is_nan() || clip.max.is_nan());
+                    if finite {
+                        if cx.track {
+                            cx.acc.union(clip);
+                        }
+                        if !clip.touches_view(cx.pad) {
+                            cx.stats.culled += !clip.is_empty() as u64;
+                            return;
+                        }
+                        measure = Measure::Paused { track: cx.track };
+                    }
+                }
+                Bounds::Measure => {
+                    measure = Measure::Measuring {
+                        acc: cx.acc,
+                        track: cx.track,
+                    }
+                }
+                Bounds::Skip => {}
+            }
         }
         let pop = match node.mask {
             None => Pop::None,
@@ -271,14 +337,64 @@ impl Collector {
                 None => return,
             },
         };
-        match visit(cx, &mut self.caches, id, parent, root) {
-            Some((inh, true)) => self.stack.push(Frame {
-                node: id,
-                cursor: 0,
-                inherited: inh,
-                pop,
-            }),
-            _ => self.pop_mask(cx, pop),
+        match measure {
+            Measure::None => {}
+            Measure::Measuring { .. } => {
+                cx.acc = Aabb::EMPTY;
+                cx.track = true;
+            }
+            Measure::Paused { .. } => cx.track = false,
+        }
+        match visit_slot(cx, &mut self.caches, id, slot, parent, root) {
+            Some((inh, true)) => {
+                if node.render_group && self.draw_group(cx, id, &inh) {
+                    self.finish_measure(cx, id, measure, Some(&inh.matrix));
+                    self.pop_mask(cx, pop);
+                } else {
+                    self.stack.push(Frame {
+                        node: id,
+                        cursor: 0,
+                        inherited: inh,
+                        pop,
+                        measure,
+                    })
+                }
+            }
+            Some((inh, false)) => {
+                self.finish_measure(cx, id, measure, Some(&inh.matrix));
+                self.pop_mask(cx, pop);
+            }
+            None => {
+                self.finish_measure(cx, id, measure, None);
+                self.pop_mask(cx, pop);
+            }
+        }
+    }
+
+    /// Ends what `enter` began about the bounds of `id`: stores the measured bounds (given the node's transform
+    /// to clip space; without it, as for a node skipped for bad input, nothing is stored) and resumes the outer
+    /// measurement.
+    fn finish_measure<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        measure: Measure,
+        matrix: Option<&Affine2>,
+    ) {
+        match measure {
+            Measure::None => {}
+            Measure::Paused { track } => cx.track = track,
+            Measure::Measuring { acc, track } => {
+                let mine = cx.acc;
+                if let Some(m) = matrix {
+                    self.bounds.store(id, cx.epoch, mine, m);
+                }
+                cx.acc = acc;
+                cx.track = track;
+                if track {
+                    cx.acc.union(mine);
+                }
+            }
         }
     }
 
@@ -412,6 +528,7 @@ impl Collector {
             cursor: 0,
             inherited: first,
             pop: Pop::None,
+            measure: Measure::None,
         });
         while let Some(top) = self.mask_walk.last_mut() {
             let kids = cx.scene.children_of(top.node);
@@ -428,6 +545,7 @@ impl Collector {
                         cursor: 0,
                         inherited: ci,
                         pop: Pop::None,
+                        measure: Measure::None,
                     });
                 }
             }
@@ -582,6 +700,9 @@ fn push_sprite<F: Fn(TextureId) -> bool>(
         skip(cx.stats, id, "non-finite transform, sprite size or anchor");
         return false;
     }
+    if cx.track {
+        cx.acc.add_quad(p0, dx, dy);
+    }
     cx.batcher.push_quad(
         id_tex,
         [p0.into(), dx.into(), dy.into()],
@@ -670,6 +791,11 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                     Vec2::new(uv[2] - uv[0], uv[3] - uv[1]),
                 );
                 let r = part.vertices.start as usize..part.vertices.end as usize;
+                if cx.track {
+                    for p in &mesh.positions[r.clone()] {
+                        cx.acc.add_point(matrix.transform_point2(*p));
+                    }
+                }
                 let verts = mesh.positions[r.clone()]
                     .iter()
                     .zip(&mesh.local_uv[r])
@@ -740,6 +866,9 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 }
                 let dx = dx_unit * e.rect[2] as f32;
                 let dy = dy_unit * e.rect[3] as f32;
+                if cx.track {
+                    cx.acc.add_quad(p0, dx, dy);
+                }
                 let [x, y, w, h] = e.rect.map(|v| v as f32);
                 cx.batcher.push_quad(
                     tex,

@@ -1,0 +1,252 @@
+//! Render groups (PixiJS v8's `isRenderGroup`): a node whose children's batched geometry is kept between frames.
+//!
+//! The group's children are walked once into a batcher of their own, in group space (the group's transform left
+//! out, its colour taken as white), and the result (quads, mesh vertices, indices, batches) is kept as a
+//! [`Recorded`]. Each frame the group's own transform to clip space and colour go into the transform stream, one
+//! 32-byte entry that the vertex shader applies, and the recording is replayed: kept in place when it lands where
+//! it was last frame (nothing compared, nothing uploaded), copied in otherwise. So panning, zooming, tinting or
+//! fading a group of a million sprites costs the same as one of ten.
+//!
+//! The recording is valid while the scene's stamps say nothing below the group changed since it was made, the
+//! blend mode its children inherit is the same, every texture it shows is alive, and (if it holds shapes) the
+//! group's scale is within a factor of two of the one its shapes were flattened for. Otherwise the whole group is
+//! walked again. A group holding masks or text is walked as a plain container (their state depends on the frame),
+//! as is one that shows the texture being drawn into.
+
+use super::{visit_slot, Collector, Ctx, Inherited};
+use crate::batcher::{Batcher, Recorded};
+use crate::cull::Aabb;
+use crate::stats::FrameStats;
+use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
+use glam::{Affine2, Vec2};
+use rustc_hash::FxHashMap;
+
+/// Walks after which an unused group's recording is dropped.
+const IDLE_WALKS: u64 = 240;
+
+/// One group's recording and what it was made under.
+#[derive(Debug, Default)]
+struct Group {
+    generation: u32,
+    /// Walk epoch of the recording (`0`: none).
+    stamp: u64,
+    /// Walk epoch at which the group was found unfit for recording (walked as a container until it changes).
+    unfit: u64,
+    blend: BlendMode,
+    /// Pixels per group unit the shapes were flattened for.
+    scale: f32,
+    rec: Recorded,
+    /// Distinct textures the recording shows.
+    textures: Vec<TextureId>,
+    /// Bounds of the recording, group space.
+    bounds: Aabb,
+    sprites: u64,
+    shapes: u64,
+    used: u64,
+}
+
+/// The render groups of one scene.
+#[derive(Debug, Default)]
+pub(super) struct Groups {
+    groups: FxHashMap<u32, Group>,
+    walks: u64,
+    /// A batcher to record into, kept for its storage.
+    scratch: Option<Batcher>,
+    stack: Vec<(NodeId, usize, Inherited)>,
+}
+
+impl Groups {
+    /// Starts a walk (recordings unused for a while are dropped now and then).
+    pub fn begin(&mut self) {
+        self.walks += 1;
+        if self.walks.is_multiple_of(64) {
+            let walks = self.walks;
+            self.groups.retain(|_, g| g.used + IDLE_WALKS > walks);
+        }
+    }
+}
+
+/// Whether a node can be part of a recording.
+fn recordable(node: &crate::Node) -> bool {
+    #[cfg(feature = "text")]
+    if matches!(node.kind, NodeKind::Text(_)) {
+        return false;
+    }
+    node.mask.is_none()
+}
+
+impl Collector {
+    /// Draws the children of the render group `id` (whose own content is drawn, and whose children inherit `inh`)
+    /// from its recording, making it first if needed. `false` if the group cannot be recorded: the caller walks
+    /// its children instead.
+    pub(super) fn draw_group<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        inh: &Inherited,
+    ) -> bool {
+        let scene = cx.scene;
+        let slot = id.slot();
+        let below = scene.changed_below(slot);
+        let m = inh.matrix.matrix2;
+        let scale = (m.x_axis * cx.view.half_size)
+            .length()
+            .max((m.y_axis * cx.view.half_size).length());
+        if !scale.is_finite() || scale <= 0.0 {
+            return false;
+        }
+        let walks = self.groups.walks;
+        let g = self.groups.groups.entry(id.index).or_default();
+        if g.generation != id.generation {
+            *g = Group {
+                generation: id.generation,
+                ..Group::default()
+            };
+        }
+        g.used = walks;
+        if g.unfit != 0 && below <= g.unfit {
+            return false;
+        }
+        let fresh = g.stamp != 0
+            && below <= g.stamp
+            && g.blend == inh.blend
+            && (g.rec.vertices.is_empty() || (0.5..=2.0).contains(&(scale / g.scale)))
+            && g.textures
+                .iter()
+                .all(|&t| (cx.is_live)(t) && Some(t) != cx.forbidden);
+        if !fresh && !self.record_group(cx, id, inh.blend, scale) {
+            return false;
+        }
+        let g = self.groups.groups.get_mut(&(id.index)).expect("recorded");
+        let clip = g.bounds.transformed(&inh.matrix);
+        if cx.track {
+            cx.acc.union(clip);
+        }
+        if !clip.touches_view(cx.pad) {
+            cx.stats.culled += !clip.is_empty() as u64;
+            return true;
+        }
+        let Some(t) = cx.batcher.push_transform(inh.matrix, inh.packed) else {
+            return false;
+        };
+        if cx.batcher.replay(&mut g.rec, t) {
+            cx.stats.sprites += g.sprites;
+            cx.stats.shapes += g.shapes;
+            cx.stats.groups_replayed += 1;
+        }
+        true
+    }
+
+    /// Walks the children of group `id` into a recording (group space; children inherit `blend`; shapes flattened
+    /// for `scale` pixels per unit). `false` (remembered until something below changes) if the group holds
+    /// what cannot be recorded.
+    fn record_group<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        blend: BlendMode,
+        scale: f32,
+    ) -> bool {
+        let groups = &mut self.groups;
+        let mut sub = groups
+            .scratch
+            .take()
+            .filter(|b| {
+                b.quad_bit() == cx.batcher.quad_bit()
+                    && b.max_textures() == cx.batcher.max_textures()
+            })
+            .unwrap_or_else(|| {
+                Batcher::with_quad_bit(cx.batcher.max_textures(), cx.batcher.quad_bit())
+            });
+        sub.forget_uploads();
+        sub.begin();
+        let mut stats = FrameStats::default();
+        let (fit, bounds, feedback) = {
+            let mut g = Ctx {
+                scene: cx.scene,
+                view: super::View {
+                    to_clip: Affine2::IDENTITY,
+                    half_size: Vec2::splat(scale),
+                    white: cx.view.white,
+                },
+                batcher: &mut sub,
+                is_live: &cx.is_live,
+                stats: &mut stats,
+                forbidden: cx.forbidden,
+                feedback_loop: false,
+                live: None,
+                acc: Aabb::EMPTY,
+                track: true,
+                pad: Vec2::ZERO,
+                epoch: cx.epoch,
+            };
+            let root = Inherited {
+                matrix: Affine2::IDENTITY,
+                color: Color::WHITE,
+                packed: u32::MAX,
+                blend,
+            };
+            let stack = &mut groups.stack;
+            stack.clear();
+            stack.push((id, 0, root));
+            let mut fit = true;
+            while let Some(top) = stack.last_mut() {
+                let Some(&child) = g.scene.children_of(top.0).get(top.1) else {
+                    stack.pop();
+                    continue;
+                };
+                top.1 += 1;
+                let inh = top.2;
+                let Some(slot) = g.scene.slot(child) else {
+                    continue;
+                };
+                if !slot.node.visible {
+                    continue;
+                }
+                if !recordable(&slot.node) {
+                    fit = false;
+                    break;
+                }
+                if let Some((ci, true)) =
+                    visit_slot(&mut g, &mut self.caches, child, slot, inh, false)
+                {
+                    stack.push((child, 0, ci));
+                }
+            }
+            (fit, g.acc, g.feedback_loop)
+        };
+        sub.finish();
+        let g = groups.groups.get_mut(&(id.index)).expect("entry");
+        // Skips found while recording are this frame's; counts of what is drawn come with each replay.
+        let (sprites, shapes) = (stats.sprites, stats.shapes);
+        stats.sprites = 0;
+        stats.shapes = 0;
+        cx.stats.accumulate(&stats);
+        let fit = fit && !feedback;
+        if fit {
+            g.rec.take_from(&sub);
+            g.textures.clear();
+            for b in &g.rec.batches {
+                for t in b.textures.ids() {
+                    if !g.textures.contains(&t) {
+                        g.textures.push(t);
+                    }
+                }
+            }
+            g.stamp = cx.epoch;
+            g.unfit = 0;
+            g.blend = blend;
+            g.scale = scale;
+            g.bounds = bounds;
+            g.sprites = sprites;
+            g.shapes = shapes;
+            cx.stats.groups_rebuilt += 1;
+        } else {
+            g.stamp = 0;
+            g.unfit = cx.epoch;
+            g.rec = Recorded::default();
+        }
+        groups.scratch = Some(sub);
+        fit
+    }
+}
