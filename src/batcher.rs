@@ -58,6 +58,17 @@ pub struct Quad {
     pub texture: u32,
 }
 
+/// What a quad computed ahead shows, for [`Batcher::push_prepared`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuadMeta {
+    /// The texture.
+    pub texture: TextureId,
+    /// Resolved blend mode.
+    pub blend: BlendMode,
+    /// Whether the quad was computed (otherwise its node takes the one-by-one path).
+    pub ready: bool,
+}
+
 /// Bits of [`Quad::texture`] and [`Vertex::texture`] below the transform index.
 pub const TRANSFORM_SHIFT: u32 = 8;
 
@@ -275,7 +286,13 @@ pub struct Batcher {
     pub transforms: TrackedVec<GroupTransform>,
     /// Frames begun (render groups remember in which one they were placed).
     frame: u64,
+    /// Scratch of `push_prepared`: each quad's slot, and which chunks changed.
+    prep_slots: Vec<u8>,
+    prep_changed: Vec<bool>,
 }
+
+/// Quads computed ahead from which [`Batcher::push_prepared`] copies on every core.
+const PARALLEL_COPY_MIN: usize = 8192;
 
 impl Batcher {
     /// A batcher whose batches hold at most `max_textures` textures (clamped to `1..=MAX_BATCH_TEXTURES`), marking
@@ -307,6 +324,8 @@ impl Batcher {
             runs_kept: 0,
             transforms: TrackedVec::default(),
             frame: 0,
+            prep_slots: Vec::new(),
+            prep_changed: Vec::new(),
         }
     }
 
@@ -507,6 +526,56 @@ impl Batcher {
             texture: slot,
         });
         self.current.index_count += 6;
+    }
+
+    /// Adds quads computed ahead (on other threads): `quads[i]` shows `meta[i].texture` with `meta[i].blend`.
+    /// Texture slots are assigned here, in order, so batches and slots come out as from [`Batcher::push_quad`]
+    /// one by one; a long run is then copied into the stream and compared with last frame's on every core
+    /// (1,024 quads a chunk), a short one 16 at a time.
+    pub fn push_prepared(&mut self, quads: &[Quad], meta: &[QuadMeta]) {
+        let room = self.max_quads().saturating_sub(self.quads.len());
+        let n = quads.len().min(meta.len());
+        if n > room {
+            log::warn!(
+                "more than {} quads in one frame: the rest are not drawn",
+                self.max_quads()
+            );
+        }
+        let n = n.min(room);
+        if n == 0 {
+            return;
+        }
+        if self.run.quads == 0 {
+            self.run.index_start = self.indices.len() as u32;
+            self.run.quad_start = self.quads.len() as u32;
+        }
+        let mut slots = std::mem::take(&mut self.prep_slots);
+        slots.clear();
+        for m in &meta[..n] {
+            slots.push(self.prepare(m.texture, m.blend, Topology::TriangleList) as u8);
+            self.run.quads += 1;
+            self.current.index_count += 6;
+        }
+        if n >= PARALLEL_COPY_MIN {
+            let mut changed = std::mem::take(&mut self.prep_changed);
+            self.quads
+                .extend_par(&quads[..n], 1024, &mut changed, |q, i| {
+                    q.texture = u32::from(slots[i])
+                });
+            self.prep_changed = changed;
+        } else {
+            let mut buf = [Quad::default(); 16];
+            for (src, slot) in quads[..n].chunks(16).zip(slots.chunks(16)) {
+                for ((d, s), &t) in buf.iter_mut().zip(src).zip(slot) {
+                    *d = Quad {
+                        texture: u32::from(t),
+                        ..*s
+                    };
+                }
+                self.quads.push_slice(&buf[..src.len()]);
+            }
+        }
+        self.prep_slots = slots;
     }
 
     /// Adds an indexed mesh: `vertices` are (clip-space position, uv) pairs, `indices` are relative to them.

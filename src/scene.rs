@@ -14,7 +14,9 @@ use crate::handle::{next_generation, Owner, MAX_SLOTS};
 use crate::{Error, Node, NodeId, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]).
+/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]). Only nodes with
+/// children are read (subtree bounds, render groups), so a leaf's own changes are not stamped: they mark its
+/// ancestors, and a leaf that gains a child is marked below then.
 #[derive(Clone, Copy, Debug, Default)]
 struct Stamps {
     own: u64,
@@ -55,9 +57,9 @@ pub struct Scene {
     /// Change tracking (see [`Scene::begin_walk`]): the epoch every change made now is stamped with.
     epoch: AtomicU64,
     /// Per slot: the epochs of the last change to the node itself (any field, through [`Scene::get_mut`]) and of
-    /// the last change below it (a descendant changed, or a child list did). One array: a walk reads both.
+    /// the last change below it (a descendant changed, or a child list did).
     stamps: Vec<Stamps>,
-    /// Per slot: the parent's slot, or [`NO_PARENT`] (what the change marks climb).
+    /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
     up: Vec<u32>,
 }
 
@@ -110,18 +112,24 @@ impl Scene {
         self.stamps[slot].below
     }
 
-    /// Stamps the node in `slot` as changed now, and marks its ancestors.
-    #[inline]
+    /// Stamps the node in `slot` as changed now, and marks its ancestors (in the common case, where the parent
+    /// was marked this epoch already, one comparison).
+    #[inline(always)]
     fn touch(&mut self, slot: usize) {
         let e = *self.epoch.get_mut();
-        self.stamps[slot].own = e;
-        self.mark_up(self.up[slot], e);
+        if self.slots[slot].child_count != 0 {
+            self.stamps[slot].own = e;
+        }
+        let up = self.up[slot];
+        if up != NO_PARENT && self.stamps[up as usize].below != e {
+            self.mark_up(up, e);
+        }
     }
 
     /// Marks `slot` and its ancestors as changed below. Stops at the first already marked this epoch: its
     /// ancestors were marked with it (every mark climbs to the top, and a moved node's new ancestors are marked
     /// when it moves).
-    #[inline]
+    #[inline(never)]
     fn mark_up(&mut self, mut slot: u32, e: u64) {
         while slot != NO_PARENT && self.stamps[slot as usize].below != e {
             self.stamps[slot as usize].below = e;
@@ -175,10 +183,10 @@ impl Scene {
     }
 
     /// The node for changing, or `None` if it was removed.
-    #[inline]
     ///
     /// The node counts as changed: caches built from it (its subtree's bounds, a render group holding it) are
     /// rebuilt by the next frame that meets them. Read through [`Scene::get`] what you do not change.
+    #[inline]
     pub fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         let owned = id.owned_by(self.owner);
         let i = id.slot();
@@ -269,7 +277,9 @@ impl Scene {
             }
         };
         let e = *self.epoch.get_mut();
-        self.stamps[slot as usize] = Stamps { own: e, below: e };
+        let st = &mut self.stamps[slot as usize];
+        st.own = e;
+        st.below = e;
         self.len += 1;
         Ok(NodeId::new(slot, self.owner, generation))
     }

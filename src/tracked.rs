@@ -149,6 +149,56 @@ impl<T: Pod + Default> TrackedVec<T> {
         }
     }
 
+    /// Appends `src.len()` items on every core (rayon): item `i` is `src[i]` with `patch(&mut item, i)` applied,
+    /// compared with what stood there last frame in chunks of `chunk` items. `changed` is scratch space (one flag
+    /// a chunk), kept by the caller so steady state allocates nothing. Dirty ranges come out a chunk wide.
+    pub fn extend_par(
+        &mut self,
+        src: &[T],
+        chunk: usize,
+        changed: &mut Vec<bool>,
+        patch: impl Fn(&mut T, usize) + Sync,
+    ) where
+        T: Send + Sync,
+    {
+        use rayon::prelude::*;
+        let chunk = chunk.max(1);
+        let start = self.len;
+        let end = start + src.len();
+        // Elements beyond last frame's have nothing to compare with: dirty whatever they hold.
+        let fresh = self.data.len().max(start);
+        if self.data.len() < end {
+            self.data.resize(end, T::default());
+        }
+        let chunks = src.len().div_ceil(chunk);
+        changed.clear();
+        changed.resize(chunks, false);
+        self.data[start..end]
+            .par_chunks_mut(chunk)
+            .zip(src.par_chunks(chunk))
+            .zip(changed.par_iter_mut())
+            .enumerate()
+            .for_each(|(c, ((dst, src), flag))| {
+                let mut any = false;
+                for (j, (d, s)) in dst.iter_mut().zip(src).enumerate() {
+                    let mut v = *s;
+                    patch(&mut v, c * chunk + j);
+                    if bytemuck::bytes_of(d) != bytemuck::bytes_of(&v) {
+                        *d = v;
+                        any = true;
+                    }
+                }
+                *flag = any;
+            });
+        for (c, &flag) in changed.iter().enumerate() {
+            let r = start + c * chunk..(start + (c + 1) * chunk).min(end);
+            if flag || r.end > fresh {
+                self.mark(r);
+            }
+        }
+        self.len = end;
+    }
+
     /// Appends `items`, comparing them with what stood there last frame.
     #[inline]
     pub fn push_slice(&mut self, items: &[T]) {
@@ -166,5 +216,35 @@ impl<T: Pod + Default> TrackedVec<T> {
             self.mark(start..end);
         }
         self.len = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_appends_mark_changed_chunks_and_growth() {
+        let mut v = TrackedVec::<u32>::default();
+        let mut flags = Vec::new();
+        let src: Vec<u32> = (0..100).collect();
+        v.rewind();
+        v.extend_par(&src[..60], 16, &mut flags, |x, i| *x += i as u32);
+        assert_eq!(v.as_slice()[59], 118);
+        assert_eq!(v.dirty_ranges().to_vec(), vec![0..60usize]);
+        // Same contents, longer: only the growth (whole chunks past the old end) is dirty.
+        v.rewind();
+        v.extend_par(&src, 16, &mut flags, |x, i| *x += i as u32);
+        assert_eq!(v.dirty_ranges().to_vec(), vec![48..100usize]);
+        // One change: its chunk.
+        v.rewind();
+        let mut changed = src.clone();
+        changed[70] = 7;
+        v.extend_par(&changed, 16, &mut flags, |x, i| *x += i as u32);
+        assert_eq!(v.dirty_ranges().to_vec(), vec![64..80usize]);
+        assert_eq!(v.as_slice()[70], 77);
+        v.rewind();
+        v.extend_par(&changed, 16, &mut flags, |x, i| *x += i as u32);
+        assert!(v.dirty_ranges().is_empty());
     }
 }

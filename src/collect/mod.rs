@@ -7,6 +7,7 @@
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
 mod group;
+mod parallel;
 
 use crate::batcher::Batcher;
 use crate::cull::{Aabb, Bounds, BoundsCache};
@@ -58,6 +59,8 @@ struct Frame {
     inherited: Inherited,
     pop: Pop,
     measure: Measure,
+    /// The level of quads computed ahead for this node's children, and the child it begins at.
+    ahead: Option<(usize, usize)>,
 }
 
 /// The projection from pixels (origin top-left, y down) of a `width x height` target to clip space.
@@ -143,7 +146,7 @@ pub struct MaskCounters {
 
 /// Walks a scene into a batcher; keeps its stacks and the tessellation cache between frames so steady state
 /// allocates nothing.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Collector {
     stack: Vec<Frame>,
     mask_walk: Vec<Frame>,
@@ -159,6 +162,41 @@ pub struct Collector {
     bounds: BoundsCache,
     /// Render groups' kept geometry.
     groups: group::Groups,
+    /// Leaf sprites computed on every core ahead of the walk.
+    ahead: parallel::Ahead,
+    /// Children left in a container from which they are computed ahead (see `parallel.rs`).
+    parallel_min: usize,
+}
+
+impl Default for Collector {
+    fn default() -> Self {
+        Collector {
+            stack: Vec::new(),
+            mask_walk: Vec::new(),
+            masks: MaskStack::default(),
+            steps: Vec::new(),
+            caches: Caches::default(),
+            mask_counters: MaskCounters::default(),
+            feedback_loop: false,
+            bounds: BoundsCache::default(),
+            groups: group::Groups::default(),
+            ahead: parallel::Ahead::default(),
+            // Two threads (a 2-vCPU VM, where the other one is busy) gain nothing measurable: see parallel.rs.
+            parallel_min: if rayon::current_num_threads() >= 4 {
+                parallel::PARALLEL_MIN
+            } else {
+                usize::MAX
+            },
+        }
+    }
+}
+
+impl Collector {
+    /// Sets how many children a container must have left for the walk to compute them on every core
+    /// (`usize::MAX`: never). Tests compare both walks.
+    pub fn set_parallel_min(&mut self, min: usize) {
+        self.parallel_min = min.max(1);
+    }
 }
 
 /// What the walk keeps between frames: tessellated meshes, text layouts and the glyph atlas.
@@ -236,6 +274,7 @@ impl Collector {
         self.bounds.begin();
         self.groups.begin();
         self.masks.reset();
+        self.ahead.reset();
         self.mask_counters = MaskCounters::default();
         self.stack.clear();
         let root = Inherited {
@@ -249,9 +288,28 @@ impl Collector {
             let kids = scene.children_of(top.node);
             let inh = top.inherited;
             let start = top.cursor;
+            // Many children left: compute their leaf sprites on every core first (parallel.rs).
+            if top.ahead.is_none() && kids.len() - start.min(kids.len()) >= self.parallel_min {
+                let level = self.ahead.compute(scene, &kids[start..], &inh);
+                top.ahead = Some((level, start));
+            }
+            let ahead = top.ahead;
             // Leaves without masks are drawn in this inner loop; anything else goes through `enter`.
             let mut next = None;
-            for (i, &child) in kids.iter().enumerate().skip(start) {
+            let mut i = start;
+            while i < kids.len() {
+                if let Some((level, from)) = ahead {
+                    let (quads, meta) = self.ahead.level(level);
+                    let (k, end) = (i - from, kids.len() - from);
+                    if meta[k].ready {
+                        let j = k + meta[k..end].iter().take_while(|m| m.ready).count();
+                        push_ready(&mut cx, &kids[i..i + (j - k)], &quads[k..j], &meta[k..j]);
+                        i += j - k;
+                        continue;
+                    }
+                }
+                let child = kids[i];
+                i += 1;
                 let Some(slot) = scene.slot(child) else {
                     continue;
                 };
@@ -263,7 +321,7 @@ impl Collector {
                         visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
                     }
                 } else {
-                    next = Some((i + 1, child));
+                    next = Some((i, child));
                     break;
                 }
             }
@@ -274,6 +332,9 @@ impl Collector {
                 }
                 None => {
                     let done = self.stack.pop().expect("top");
+                    if done.ahead.is_some() {
+                        self.ahead.release();
+                    }
                     self.finish_measure(
                         &mut cx,
                         done.node,
@@ -357,6 +418,7 @@ impl Collector {
                         inherited: inh,
                         pop,
                         measure,
+                        ahead: None,
                     })
                 }
             }
@@ -529,6 +591,7 @@ impl Collector {
             inherited: first,
             pop: Pop::None,
             measure: Measure::None,
+            ahead: None,
         });
         while let Some(top) = self.mask_walk.last_mut() {
             let kids = cx.scene.children_of(top.node);
@@ -546,6 +609,7 @@ impl Collector {
                         inherited: ci,
                         pop: Pop::None,
                         measure: Measure::None,
+                        ahead: None,
                     });
                 }
             }
@@ -647,6 +711,54 @@ fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
     let blend = node.blend_mode.resolve(parent.blend);
     // A non-finite matrix shows in the quad's corners, which `push_sprite` checks.
     push_sprite(cx, id, sprite, &matrix, packed, blend, false);
+}
+
+/// Draws children whose quads were computed ahead (`ids[i]` drew `quads[i]`, showing `meta[i]`): the checks of
+/// [`push_sprite`] against renderer state, then the quads in bulk.
+fn push_ready<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    ids: &[NodeId],
+    quads: &[crate::batcher::Quad],
+    meta: &[crate::batcher::QuadMeta],
+) {
+    let flush = |cx: &mut Ctx<'_, F>, quads: &[crate::batcher::Quad], meta: &[_]| {
+        if quads.is_empty() {
+            return;
+        }
+        if cx.track {
+            for q in quads.iter() {
+                cx.acc
+                    .add_quad(q.origin.into(), q.x_edge.into(), q.y_edge.into());
+            }
+        }
+        cx.batcher.push_prepared(quads, meta);
+        cx.stats.sprites += quads.len() as u64;
+    };
+    let mut from = 0;
+    for k in 0..ids.len() {
+        let t = meta[k].texture;
+        let ok = if Some(t) == cx.forbidden {
+            cx.feedback_loop = true;
+            skip(cx.stats, ids[k], "its texture is the target being drawn");
+            false
+        } else if cx.live != Some(t) {
+            let live = (cx.is_live)(t);
+            if live {
+                cx.live = Some(t);
+            } else {
+                cx.stats.dead_textures += 1;
+                skip(cx.stats, ids[k], "its texture was destroyed");
+            }
+            live
+        } else {
+            true
+        };
+        if !ok {
+            flush(cx, &quads[from..k], &meta[from..k]);
+            from = k + 1;
+        }
+    }
+    flush(cx, &quads[from..], &meta[from..]);
 }
 
 /// The colour `node` draws with and passes down (its tint with its alpha, times its parent's) and that colour
@@ -917,6 +1029,125 @@ mod tests {
         Collector::default().collect(scene, view, &mut b, |t| t.index < 100, &mut s);
         b.finish();
         (b, s)
+    }
+
+    /// Walks `scene` twice into fresh batchers, computing leaf sprites ahead in containers of at least `min`
+    /// children or never, and over two frames each (the second compares with the first): everything the
+    /// batcher and the counters hold must be the same.
+    fn same_with_and_without_parallel(scene: &Scene, min: usize, textures: u32) {
+        let view = View {
+            to_clip: Affine2::from_scale(Vec2::splat(0.004)),
+            half_size: Vec2::splat(250.0),
+            white: TextureId {
+                index: 99,
+                generation: 0,
+            },
+        };
+        let walk = |min: usize| {
+            let mut c = Collector::default();
+            c.set_parallel_min(min);
+            let mut b = Batcher::new(textures as usize);
+            let mut out = Vec::new();
+            for _ in 0..2 {
+                let mut s = FrameStats::default();
+                b.begin();
+                c.collect(scene, view, &mut b, |t| t.index < 100, &mut s);
+                b.finish();
+                out.push((
+                    b.quads.as_slice().to_vec(),
+                    b.vertices.as_slice().to_vec(),
+                    b.indices.as_slice().to_vec(),
+                    b.batches().to_vec(),
+                    b.quads.dirty_ranges().to_vec(),
+                    (s.sprites, s.shapes, s.nodes_skipped, s.dead_textures),
+                ));
+            }
+            out
+        };
+        let (par, ser) = (walk(min), walk(usize::MAX));
+        for (frame, (p, s)) in par.iter().zip(&ser).enumerate() {
+            assert_eq!(p.5, s.5, "frame {frame}: counters");
+            assert!(p.0 == s.0, "frame {frame}: quads");
+            assert!(p.1 == s.1, "frame {frame}: vertices");
+            assert!(p.2 == s.2, "frame {frame}: indices");
+            assert!(p.3 == s.3, "frame {frame}: batches");
+            // Quads computed ahead are compared with last frame's 16 at a time: the dirty ranges may be wider,
+            // never narrower.
+            for r in &s.4 {
+                assert!(
+                    p.4.iter().any(|q| q.start <= r.start && r.end <= q.end),
+                    "frame {frame}: dirty quads {r:?} not uploaded ({:?})",
+                    p.4
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn leaf_sprites_computed_ahead_give_the_single_threaded_output() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u32| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as u32
+        };
+        for case in 0..12 {
+            let mut scene = Scene::new();
+            let r = scene.root();
+            let big = scene
+                .add(r, Node::container().at(3.0, 4.0).with_alpha(0.5))
+                .unwrap();
+            let mut parents = vec![r, big];
+            let mut ctx = GraphicsContext::new();
+            ctx.rect(0.0, 0.0, 5.0, 5.0).fill(Color::rgb(1.0, 0.0, 0.0));
+            let ctx = std::sync::Arc::new(ctx);
+            for i in 0..3000 {
+                let parent = parents[next(parents.len() as u32) as usize];
+                let node = match next(20) {
+                    // Mostly plain sprites on a few textures (one destroyed), sometimes tinted or scaled.
+                    0..=11 => Node::sprite(tex([0, 1, 2, 3, 500][next(5) as usize]))
+                        .at(next(800) as f32, next(600) as f32)
+                        .tinted(Color::rgb(1.0, next(2) as f32, 1.0)),
+                    12 => Node::sprite(tex(1)).at(f32::NAN, 0.0),
+                    13 => Node::sprite(tex(2)).with_alpha(f32::INFINITY),
+                    14 => Node {
+                        visible: false,
+                        ..Node::sprite(tex(3))
+                    },
+                    15 => Node::sprite(tex(0)).blended(BlendMode::Add),
+                    16 => Node::graphics(ctx.clone()).at(10.0, 10.0),
+                    17 => Node::container().at(1.0, 2.0),
+                    _ => Node::sprite(tex(next(4))).anchor(0.5, 1.0).sized(3.0, 7.0),
+                };
+                let id = scene.add(parent, node).unwrap();
+                if matches!(scene.get(id).unwrap().kind, NodeKind::Container) || i % 97 == 0 {
+                    parents.push(id);
+                }
+                if i % 401 == 0 {
+                    let m = scene.add_detached(Node::sprite(tex(1)).sized(50.0, 50.0));
+                    scene.set_mask(id, m, i % 2 == 0).unwrap();
+                }
+            }
+            let min = [1, 2, 64, 1000][case % 4];
+            let textures = [16, 3, 1][case % 3];
+            same_with_and_without_parallel(&scene, min, textures);
+        }
+    }
+
+    #[test]
+    fn a_large_flat_container_copied_on_every_core_gives_the_single_threaded_output() {
+        let mut scene = Scene::new();
+        let r = scene.root();
+        for i in 0..20_000u32 {
+            let t = if i % 15_001 == 0 { 500 } else { i / 3000 % 20 };
+            let mut n = Node::sprite(tex(t)).at((i % 700) as f32, (i / 700) as f32);
+            if i % 777 == 0 {
+                n = n.blended(BlendMode::Add);
+            }
+            scene.add(r, n).unwrap();
+        }
+        same_with_and_without_parallel(&scene, 1, 16);
     }
 
     #[test]
