@@ -215,3 +215,213 @@ fn culled_render_groups_and_render_textures_cull_against_their_own_target() {
         0,
     );
 }
+
+mod differential {
+    //! Random edits to a scene drawn with render groups and culling, against the same scene rebuilt from scratch
+    //! each step (fresh handles, so nothing cached applies) and drawn without groups: the pictures must agree.
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Move(usize, i8, i8),
+        Tint(usize, u8),
+        Visible(usize, bool),
+        Group(usize, bool),
+        AddSprite(usize, u8, u8, u8),
+        AddContainer(usize, u8, u8),
+        Remove(usize),
+        Reparent(usize, usize),
+        DestroyTexture(u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0..40usize, -40i8..40, -40i8..40).prop_map(|(i, x, y)| Op::Move(i, x, y)),
+            2 => (0..40usize, 0..4u8).prop_map(|(i, c)| Op::Tint(i, c)),
+            1 => (0..40usize, any::<bool>()).prop_map(|(i, v)| Op::Visible(i, v)),
+            3 => (0..40usize, any::<bool>()).prop_map(|(i, g)| Op::Group(i, g)),
+            4 => (0..40usize, 0..3u8, 0..64u8, 0..64u8).prop_map(|(p, t, x, y)| Op::AddSprite(p, t, x, y)),
+            2 => (0..40usize, 0..64u8, 0..64u8).prop_map(|(p, x, y)| Op::AddContainer(p, x, y)),
+            1 => (0..40usize).prop_map(Op::Remove),
+            1 => (0..40usize, 0..40usize).prop_map(|(a, b)| Op::Reparent(a, b)),
+            1 => (0..3u8).prop_map(Op::DestroyTexture),
+        ]
+    }
+
+    /// One node of the model: index 0 is the root.
+    #[derive(Clone, Debug)]
+    struct M {
+        parent: Option<usize>,
+        pos: Vec2,
+        tint: u8,
+        visible: bool,
+        group: bool,
+        texture: Option<u8>,
+        alive: bool,
+    }
+
+    const TINTS: [Color; 4] = [
+        Color::WHITE,
+        Color::rgb(1.0, 0.5, 0.5),
+        Color::rgb(0.5, 1.0, 0.25),
+        Color::rgba(1.0, 1.0, 1.0, 0.5),
+    ];
+
+    fn node(m: &M, textures: &[stage2d::Texture], group: bool) -> Node {
+        let mut n = match m.texture {
+            Some(t) => Node::sprite(textures[t as usize]).sized(6.0, 6.0),
+            None => Node::container(),
+        };
+        n.position = m.pos;
+        n.tint = TINTS[m.tint as usize];
+        n.visible = m.visible;
+        n.render_group = group && m.group;
+        n
+    }
+
+    /// The live nodes in an order where parents come first.
+    fn order(model: &[M]) -> Vec<usize> {
+        let mut out = vec![0];
+        let mut i = 0;
+        while i < out.len() {
+            let p = out[i];
+            out.extend((1..model.len()).filter(|&c| model[c].alive && model[c].parent == Some(p)));
+            i += 1;
+        }
+        out
+    }
+
+    fn rebuild(model: &[M], textures: &[stage2d::Texture]) -> Scene {
+        let mut s = Scene::new();
+        let root = s.root();
+        *s.get_mut(root).unwrap() = node(&model[0], textures, false);
+        let mut ids = vec![root; model.len()];
+        for i in order(model).into_iter().skip(1) {
+            ids[i] = s
+                .add(
+                    ids[model[i].parent.unwrap()],
+                    node(&model[i], textures, false),
+                )
+                .unwrap();
+        }
+        s
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        #[test]
+        fn render_groups_and_culling_never_show_a_stale_picture(ops in prop::collection::vec(op(), 1..24)) {
+            let (mut rc, mut rp) = (renderer(), renderer());
+            let colours = [[255, 0, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]];
+            let tc: Vec<_> = colours.iter().map(|&c| solid(&mut rc, 2, 2, c)).collect();
+            let tp: Vec<_> = colours.iter().map(|&c| solid(&mut rp, 2, 2, c)).collect();
+            let (target_c, target_p) = (rc.create_render_target(64, 64).unwrap(), rp.create_render_target(64, 64).unwrap());
+            let mut model = vec![M { parent: None, pos: Vec2::ZERO, tint: 0, visible: true, group: false, texture: None, alive: true }];
+            let mut scene = Scene::new();
+            let mut ids: Vec<NodeId> = vec![scene.root()];
+            // A starting tree: two groups of sprites.
+            let start = [Op::AddContainer(0, 4, 4), Op::Group(1, true), Op::AddSprite(1, 0, 2, 2),
+                Op::AddSprite(1, 1, 20, 8), Op::AddContainer(0, 30, 30), Op::AddSprite(4, 2, 1, 1)];
+            for (step, op) in start.iter().chain(&ops).enumerate() {
+                let pick = |i: usize, model: &[M]| {
+                    let live: Vec<usize> = (0..model.len()).filter(|&k| model[k].alive).collect();
+                    live[i % live.len()]
+                };
+                match *op {
+                    Op::Move(i, x, y) => {
+                        let i = pick(i, &model);
+                        model[i].pos += Vec2::new(x as f32, y as f32);
+                        scene.get_mut(ids[i]).unwrap().position = model[i].pos;
+                    }
+                    Op::Tint(i, c) => {
+                        let i = pick(i, &model);
+                        model[i].tint = c;
+                        scene.get_mut(ids[i]).unwrap().tint = TINTS[c as usize];
+                    }
+                    Op::Visible(i, v) => {
+                        let i = pick(i, &model);
+                        if i != 0 {
+                            model[i].visible = v;
+                            scene.get_mut(ids[i]).unwrap().visible = v;
+                        }
+                    }
+                    Op::Group(i, g) => {
+                        let i = pick(i, &model);
+                        model[i].group = g;
+                        scene.get_mut(ids[i]).unwrap().render_group = g;
+                    }
+                    Op::AddSprite(p, _, x, y) | Op::AddContainer(p, x, y) => {
+                        let p = pick(p, &model);
+                        let texture = match *op { Op::AddSprite(_, t, ..) => Some(t), _ => None };
+                        let m = M { parent: Some(p), pos: Vec2::new(x as f32, y as f32), tint: 0, visible: true,
+                            group: false, texture, alive: true };
+                        ids.push(scene.add(ids[p], node(&m, &tc, true)).unwrap());
+                        model.push(m);
+                    }
+                    Op::Remove(i) => {
+                        let i = pick(i, &model);
+                        if i != 0 {
+                            scene.remove(ids[i]).unwrap();
+                            let mut gone = vec![i];
+                            while let Some(g) = gone.pop() {
+                                model[g].alive = false;
+                                gone.extend((0..model.len()).filter(|&c| model[c].alive && model[c].parent == Some(g)));
+                            }
+                        }
+                    }
+                    Op::Reparent(a, b) => {
+                        let (a, b) = (pick(a, &model), pick(b, &model));
+                        let mut up = Some(b);
+                        let mut cycle = false;
+                        while let Some(u) = up {
+                            cycle |= u == a;
+                            up = model[u].parent;
+                        }
+                        if a != 0 && !cycle {
+                            scene.set_parent(ids[a], ids[b], usize::MAX).unwrap();
+                            model[a].parent = Some(b);
+                            // The model's order lists children by index; the scene puts a moved node on top.
+                            // Keep them alike: the moved subtree becomes the newest nodes of the model.
+                            let moved = order_subtree(&model, a);
+                            let base = model.len();
+                            let mut remap = std::collections::HashMap::new();
+                            for (k, &old) in moved.iter().enumerate() {
+                                remap.insert(old, base + k);
+                            }
+                            for &old in &moved {
+                                let mut m = model[old].clone();
+                                m.parent = m.parent.map(|p| *remap.get(&p).unwrap_or(&p));
+                                model.push(m);
+                                ids.push(ids[old]);
+                                model[old].alive = false;
+                            }
+                        }
+                    }
+                    Op::DestroyTexture(t) => {
+                        let _ = rc.destroy_texture(tc[t as usize]);
+                        let _ = rp.destroy_texture(tp[t as usize]);
+                    }
+                }
+                rc.render(&scene, &target_c, Some(Color::BLACK)).unwrap();
+                let plain = rebuild(&model, &tp);
+                rp.render(&plain, &target_p, Some(Color::BLACK)).unwrap();
+                let (a, b) = (rc.read_pixels(&target_c).unwrap(), rp.read_pixels(&target_p).unwrap());
+                let off = differing(&a, &b, 3);
+                prop_assert!(off == 0, "step {} ({:?}): {} pixels differ", step, op, off);
+            }
+        }
+    }
+
+    /// `a` and its live descendants, parents first.
+    fn order_subtree(model: &[M], a: usize) -> Vec<usize> {
+        let mut out = vec![a];
+        let mut i = 0;
+        while i < out.len() {
+            let p = out[i];
+            out.extend((0..model.len()).filter(|&c| model[c].alive && model[c].parent == Some(p)));
+            i += 1;
+        }
+        out
+    }
+}
