@@ -19,9 +19,12 @@
 //! - **the frame** (`frame.rs`), which runs the phases below over the others.
 //!
 //! ## A frame
-//! 1. **Collect** (`collect.rs`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
+//! 1. **Collect** (`collect/`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
 //!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
-//!    destroyed textures, degenerate paths) are skipped with a warning.
+//!    destroyed textures, degenerate paths) are skipped with a warning. Subtrees whose cached bounds lie outside
+//!    the target are culled (`cull.rs`); render groups ([`Node::render_group`]) replay their recorded geometry
+//!    through one transform (`collect/group.rs`); the leaf sprites of very large containers are computed on
+//!    every core first (`collect/parallel.rs`).
 //! 2. **Batch** (`batcher.rs`): sprites and glyphs as 48-byte quads and shapes as mesh vertices in grow-only
 //!    streams drawn by one index stream; batches break only on blend mode, topology, stencil state or texture
 //!    overflow (16 textures per batch by default).
