@@ -323,7 +323,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"textures_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},",
             "\"update_ms_mean\":{:.4},\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"record_ms_mean\":{:.4},",
             "\"submit_ms_mean\":{:.4},\"masks\":{},\"rect_masks\":{},\"masks_pushed_per_frame\":{},",
-            "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{},",
+            "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{},\"culled_per_frame\":{},",
             "\"startup_ms\":{:.2},\"first_frame_ms\":{:.2},\"worst_frame_first_second_ms\":{:.2},\"pipeline_cache\":{},",
             "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{}}}"
         ),
@@ -366,6 +366,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         per(t.scissor_masks, warm.scissor_masks),
         per(t.stencil_mode_switches, warm.stencil_mode_switches),
         per(t.pipe_cache_switches, warm.pipe_cache_switches),
+        per(t.culled, warm.culled),
         startup_ms,
         first_frame_ms,
         worst_first_second_ms,

@@ -182,7 +182,8 @@ pub struct Vertex {
     pub uv: [f32; 2],
     /// Tint times alpha, RGBA8 straight alpha (premultiplied in the vertex shader).
     pub color: u32,
-    /// Slot of the texture in the batch's bind group.
+    /// Slot of the texture in the batch's bind group (low 8 bits) and the [`GroupTransform`] applied (the rest),
+    /// as in [`Quad::texture`].
     pub texture: u32,
 }
 
@@ -662,7 +663,7 @@ impl Batcher {
             vertices: self.vertices.len(),
             indices: self.indices.len(),
             transform,
-            frame: self.frame - 1,
+            frame: self.frame.wrapping_sub(1),
         };
         let kept = rec.placed == Some(here)
             && self.quads.keep(rec.quads.len())

@@ -23,8 +23,8 @@
 //!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
 //!    destroyed textures, degenerate paths) are skipped with a warning. Subtrees whose cached bounds lie outside
 //!    the target are culled (`cull.rs`); render groups ([`Node::render_group`]) replay their recorded geometry
-//!    through one transform (`collect/group.rs`); the leaf sprites of very large containers are computed on
-//!    every core first (`collect/parallel.rs`).
+//!    through one transform (`collect/group.rs`); the leaf sprites of containers with 32,768 children or more
+//!    are computed on every core first where there are four or more (`collect/parallel.rs`).
 //! 2. **Batch** (`batcher.rs`): sprites and glyphs as 48-byte quads and shapes as mesh vertices in grow-only
 //!    streams drawn by one index stream; batches break only on blend mode, topology, stencil state or texture
 //!    overflow (16 textures per batch by default).

@@ -88,8 +88,9 @@ impl<T: Pod + Default> TrackedVec<T> {
         kept
     }
 
-    /// Goes back to `len` elements written this frame (`len` at most [`TrackedVec::len`]), as after
-    /// [`TrackedVec::keep`] of fewer: what lies beyond still holds last frame's contents.
+    /// Goes back to `len` elements written this frame (`len` at most [`TrackedVec::len`]), to undo
+    /// [`TrackedVec::keep`]s: what lies beyond then still holds last frame's contents. (After elements were
+    /// written beyond `len` it would not: those writes are not undone.)
     pub fn truncate(&mut self, len: usize) {
         debug_assert!(len <= self.len);
         self.len = self.len.min(len);

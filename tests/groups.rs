@@ -425,3 +425,75 @@ mod differential {
         out
     }
 }
+
+/// What a frame leaves out for reasons of its own (a mask empty there, a shape still on the tessellation worker)
+/// is not kept as the subtree's bounds or a group's recording: it shows once those reasons are gone.
+#[test]
+fn what_a_frame_left_out_is_not_cached_as_bounds_or_recordings() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let green = Color::rgb(0.0, 1.0, 0.0);
+    let mut s = Scene::new();
+    let a = s.add(s.root(), Node::container()).unwrap();
+    let t = s
+        .add(
+            a,
+            Node::sprite(white)
+                .sized(16.0, 16.0)
+                .at(8.0, 8.0)
+                .tinted(green),
+        )
+        .unwrap();
+    // A rectangle mask (a scissor) that starts off the target, as in a reveal.
+    let m = s.add_detached(Node::sprite(white).sized(32.0, 32.0).at(-100.0, 0.0));
+    s.set_mask(t, m, false).unwrap();
+    let target = r.create_render_target(64, 64).unwrap();
+    for _ in 0..3 {
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    }
+    probe(&r.read_pixels(&target).unwrap(), 12, 12, [0, 0, 0, 255], 0);
+    s.get_mut(m).unwrap().position.x = 0.0;
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    probe(
+        &r.read_pixels(&target).unwrap(),
+        12,
+        12,
+        [0, 255, 0, 255],
+        0,
+    );
+
+    // A self-crossing star (tessellated on the worker) in a plain container and in a render group.
+    let star: Vec<Vec2> = (0..200)
+        .map(|i| {
+            let a = (i * 77 % 200) as f32 / 200.0 * std::f32::consts::TAU;
+            Vec2::new(16.0 + 14.0 * a.cos(), 16.0 + 14.0 * a.sin())
+        })
+        .collect();
+    let mut g = GraphicsContext::new();
+    g.poly(&star).fill(Color::rgb(1.0, 0.0, 0.0));
+    let g = std::sync::Arc::new(g);
+    let mut s = Scene::new();
+    let plain = s.add(s.root(), Node::container()).unwrap();
+    s.add(plain, Node::graphics(g.clone())).unwrap();
+    let group = s
+        .add(s.root(), Node::container().at(32.0, 0.0).as_render_group())
+        .unwrap();
+    s.add(group, Node::graphics(g)).unwrap();
+    let start = std::time::Instant::now();
+    let mut on_worker = false;
+    loop {
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+        let pending = r.stats().last_frame.tessellations_pending;
+        on_worker |= pending > 0;
+        if pending == 0 {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 60, "the worker never finished");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(on_worker, "the star is tessellated on the worker");
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 16, 16, [255, 0, 0, 255], 0);
+    probe(&img, 48, 16, [255, 0, 0, 255], 0);
+}

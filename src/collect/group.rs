@@ -148,6 +148,38 @@ impl Collector {
         scale: f32,
     ) -> bool {
         let groups = &mut self.groups;
+        // A cheap look first: a group holding what cannot be recorded is not walked twice.
+        let stack = &mut groups.stack;
+        stack.clear();
+        let root = Inherited {
+            matrix: Affine2::IDENTITY,
+            color: Color::WHITE,
+            packed: u32::MAX,
+            blend,
+        };
+        stack.push((id, 0, root));
+        while let Some(top) = stack.last_mut() {
+            let Some(&child) = cx.scene.children_of(top.0).get(top.1) else {
+                stack.pop();
+                continue;
+            };
+            top.1 += 1;
+            match cx.scene.slot(child) {
+                Some(slot) if slot.node.visible => {
+                    if !recordable(&slot.node) {
+                        let g = groups.groups.get_mut(&id.index).expect("entry");
+                        g.stamp = 0;
+                        g.unfit = cx.epoch;
+                        g.rec = Recorded::default();
+                        return false;
+                    }
+                    if slot.child_count != 0 {
+                        stack.push((child, 0, root));
+                    }
+                }
+                _ => {}
+            }
+        }
         let mut sub = groups
             .scratch
             .take()
@@ -161,7 +193,7 @@ impl Collector {
         sub.forget_uploads();
         sub.begin();
         let mut stats = FrameStats::default();
-        let (fit, bounds, feedback) = {
+        let (bounds, feedback, incomplete) = {
             let mut g = Ctx {
                 scene: cx.scene,
                 view: super::View {
@@ -177,19 +209,13 @@ impl Collector {
                 live: None,
                 acc: Aabb::EMPTY,
                 track: true,
+                incomplete: false,
                 pad: Vec2::ZERO,
                 epoch: cx.epoch,
-            };
-            let root = Inherited {
-                matrix: Affine2::IDENTITY,
-                color: Color::WHITE,
-                packed: u32::MAX,
-                blend,
             };
             let stack = &mut groups.stack;
             stack.clear();
             stack.push((id, 0, root));
-            let mut fit = true;
             while let Some(top) = stack.last_mut() {
                 let Some(&child) = g.scene.children_of(top.0).get(top.1) else {
                     stack.pop();
@@ -203,27 +229,25 @@ impl Collector {
                 if !slot.node.visible {
                     continue;
                 }
-                if !recordable(&slot.node) {
-                    fit = false;
-                    break;
-                }
                 if let Some((ci, true)) =
                     visit_slot(&mut g, &mut self.caches, child, slot, inh, false)
                 {
                     stack.push((child, 0, ci));
                 }
             }
-            (fit, g.acc, g.feedback_loop)
+            (g.acc, g.feedback_loop, g.incomplete)
         };
         sub.finish();
         let g = groups.groups.get_mut(&(id.index)).expect("entry");
-        // Skips found while recording are this frame's; counts of what is drawn come with each replay.
+        // A group showing the texture being drawn into is walked as a container (which skips and reports that
+        // sprite); the counters of this throw-away walk are dropped.
+        let fit = !feedback;
         let (sprites, shapes) = (stats.sprites, stats.shapes);
-        stats.sprites = 0;
-        stats.shapes = 0;
-        cx.stats.accumulate(&stats);
-        let fit = fit && !feedback;
         if fit {
+            // Skips met while recording are counted in this frame only; what is drawn, by each replay.
+            stats.sprites = 0;
+            stats.shapes = 0;
+            cx.stats.accumulate(&stats);
             g.rec.take_from(&sub);
             g.textures.clear();
             for b in &g.rec.batches {
@@ -233,7 +257,10 @@ impl Collector {
                     }
                 }
             }
-            g.stamp = cx.epoch;
+            // A shape still on the tessellation worker was recorded with a stand-in: replay this recording now,
+            // record again next frame.
+            g.stamp = if incomplete { 0 } else { cx.epoch };
+            cx.incomplete |= incomplete;
             g.unfit = 0;
             g.blend = blend;
             g.scale = scale;

@@ -46,8 +46,13 @@ enum Pop {
 enum Measure {
     /// Nothing.
     None,
-    /// Its bounds are stale: the walk measures what it draws; `acc` and `track` are the outer measurement's.
-    Measuring { acc: Aabb, track: bool },
+    /// Its bounds are stale: the walk measures what it draws; `acc`, `track` and `incomplete` are the outer
+    /// measurement's.
+    Measuring {
+        acc: Aabb,
+        track: bool,
+        incomplete: bool,
+    },
     /// Its bounds are known (already added to any outer measurement): measuring pauses inside.
     Paused { track: bool },
 }
@@ -225,6 +230,10 @@ struct Ctx<'a, F: Fn(TextureId) -> bool> {
     /// Bounds of what was drawn since the innermost measured subtree began (clip space), while `track` is set.
     acc: Aabb,
     track: bool,
+    /// Whether something since the innermost measured subtree began was left out or drawn provisionally for
+    /// reasons of this frame or target (a mask empty here, the target's own texture, a shape still on the
+    /// tessellation worker): bounds and recordings made now must not be kept.
+    incomplete: bool,
     /// Culling margin in clip units (a few pixels: shapes flatten differently at other scales).
     pad: Vec2,
     /// The scene epoch this walk sees (cache stamps).
@@ -268,6 +277,7 @@ impl Collector {
             live: None,
             acc: Aabb::EMPTY,
             track: false,
+            incomplete: false,
             pad: Vec2::splat(2.0) / view.half_size,
             epoch: scene.begin_walk(),
         };
@@ -386,6 +396,7 @@ impl Collector {
                     measure = Measure::Measuring {
                         acc: cx.acc,
                         track: cx.track,
+                        incomplete: cx.incomplete,
                     }
                 }
                 Bounds::Skip => {}
@@ -395,7 +406,12 @@ impl Collector {
             None => Pop::None,
             Some(mask) => match self.push_mask(cx, id, mask) {
                 Some(p) => p,
-                None => return,
+                None => {
+                    // Not drawn for a reason of this frame or target (the mask is empty here, or nests too
+                    // deep): an enclosing measurement must not take its absence as final.
+                    cx.incomplete = true;
+                    return;
+                }
             },
         };
         match measure {
@@ -403,6 +419,7 @@ impl Collector {
             Measure::Measuring { .. } => {
                 cx.acc = Aabb::EMPTY;
                 cx.track = true;
+                cx.incomplete = false;
             }
             Measure::Paused { .. } => cx.track = false,
         }
@@ -446,13 +463,18 @@ impl Collector {
         match measure {
             Measure::None => {}
             Measure::Paused { track } => cx.track = track,
-            Measure::Measuring { acc, track } => {
+            Measure::Measuring {
+                acc,
+                track,
+                incomplete,
+            } => {
                 let mine = cx.acc;
-                if let Some(m) = matrix {
+                if let (Some(m), false) = (matrix, cx.incomplete) {
                     self.bounds.store(id, cx.epoch, mine, m);
                 }
                 cx.acc = acc;
                 cx.track = track;
+                cx.incomplete |= incomplete;
                 if track {
                     cx.acc.union(mine);
                 }
@@ -739,6 +761,7 @@ fn push_ready<F: Fn(TextureId) -> bool>(
         let t = meta[k].texture;
         let ok = if Some(t) == cx.forbidden {
             cx.feedback_loop = true;
+            cx.incomplete = true;
             skip(cx.stats, ids[k], "its texture is the target being drawn");
             false
         } else if cx.live != Some(t) {
@@ -793,6 +816,7 @@ fn push_sprite<F: Fn(TextureId) -> bool>(
     let id_tex = sprite.texture.id();
     if Some(id_tex) == cx.forbidden {
         cx.feedback_loop = true;
+        cx.incomplete = true;
         skip(cx.stats, id, "its texture is the target being drawn");
         return false;
     }
@@ -889,6 +913,7 @@ fn visit_slot<F: Fn(TextureId) -> bool>(
                 .length()
                 .max((matrix.matrix2.y_axis * cx.view.half_size).length());
             let mesh = caches.tessellation.get(ctx, scale);
+            cx.incomplete |= caches.tessellation.last_was_stand_in;
             for part in &mesh.parts {
                 let (tex, uv) = match part.texture {
                     Some(t) if (cx.is_live)(t.id()) => (t.id(), t.uvs()),

@@ -8,7 +8,8 @@
 //! before: runs of ready children are checked (texture alive, not the target) and handed to the batcher in bulk,
 //! which assigns texture slots and batches one quad after another as it would have one by one; children not
 //! ready take the usual path. So the output (quads, batches, skips, counters) is the single-threaded walk's,
-//! only the arithmetic moved. The buffers are kept, one per nesting level in use, so steady state allocates
+//! only the arithmetic moved; the dirty ranges uploaded may be wider (quads are compared with last frame's 16 or
+//! 1,024 at a time, not one by one). Pools of fewer than four threads walk single-threaded. The buffers are kept, one per nesting level in use, so steady state allocates
 //! nothing.
 
 use super::{all_finite, node_color, Inherited};

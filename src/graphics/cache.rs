@@ -139,6 +139,9 @@ pub struct TessellationCache {
     pub skipped_instructions: u64,
     /// Jobs handed to the worker, ever.
     pub jobs_started: u64,
+    /// Whether the last [`TessellationCache::get`] answered with a stand-in (an older mesh, another scale's, or
+    /// nothing) while the worker tessellates: what was drawn with it must not be cached as final.
+    pub last_was_stand_in: bool,
     /// Worker results received, ever (installed or dropped as outdated).
     pub jobs_finished: u64,
 }
@@ -162,6 +165,7 @@ impl TessellationCache {
             worker: None,
             background_fill_segments: segments,
             empty: Arc::default(),
+            last_was_stand_in: false,
             frame: 0,
             tessellations: 0,
             skipped_instructions: 0,
@@ -173,6 +177,7 @@ impl TessellationCache {
     /// The mesh of `ctx` at on-screen `scale`, tessellated only if this (context, version, bucket) is new. A
     /// large context being tessellated on the worker gives its previous mesh, or an empty one, meanwhile.
     pub fn get(&mut self, ctx: &GraphicsContext, scale: f32) -> Arc<Mesh> {
+        self.last_was_stand_in = false;
         self.receive();
         let (bucket, tol) = tolerance_bucket(scale);
         let frame = self.frame;
@@ -241,6 +246,7 @@ impl TessellationCache {
     /// What to draw for `key` while its job runs: its cached mesh of an older version, else the newest mesh of
     /// the same context at another scale, else nothing.
     fn stand_in(&mut self, key: Key) -> Arc<Mesh> {
+        self.last_was_stand_in = true;
         if let Some(e) = self.entries.get(&key) {
             return e.mesh.clone();
         }
