@@ -13,7 +13,7 @@
 //! walked again. A group holding masks or text is walked as a plain container (their state depends on the frame),
 //! as is one that shows the texture being drawn into.
 
-use super::{visit_slot, Collector, Ctx, Inherited};
+use super::visit::{visit_slot, Caches, Ctx, Inherited, View};
 use crate::batcher::{Batcher, Recorded};
 use crate::cull::Aabb;
 use crate::stats::FrameStats;
@@ -75,12 +75,13 @@ fn recordable(node: &crate::Node) -> bool {
     node.mask.is_none()
 }
 
-impl Collector {
+impl Groups {
     /// Draws the children of the render group `id` (whose own content is drawn, and whose children inherit `inh`)
     /// from its recording, making it first if needed. `false` if the group cannot be recorded: the caller walks
     /// its children instead.
-    pub(super) fn draw_group<F: Fn(TextureId) -> bool>(
+    pub(super) fn draw<F: Fn(TextureId) -> bool>(
         &mut self,
+        caches: &mut Caches,
         cx: &mut Ctx<'_, F>,
         id: NodeId,
         inh: &Inherited,
@@ -95,8 +96,8 @@ impl Collector {
         if !scale.is_finite() || scale <= 0.0 {
             return false;
         }
-        let walks = self.groups.walks;
-        let g = self.groups.groups.entry(id.index).or_default();
+        let walks = self.walks;
+        let g = self.groups.entry(id.index).or_default();
         if g.generation != id.generation {
             *g = Group {
                 generation: id.generation,
@@ -114,10 +115,10 @@ impl Collector {
             && g.textures
                 .iter()
                 .all(|&t| (cx.is_live)(t) && Some(t) != cx.forbidden);
-        if !fresh && !self.record_group(cx, id, inh.blend, scale) {
+        if !fresh && !self.record(caches, cx, id, inh.blend, scale) {
             return false;
         }
-        let g = self.groups.groups.get_mut(&(id.index)).expect("recorded");
+        let g = self.groups.get_mut(&(id.index)).expect("recorded");
         let clip = g.bounds.transformed(&inh.matrix);
         if cx.track {
             cx.acc.union(clip);
@@ -140,14 +141,15 @@ impl Collector {
     /// Walks the children of group `id` into a recording (group space; children inherit `blend`; shapes flattened
     /// for `scale` pixels per unit). `false` (remembered until something below changes) if the group holds
     /// what cannot be recorded.
-    fn record_group<F: Fn(TextureId) -> bool>(
+    fn record<F: Fn(TextureId) -> bool>(
         &mut self,
+        caches: &mut Caches,
         cx: &mut Ctx<'_, F>,
         id: NodeId,
         blend: BlendMode,
         scale: f32,
     ) -> bool {
-        let groups = &mut self.groups;
+        let groups = self;
         // A cheap look first: a group holding what cannot be recorded is not walked twice.
         let stack = &mut groups.stack;
         stack.clear();
@@ -196,7 +198,7 @@ impl Collector {
         let (bounds, feedback, incomplete) = {
             let mut g = Ctx {
                 scene: cx.scene,
-                view: super::View {
+                view: View {
                     to_clip: Affine2::IDENTITY,
                     half_size: Vec2::splat(scale),
                     white: cx.view.white,
@@ -229,9 +231,7 @@ impl Collector {
                 if !slot.node.visible {
                     continue;
                 }
-                if let Some((ci, true)) =
-                    visit_slot(&mut g, &mut self.caches, child, slot, inh, false)
-                {
+                if let Some((ci, true)) = visit_slot(&mut g, caches, child, slot, inh, false) {
                     stack.push((child, 0, ci));
                 }
             }

@@ -12,7 +12,7 @@
 //! 1,024 at a time, not one by one). Pools of fewer than four threads walk single-threaded. The buffers are kept, one per nesting level in use, so steady state allocates
 //! nothing.
 
-use super::{all_finite, node_color, Inherited};
+use super::visit::{all_finite, node_color, Inherited};
 use crate::batcher::{Quad, QuadMeta};
 use crate::scene::Scene;
 use crate::{BlendMode, NodeId, NodeKind, TextureId};

@@ -1,0 +1,459 @@
+//! Visiting one node: its world transform, colour and blend mode, and what it draws (a sprite's quad, a shape's
+//! mesh, a text's glyphs) handed to the batcher, with the checks that skip bad input. Shared by the walk
+//! (`mod.rs`), render-group recordings (`group.rs`) and the quads computed ahead (`parallel.rs`).
+
+use crate::batcher::Batcher;
+use crate::cull::Aabb;
+use crate::graphics::TessellationCache;
+use crate::pipeline::Topology;
+use crate::scene::Scene;
+use crate::stats::FrameStats;
+#[cfg(feature = "text")]
+use crate::text::{GlyphKey, TextSystem};
+use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
+use glam::{Affine2, Vec2};
+
+/// What a node passes down to its children.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Inherited {
+    /// Node space to clip space.
+    pub(super) matrix: Affine2,
+    /// Tint with alpha multiplied in.
+    pub(super) color: Color,
+    /// `color` packed for vertices (computed once per node whose colour differs from its parent's).
+    pub(super) packed: u32,
+    pub(super) blend: BlendMode,
+}
+
+/// The projection from pixels (origin top-left, y down) of a `width x height` target to clip space.
+pub fn pixel_to_clip(width: u32, height: u32) -> Affine2 {
+    Affine2::from_cols(
+        Vec2::new(2.0 / width as f32, 0.0),
+        Vec2::new(0.0, -2.0 / height as f32),
+        Vec2::new(-1.0, 1.0),
+    )
+}
+
+/// Where a walk draws to.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Pixels to clip space.
+    pub to_clip: Affine2,
+    /// Half the target size in pixels (clip-space lengths times this are pixels).
+    pub half_size: Vec2,
+    /// The renderer's 1x1 white texture, used by solid shapes.
+    pub white: TextureId,
+}
+
+impl View {
+    /// The view of a `width x height` target.
+    pub fn new(width: u32, height: u32, white: TextureId) -> View {
+        View {
+            to_clip: pixel_to_clip(width, height),
+            half_size: Vec2::new(width as f32, height as f32) / 2.0,
+            white,
+        }
+    }
+
+    /// The view of a target of `width x height` physical pixels showing logical pixels `scale` physical pixels
+    /// wide (a non-finite or non-positive scale counts as 1).
+    pub fn scaled(width: u32, height: u32, scale: f32, white: TextureId) -> View {
+        let s = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        let physical = Vec2::new(width as f32, height as f32);
+        let logical = physical / s;
+        View {
+            to_clip: Affine2::from_cols(
+                Vec2::new(2.0 / logical.x, 0.0),
+                Vec2::new(0.0, -2.0 / logical.y),
+                Vec2::new(-1.0, 1.0),
+            ),
+            half_size: physical / 2.0,
+            white,
+        }
+    }
+
+    /// A pixel position in clip space.
+    #[cfg(feature = "text")]
+    pub(super) fn clip_of(&self, p: Vec2) -> Vec2 {
+        Vec2::new(p.x / self.half_size.x - 1.0, 1.0 - p.y / self.half_size.y)
+    }
+
+    pub(super) fn size(&self) -> Vec2 {
+        self.half_size * 2.0
+    }
+
+    /// A clip-space point in pixels.
+    pub(super) fn pixels_of(&self, p: Vec2) -> Vec2 {
+        Vec2::new(
+            (p.x + 1.0) * self.half_size.x,
+            (1.0 - p.y) * self.half_size.y,
+        )
+    }
+}
+
+/// What the walk keeps between frames: tessellated meshes, text layouts and the glyph atlas.
+#[derive(Debug, Default)]
+pub struct Caches {
+    /// Meshes of graphics contexts.
+    pub tessellation: TessellationCache,
+    /// Text layouts and the glyph atlas.
+    #[cfg(feature = "text")]
+    pub(crate) text: TextSystem,
+    /// The texture of each glyph-atlas page (reserved ahead of the walk).
+    #[cfg(feature = "text")]
+    pub(crate) pages: crate::text::pages::GlyphPages,
+}
+
+pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
+    pub(super) scene: &'a Scene,
+    pub(super) view: View,
+    pub(super) batcher: &'a mut Batcher,
+    pub(super) is_live: F,
+    pub(super) stats: &'a mut FrameStats,
+    pub(super) forbidden: Option<TextureId>,
+    pub(super) feedback_loop: bool,
+    /// The last texture found live (sprites in a row mostly share one).
+    pub(super) live: Option<TextureId>,
+    /// Bounds of what was drawn since the innermost measured subtree began (clip space), while `track` is set.
+    pub(super) acc: Aabb,
+    pub(super) track: bool,
+    /// Whether something since the innermost measured subtree began was left out or drawn provisionally for
+    /// reasons of this frame or target (a mask empty here, the target's own texture, a shape still on the
+    /// tessellation worker): bounds and recordings made now must not be kept.
+    pub(super) incomplete: bool,
+    /// Culling margin in clip units (a few pixels: shapes flatten differently at other scales).
+    pub(super) pad: Vec2,
+    /// The scene epoch this walk sees (cache stamps).
+    pub(super) epoch: u64,
+}
+
+pub(super) fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, bool)> {
+    if stats.nodes_skipped == 0 {
+        log::warn!("skipping node {id:?} and its subtree: {why} (further skips this frame are only counted)");
+    }
+    stats.nodes_skipped += 1;
+    None
+}
+
+/// Whether every component of `a`, `b` and `c` is finite: `x * 0` is 0 for finite `x` and NaN otherwise, and NaN
+/// survives the sum (one vector sum instead of six branches).
+#[inline(always)]
+pub(super) fn all_finite(a: Vec2, b: Vec2, c: Vec2) -> bool {
+    let z = a * 0.0 + b * 0.0 + c * 0.0;
+    z.x + z.y == 0.0
+}
+
+/// A sprite that has no children and no mask, the bulk of most frames: [`visit_slot`] without working out what
+/// children would inherit.
+#[inline(always)]
+pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    id: NodeId,
+    node: &crate::Node,
+    sprite: &crate::Sprite,
+    parent: &Inherited,
+) {
+    if !node.visible {
+        return;
+    }
+    let matrix = parent.matrix * node.local_transform();
+    let Some((_, packed)) = node_color(node, parent) else {
+        skip(cx.stats, id, "non-finite alpha or tint");
+        return;
+    };
+    let blend = node.blend_mode.resolve(parent.blend);
+    // A non-finite matrix shows in the quad's corners, which `push_sprite` checks.
+    push_sprite(cx, id, sprite, &matrix, packed, blend, false);
+}
+
+/// Draws children whose quads were computed ahead (`ids[i]` drew `quads[i]`, showing `meta[i]`): the checks of
+/// [`push_sprite`] against renderer state, then the quads in bulk.
+pub(super) fn push_ready<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    ids: &[NodeId],
+    quads: &[crate::batcher::Quad],
+    meta: &[crate::batcher::QuadMeta],
+) {
+    let flush = |cx: &mut Ctx<'_, F>, quads: &[crate::batcher::Quad], meta: &[_]| {
+        if quads.is_empty() {
+            return;
+        }
+        if cx.track {
+            for q in quads.iter() {
+                cx.acc
+                    .add_quad(q.origin.into(), q.x_edge.into(), q.y_edge.into());
+            }
+        }
+        cx.batcher.push_prepared(quads, meta);
+        cx.stats.sprites += quads.len() as u64;
+    };
+    let mut from = 0;
+    for k in 0..ids.len() {
+        let t = meta[k].texture;
+        let ok = if Some(t) == cx.forbidden {
+            cx.feedback_loop = true;
+            cx.incomplete = true;
+            skip(cx.stats, ids[k], "its texture is the target being drawn");
+            false
+        } else if cx.live != Some(t) {
+            let live = (cx.is_live)(t);
+            if live {
+                cx.live = Some(t);
+            } else {
+                cx.stats.dead_textures += 1;
+                skip(cx.stats, ids[k], "its texture was destroyed");
+            }
+            live
+        } else {
+            true
+        };
+        if !ok {
+            flush(cx, &quads[from..k], &meta[from..k]);
+            from = k + 1;
+        }
+    }
+    flush(cx, &quads[from..], &meta[from..]);
+}
+
+/// The colour `node` draws with and passes down (its tint with its alpha, times its parent's) and that colour
+/// packed for vertices; `None` if its tint or alpha is not finite.
+#[inline(always)]
+pub(super) fn node_color(node: &crate::Node, parent: &Inherited) -> Option<(Color, u32)> {
+    let mut own = node.tint;
+    own.a *= node.alpha;
+    if own == Color::WHITE {
+        // Untinted and opaque (most nodes): the parent's colour as it is.
+        Some((parent.color, parent.packed))
+    } else if own.is_finite() {
+        let color = parent.color * own;
+        Some((color, color.to_rgba8_u32()))
+    } else {
+        None
+    }
+}
+
+/// Pushes the quad of `sprite` drawn through `matrix`; `false` if it was skipped (a destroyed texture, the texture
+/// being drawn into, or non-finite corners from the transform, size or anchor).
+#[inline(always)]
+pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    id: NodeId,
+    sprite: &crate::Sprite,
+    matrix: &Affine2,
+    packed: u32,
+    blend: BlendMode,
+    mask: bool,
+) -> bool {
+    let id_tex = sprite.texture.id();
+    if Some(id_tex) == cx.forbidden {
+        cx.feedback_loop = true;
+        cx.incomplete = true;
+        skip(cx.stats, id, "its texture is the target being drawn");
+        return false;
+    }
+    if cx.live != Some(id_tex) {
+        if !(cx.is_live)(id_tex) {
+            cx.stats.dead_textures += 1;
+            skip(cx.stats, id, "its texture was destroyed");
+            return false;
+        }
+        cx.live = Some(id_tex);
+    }
+    let size = sprite.size_in_pixels();
+    let p0 = matrix.transform_point2(-sprite.anchor * size);
+    let dx = matrix.matrix2.x_axis * size.x;
+    let dy = matrix.matrix2.y_axis * size.y;
+    if !all_finite(p0, dx, dy) {
+        skip(cx.stats, id, "non-finite transform, sprite size or anchor");
+        return false;
+    }
+    if cx.track {
+        cx.acc.add_quad(p0, dx, dy);
+    }
+    cx.batcher.push_quad(
+        id_tex,
+        [p0.into(), dx.into(), dy.into()],
+        sprite.texture.uvs(),
+        packed,
+        blend,
+    );
+    if !mask {
+        cx.stats.sprites += 1;
+    }
+    true
+}
+
+/// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
+/// drawn. In `mask` mode only the shape is drawn: colour, alpha and blend mode are ignored.
+#[inline(always)]
+pub(super) fn visit<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    caches: &mut Caches,
+    id: NodeId,
+    parent: Inherited,
+    mask: bool,
+) -> Option<(Inherited, bool)> {
+    let slot = cx.scene.slot(id)?;
+    visit_slot(cx, caches, id, slot, parent, mask)
+}
+
+/// [`visit`] for a slot already looked up.
+#[inline(always)]
+pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    caches: &mut Caches,
+    id: NodeId,
+    slot: &crate::scene::Slot,
+    parent: Inherited,
+    mask: bool,
+) -> Option<(Inherited, bool)> {
+    let node = &slot.node;
+    if !node.visible && !mask {
+        return None;
+    }
+    let matrix = parent.matrix * node.local_transform();
+    if !all_finite(
+        matrix.matrix2.x_axis,
+        matrix.matrix2.y_axis,
+        matrix.translation,
+    ) {
+        return skip(cx.stats, id, "non-finite transform");
+    }
+    let inh = if mask {
+        Inherited { matrix, ..parent }
+    } else {
+        let Some((color, packed)) = node_color(node, &parent) else {
+            return skip(cx.stats, id, "non-finite alpha or tint");
+        };
+        Inherited {
+            matrix,
+            color,
+            packed,
+            blend: node.blend_mode.resolve(parent.blend),
+        }
+    };
+    match &node.kind {
+        NodeKind::Container => {}
+        NodeKind::Sprite(sprite) => {
+            if !push_sprite(cx, id, sprite, &matrix, inh.packed, inh.blend, mask) {
+                return None;
+            }
+        }
+        NodeKind::Graphics(ctx) => {
+            let scale = (matrix.matrix2.x_axis * cx.view.half_size)
+                .length()
+                .max((matrix.matrix2.y_axis * cx.view.half_size).length());
+            let mesh = caches.tessellation.get(ctx, scale);
+            cx.incomplete |= caches.tessellation.last_was_stand_in;
+            for part in &mesh.parts {
+                let (tex, uv) = match part.texture {
+                    Some(t) if (cx.is_live)(t.id()) => (t.id(), t.uvs()),
+                    Some(_) => {
+                        skip(cx.stats, id, "a fill texture was destroyed");
+                        continue;
+                    }
+                    None => (cx.view.white, [0.0, 0.0, 1.0, 1.0]),
+                };
+                let (uv0, uvd) = (
+                    Vec2::new(uv[0], uv[1]),
+                    Vec2::new(uv[2] - uv[0], uv[3] - uv[1]),
+                );
+                let r = part.vertices.start as usize..part.vertices.end as usize;
+                if cx.track {
+                    for p in &mesh.positions[r.clone()] {
+                        cx.acc.add_point(matrix.transform_point2(*p));
+                    }
+                }
+                let verts = mesh.positions[r.clone()]
+                    .iter()
+                    .zip(&mesh.local_uv[r])
+                    .map(|(p, l)| (matrix.transform_point2(*p).into(), (uv0 + *l * uvd).into()));
+                let idx = &mesh.indices[part.indices.start as usize..part.indices.end as usize];
+                let color = if mask {
+                    u32::MAX
+                } else {
+                    (inh.color * part.color).to_rgba8_u32()
+                };
+                cx.batcher.push_mesh_offset(
+                    tex,
+                    verts,
+                    idx,
+                    part.vertices.start,
+                    color,
+                    inh.blend,
+                    Topology::TriangleList,
+                );
+            }
+            if !mask {
+                cx.stats.shapes += 1;
+            }
+        }
+        #[cfg(feature = "text")]
+        NodeKind::Text(text) => {
+            let layout = caches.text.layout(text);
+            let color = if mask {
+                u32::MAX
+            } else {
+                (inh.color * text.color).to_rgba8_u32()
+            };
+            let size = text.style().size;
+            let font = text.font();
+            let origin = -text.anchor * Vec2::from(layout.size);
+            // Crisp text: when the node maps local pixels one-to-one onto target pixels, glyphs land on whole
+            // pixels.
+            let px_x = matrix.matrix2.x_axis * cx.view.half_size;
+            let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+            let snap = (px_x - Vec2::X).abs().max_element() < 1e-4
+                && (px_y + Vec2::Y).abs().max_element() < 1e-4;
+            let page = caches.text.atlas.page_size() as f32;
+            let dx_unit = matrix.matrix2.x_axis;
+            let dy_unit = matrix.matrix2.y_axis;
+            for g in &layout.glyphs {
+                let key = GlyphKey {
+                    font: font.id(),
+                    glyph: g.glyph,
+                    size_bits: size.to_bits(),
+                };
+                let Some(e) = caches
+                    .text
+                    .atlas
+                    .get_or_insert(key, |max| font.rasterize_within(g.glyph, size, max))
+                else {
+                    continue;
+                };
+                if e.rect[2] == 0 {
+                    continue;
+                }
+                let Some(tex) = caches.pages.get(e.page as usize) else {
+                    continue;
+                };
+                let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset);
+                let mut p0 = matrix.transform_point2(local);
+                if snap {
+                    p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+                }
+                let dx = dx_unit * e.rect[2] as f32;
+                let dy = dy_unit * e.rect[3] as f32;
+                if cx.track {
+                    cx.acc.add_quad(p0, dx, dy);
+                }
+                let [x, y, w, h] = e.rect.map(|v| v as f32);
+                cx.batcher.push_quad(
+                    tex,
+                    [p0.into(), dx.into(), dy.into()],
+                    [x / page, y / page, (x + w) / page, (y + h) / page],
+                    color,
+                    inh.blend,
+                );
+            }
+            if !mask {
+                cx.stats.texts += 1;
+            }
+        }
+    }
+    Some((inh, slot.child_count != 0))
+}
