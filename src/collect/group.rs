@@ -17,7 +17,7 @@ use super::visit::{visit_slot, Caches, Ctx, Inherited, View};
 use crate::batcher::{Batcher, Recorded};
 use crate::cull::Aabb;
 use crate::stats::FrameStats;
-use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
+use crate::{BlendMode, Color, NodeId, TextureId};
 use glam::{Affine2, Vec2};
 use rustc_hash::FxHashMap;
 
@@ -69,7 +69,7 @@ impl Groups {
 /// Whether a node can be part of a recording.
 fn recordable(node: &crate::Node) -> bool {
     #[cfg(feature = "text")]
-    if matches!(node.kind, NodeKind::Text(_)) {
+    if matches!(node.kind, crate::NodeKind::Text(_)) {
         return false;
     }
     node.mask.is_none()
