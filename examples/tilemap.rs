@@ -73,7 +73,7 @@ impl Map {
                         if x >= per_row || y >= per_row || y * per_row + x >= tiles {
                             continue;
                         }
-                        let t = textures[(x * 7 + y * 13 + (x ^ y)) % textures.len()];
+                        let t = textures[(x / 5 + y / 7 * 3 + (x * y) % 3) % textures.len()];
                         scene.add(
                             chunk,
                             Node::sprite(t).at(tx as f32 * TILE, ty as f32 * TILE),
