@@ -92,6 +92,8 @@ pub struct Soak {
     rts: Vec<RenderTarget>,
     /// A detached subtree drawn into render textures: a masked shape and a sprite.
     offscreen: NodeId,
+    /// Short-lived render groups, on and off the target.
+    groups: Vec<NodeId>,
     target: RenderTarget,
     rng: Rng,
     frame: u64,
@@ -149,6 +151,7 @@ impl Soak {
             kept: Vec::new(),
             rts: Vec::new(),
             offscreen,
+            groups: Vec::new(),
             target,
             rng: Rng(0x9e37_79b9_7f4a_7c15),
             frame: 0,
@@ -293,6 +296,36 @@ impl Soak {
         if self.masks.len() > 4 {
             let m = self.masks.remove(0);
             self.scene.remove(m)?;
+        }
+
+        // Render groups and culling: a layer turns into a render group and back every 50 frames; a group of three
+        // sprites is added each frame, every third one off the target (culled), and removed 20 frames later, so
+        // recordings and cached bounds come and go.
+        if f.is_multiple_of(50) {
+            if let Some(n) = self.scene.get_mut(self.layers[2]) {
+                n.render_group = !n.render_group;
+            }
+        }
+        let x = if f.is_multiple_of(3) {
+            2000.0
+        } else {
+            self.rng.unit() * 200.0
+        };
+        let y = self.rng.unit() * 160.0;
+        let group = self
+            .scene
+            .add(self.layers[1], Node::container().at(x, y).as_render_group())?;
+        for i in 0..3 {
+            let t = self.pick_texture(r);
+            self.scene.add(
+                group,
+                Node::sprite(t).sized(8.0, 8.0).at(i as f32 * 9.0, 0.0),
+            )?;
+        }
+        self.groups.push(group);
+        if self.groups.len() > 20 {
+            let g = self.groups.remove(0);
+            let _ = self.scene.remove(g);
         }
 
         // Render textures: a new one every frame, of the next size; every third multisampled, every fourth with a
