@@ -54,8 +54,9 @@ pub struct Node {
     pub visible: bool,
     /// Keeps the children's batched geometry between frames (PixiJS's `isRenderGroup`): while nothing below the
     /// node changes, a frame replays it instead of walking it, and moving, tinting or fading the node itself
-    /// changes one transform on the GPU. Anything below it changing rebuilds the whole group once. A group below a
-    /// group is part of the outer one; a group holding masks or text is walked as a plain container.
+    /// changes one transform on the GPU. Anything below it changing rebuilds the whole group once, as does zooming
+    /// it by more than 2x when it holds shapes (they are flattened for the scale they were recorded at). A group
+    /// below a group is part of the outer one; a group holding masks or text is walked as a plain container.
     pub render_group: bool,
     /// Blend mode; [`BlendMode::Inherit`] (the default) takes the parent's.
     pub blend_mode: BlendMode,
