@@ -7,7 +7,8 @@
 //! `cargo run --release --example bunnymark -- --headless --sprites 1000 --frames 300` renders offscreen and
 //! prints one JSON line of timings and counters. Options: `--textures T` (distinct textures, default 12),
 //! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
-//! `--out FILE.png` (save the last frame).
+//! `--out FILE.png` (save the last frame), `--parallel-min N` (children a container needs for its sprites to be
+//! computed on every core; default 32,768).
 
 mod common;
 use common::Rng;
@@ -35,6 +36,7 @@ struct Args {
     out: Option<String>,
     frames_given: bool,
     pipeline_cache: Option<String>,
+    parallel_min: Option<usize>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -51,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
         out: None,
         frames_given: false,
         pipeline_cache: None,
+        parallel_min: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -72,12 +75,13 @@ fn parse_args() -> Result<Args, String> {
             "--blend-modes" => a.blend_modes = true,
             "--masks" => a.masks = num("--masks")?,
             "--rect-masks" => a.rect_masks = true,
+            "--parallel-min" => a.parallel_min = Some(num("--parallel-min")?),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--pipeline-cache" => {
                 a.pipeline_cache = Some(it.next().ok_or("--pipeline-cache needs a directory")?)
             }
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--out FILE.png]");
+                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -230,7 +234,10 @@ impl Bunnymark {
 
 fn run_headless(args: &Args) -> stage2d::Result<()> {
     let started = Instant::now();
-    let options = RendererOptions::default().with_gpu_timing(true);
+    let mut options = RendererOptions::default().with_gpu_timing(true);
+    if let Some(n) = args.parallel_min {
+        options = options.with_parallel_collect_min(n);
+    }
     let mut renderer = Renderer::new_headless(match &args.pipeline_cache {
         Some(dir) => options.with_pipeline_cache(dir),
         None => options,

@@ -117,9 +117,13 @@ impl Default for Collector {
 
 impl Collector {
     /// Sets how many children a container must have left for the walk to compute them on every core
-    /// (`usize::MAX`: never). Tests compare both walks.
+    /// (`usize::MAX`: never; pools under four threads never do). Tests compare both walks.
     pub fn set_parallel_min(&mut self, min: usize) {
-        self.parallel_min = min.max(1);
+        self.parallel_min = if rayon::current_num_threads() >= 4 || cfg!(test) {
+            min.max(1)
+        } else {
+            usize::MAX
+        };
     }
 }
 

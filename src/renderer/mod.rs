@@ -91,7 +91,10 @@ impl Renderer {
         let setup = device::checked(&device, what, || {
             let textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
             let mut pipelines = PipelineSystem::new(device.clone());
-            let frame = Frame::new(&device, &caps, &mut pipelines, &textures)?;
+            let mut frame = Frame::new(&device, &caps, &mut pipelines, &textures)?;
+            if let Some(min) = options.parallel_collect_min {
+                frame.collector.set_parallel_min(min);
+            }
             let mut stats = Stats::default();
             stats.total.shader_modules_created = pipelines.counters().shader_modules_created;
             let mut r = Renderer {

@@ -21,6 +21,10 @@ pub struct RendererOptions {
     /// `TIMESTAMP_QUERY` (requested when stage2d opens the device). Off by default: it costs a few microseconds of
     /// CPU a frame (a query resolve, a copy and a buffer map).
     pub gpu_timing: bool,
+    /// Children a container must have left to walk for its leaf sprites to be computed on every core (rayon's
+    /// pool, where it has four threads or more). `None` (the default) is the measured threshold (32,768); `usize::MAX`
+    /// keeps the walk on one thread.
+    pub parallel_collect_min: Option<usize>,
 }
 
 impl Default for RendererOptions {
@@ -31,6 +35,7 @@ impl Default for RendererOptions {
             msaa: false,
             pipeline_cache: None,
             gpu_timing: false,
+            parallel_collect_min: None,
         }
     }
 }
@@ -54,6 +59,12 @@ impl RendererOptions {
     /// With GPU frame timing on or off.
     pub fn with_gpu_timing(mut self, on: bool) -> Self {
         self.gpu_timing = on;
+        self
+    }
+    /// With another threshold for computing leaf sprites on every core (see
+    /// [`RendererOptions::parallel_collect_min`]).
+    pub fn with_parallel_collect_min(mut self, children: usize) -> Self {
+        self.parallel_collect_min = Some(children);
         self
     }
     /// With a pipeline-cache directory (warm starts).
