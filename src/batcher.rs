@@ -19,44 +19,15 @@
 //! at all when last frame had the same run at the same place (the stream already holds them). Nothing here
 //! touches wgpu.
 
+pub use crate::elements::{
+    GroupTransform, Quad, Vertex, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24, TRANSFORM_SHIFT,
+};
 use crate::pipeline::{StencilMode, Topology};
 pub use crate::tracked::TrackedVec;
 use crate::{BlendMode, TextureId};
-use bytemuck::{Pod, Zeroable};
 
 /// Most textures one batch can bind (the texture bind group's size).
 pub const MAX_BATCH_TEXTURES: usize = 16;
-
-/// Marks an index as a quad corner (see the module docs) on devices with full 32-bit indices: up to 2^29 - 1
-/// quads and 2^31 mesh vertices a frame.
-pub const QUAD_INDEX_BIT: u32 = 1 << 31;
-
-/// The quad bit on devices whose indices stop at 2^24 - 1 (GLES): up to 2^21 - 1 quads and 2^23 mesh vertices
-/// a frame.
-pub const QUAD_INDEX_BIT_24: u32 = 1 << 23;
-
-/// One quad of the quad stream: 48 bytes, positions already in clip space. Corner `c` (0 top-left, 1 top-right,
-/// 2 bottom-right, 3 bottom-left) is `origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3)`, with texture
-/// coordinates `uv0` / `uv1` picked the same way.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct Quad {
-    /// Clip-space position of the top-left corner.
-    pub origin: [f32; 2],
-    /// From the top-left to the top-right corner.
-    pub x_edge: [f32; 2],
-    /// From the top-left to the bottom-left corner.
-    pub y_edge: [f32; 2],
-    /// Texture coordinates of the top-left corner.
-    pub uv0: [f32; 2],
-    /// Texture coordinates of the bottom-right corner.
-    pub uv1: [f32; 2],
-    /// Tint times alpha, RGBA8 straight alpha (premultiplied in the vertex shader).
-    pub color: u32,
-    /// Slot of the texture in the batch's bind group (low 8 bits) and the [`GroupTransform`] applied (the rest;
-    /// 0 is the identity: positions already in clip space).
-    pub texture: u32,
-}
 
 /// What a quad computed ahead shows, for [`Batcher::push_prepared`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,45 +38,6 @@ pub struct QuadMeta {
     pub blend: BlendMode,
     /// Whether the quad was computed (otherwise its node takes the one-by-one path).
     pub ready: bool,
-}
-
-/// Bits of [`Quad::texture`] and [`Vertex::texture`] below the transform index.
-pub const TRANSFORM_SHIFT: u32 = 8;
-
-/// The transform and colour a render group's geometry is drawn through (the transform stream, 32 bytes each):
-/// `clip = x_axis * x + y_axis * y + translation`, colour multiplied by `color` (RGBA8, straight alpha). Entry 0
-/// is the identity, which geometry outside render groups uses.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct GroupTransform {
-    /// Image of the x axis.
-    pub x_axis: [f32; 2],
-    /// Image of the y axis.
-    pub y_axis: [f32; 2],
-    /// Image of the origin.
-    pub translation: [f32; 2],
-    /// Colour multiplied into the group's vertices.
-    pub color: u32,
-    _pad: u32,
-}
-
-impl Default for GroupTransform {
-    fn default() -> Self {
-        GroupTransform::new(glam::Affine2::IDENTITY, u32::MAX)
-    }
-}
-
-impl GroupTransform {
-    /// The entry for `matrix` (group space to clip space) and `color`.
-    pub fn new(matrix: glam::Affine2, color: u32) -> GroupTransform {
-        GroupTransform {
-            x_axis: matrix.matrix2.x_axis.into(),
-            y_axis: matrix.matrix2.y_axis.into(),
-            translation: matrix.translation.into(),
-            color,
-            _pad: 0,
-        }
-    }
 }
 
 /// A render group's geometry as its own walk batched it (group space, transform 0), kept between frames and
@@ -149,42 +81,6 @@ impl Recorded {
         self.batches.extend_from_slice(b.batches());
         self.placed = None;
     }
-}
-
-impl Quad {
-    /// Corner `c` (0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left, taken modulo 4) as the vertex shader
-    /// makes it: position and texture coordinates.
-    pub fn corner(&self, c: usize) -> ([f32; 2], [f32; 2]) {
-        let (right, bottom) = (matches!(c % 4, 1 | 2), c % 4 >= 2);
-        let mut p = self.origin;
-        if right {
-            p = [p[0] + self.x_edge[0], p[1] + self.x_edge[1]];
-        }
-        if bottom {
-            p = [p[0] + self.y_edge[0], p[1] + self.y_edge[1]];
-        }
-        let pick = |a: f32, b: f32, second: bool| if second { b } else { a };
-        let uv = [
-            pick(self.uv0[0], self.uv1[0], right),
-            pick(self.uv0[1], self.uv1[1], bottom),
-        ];
-        (p, uv)
-    }
-}
-
-/// One mesh vertex of the vertex stream: 24 bytes, positions already in clip space.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct Vertex {
-    /// Clip-space position.
-    pub position: [f32; 2],
-    /// Texture coordinates.
-    pub uv: [f32; 2],
-    /// Tint times alpha, RGBA8 straight alpha (premultiplied in the vertex shader).
-    pub color: u32,
-    /// Slot of the texture in the batch's bind group (low 8 bits) and the [`GroupTransform`] applied (the rest),
-    /// as in [`Quad::texture`].
-    pub texture: u32,
 }
 
 /// The textures bound by one batch, in slot order.
