@@ -158,6 +158,12 @@ pub enum Error {
         /// How many fit.
         max: u32,
     },
+    /// A hit area with a non-finite number, a negative size or radius, or a polygon of fewer than three points.
+    #[error("invalid hit area: {0}")]
+    InvalidHitArea(&'static str),
+    /// A pointer input with a non-finite position or wheel delta.
+    #[error("invalid pointer input: {0}")]
+    InvalidPointer(&'static str),
     /// Reading pixels back from the GPU failed.
     #[error("reading pixels back from the GPU failed: {0}")]
     Readback(String),

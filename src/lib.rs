@@ -103,10 +103,12 @@ mod device;
 mod elements;
 mod encoder;
 mod error;
+mod events;
 mod frame;
 mod gpu_timer;
 pub mod graphics;
 mod handle;
+mod hit;
 mod mask;
 mod node;
 mod pipeline;
@@ -131,11 +133,13 @@ pub use blend::BlendMode;
 pub use color::Color;
 pub use device::{instance_descriptor, select_adapter};
 pub use error::{Error, Result};
+pub use events::{EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput};
 pub use graphics::{
     FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
     MAX_FILL_WORK, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub use handle::{NodeId, TextureId};
+pub use hit::{Cursor, EventMode, HitArea, Rect};
 pub use mask::MAX_STENCIL_DEPTH;
 pub use node::{Mask, Node, NodeKind};
 pub use pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};

@@ -11,16 +11,30 @@
 //! nodes with children.
 
 use crate::handle::{next_generation, Owner, MAX_SLOTS};
+use crate::hit::{Cursor, EventMode, HitArea, QueryCache};
 use crate::{Error, Node, NodeId, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]). Only nodes with
-/// children are read (subtree bounds, render groups), so a leaf's own changes are not stamped: they mark its
-/// ancestors, and a leaf that gains a child is marked below then.
+/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Stamps {
     own: u64,
     below: u64,
+}
+
+/// A node's interaction and ordering settings, kept beside the slots (most nodes never set them, and the walk
+/// reads only `z` through the already sorted child lists).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Interact {
+    pub event_mode: EventMode,
+    /// `interactive_children = false`.
+    pub no_child_hits: bool,
+    /// Children are kept sorted by `z` (stable).
+    pub sortable: bool,
+    pub cursor: Option<Cursor>,
+    pub z: i32,
+    pub hit_area: Option<Arc<HitArea>>,
 }
 
 /// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array.
@@ -61,6 +75,14 @@ pub struct Scene {
     stamps: Vec<Stamps>,
     /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
     up: Vec<u32>,
+    /// Per slot: event mode, hit area, cursor, z-index.
+    interact: Vec<Interact>,
+    /// Bounds and hit-test caches (see `hit.rs`), filled by queries through `&self`.
+    query: Mutex<QueryCache>,
+    /// Nodes removed so far (event handlers of removed nodes are dropped when it moves).
+    removals: u64,
+    /// Live nodes in [`EventMode::Dynamic`].
+    dynamic: usize,
 }
 
 impl Default for Scene {
@@ -88,6 +110,10 @@ impl Scene {
             epoch: AtomicU64::new(1),
             stamps: vec![Stamps { own: 1, below: 1 }],
             up: vec![NO_PARENT],
+            interact: vec![Interact::default()],
+            query: Mutex::default(),
+            removals: 0,
+            dynamic: 0,
         }
     }
 
@@ -117,9 +143,7 @@ impl Scene {
     #[inline(always)]
     fn touch(&mut self, slot: usize) {
         let e = *self.epoch.get_mut();
-        if self.slots[slot].child_count != 0 {
-            self.stamps[slot].own = e;
-        }
+        self.stamps[slot].own = e;
         let up = self.up[slot];
         if up != NO_PARENT && self.stamps[up as usize].below != e {
             self.mark_up(up, e);
@@ -253,6 +277,7 @@ impl Scene {
                 s.child_count = 0;
                 self.links[slot as usize].parent = parent;
                 self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
+                self.interact[slot as usize] = Interact::default();
                 slot
             }
             None if self.slots.len() as u32 >= MAX_SLOTS => {
@@ -273,6 +298,7 @@ impl Scene {
                 });
                 self.stamps.push(Stamps::default());
                 self.up.push(parent.map_or(NO_PARENT, |p| p.slot() as u32));
+                self.interact.push(Interact::default());
                 self.slots.len() as u32 - 1
             }
         };
@@ -291,6 +317,22 @@ impl Scene {
         self.slots[parent.slot()].child_count = kids.len() as u32;
         self.links[child.slot()].parent = Some(parent);
         self.up[child.slot()] = parent.slot() as u32;
+        let e = *self.epoch.get_mut();
+        self.mark_up(parent.slot() as u32, e);
+        self.sort_children(parent);
+    }
+
+    /// Sorts a sortable container's children by z-index, keeping the order of equal ones (a no-op for others).
+    fn sort_children(&mut self, parent: NodeId) {
+        if !self.interact[parent.slot()].sortable {
+            return;
+        }
+        let interact = &self.interact;
+        let kids = &mut self.links[parent.slot()].children;
+        if kids.is_sorted_by_key(|c| interact[c.slot()].z) {
+            return;
+        }
+        kids.sort_by_key(|c| interact[c.slot()].z);
         let e = *self.epoch.get_mut();
         self.mark_up(parent.slot() as u32, e);
     }
@@ -328,6 +370,11 @@ impl Scene {
             s.generation = 0;
             s.child_count = 0;
             s.node = Node::container();
+            if self.interact[i].event_mode == EventMode::Dynamic {
+                self.dynamic -= 1;
+            }
+            self.interact[i] = Interact::default();
+            self.removals += 1;
             self.free.push(n.slot() as u32);
             self.len -= 1;
         }
@@ -407,7 +454,144 @@ impl Scene {
         kids.insert(index.min(kids.len()), child);
         let e = *self.epoch.get_mut();
         self.mark_up(parent.slot() as u32, e);
+        self.sort_children(parent);
         Ok(())
+    }
+
+    /// Sets the node's z-index: in a container with [sortable children](Scene::set_sortable_children), children
+    /// are drawn and hit-tested in increasing z-index, those with equal ones in the order they were added or
+    /// placed (PixiJS's `zIndex`). The children are sorted again only when a z-index changes.
+    pub fn set_z_index(&mut self, id: NodeId, z_index: i32) -> Result<()> {
+        self.check(id)?;
+        if self.interact[id.slot()].z != z_index {
+            self.interact[id.slot()].z = z_index;
+            self.touch(id.slot());
+            if let Some(parent) = self.parent(id) {
+                self.sort_children(parent);
+            }
+        }
+        Ok(())
+    }
+
+    /// The node's z-index (0 unless set; `None` for a removed node).
+    pub fn z_index(&self, id: NodeId) -> Option<i32> {
+        self.slot(id)?;
+        Some(self.interact[id.slot()].z)
+    }
+
+    /// Keeps the node's children sorted by their [z-index](Scene::set_z_index) (PixiJS's `sortableChildren`);
+    /// turning it on sorts them once. [`Scene::set_child_index`] still moves a child among those of equal
+    /// z-index.
+    pub fn set_sortable_children(&mut self, id: NodeId, sortable: bool) -> Result<()> {
+        self.check(id)?;
+        self.interact[id.slot()].sortable = sortable;
+        self.sort_children(id);
+        Ok(())
+    }
+
+    /// Whether the node's children are kept sorted by z-index.
+    pub fn sortable_children(&self, id: NodeId) -> bool {
+        self.slot(id).is_some() && self.interact[id.slot()].sortable
+    }
+
+    /// Sets how the node takes part in hit testing and pointer events (see [`EventMode`]).
+    pub fn set_event_mode(&mut self, id: NodeId, mode: EventMode) -> Result<()> {
+        self.check(id)?;
+        let old = self.interact[id.slot()].event_mode;
+        if old != mode {
+            self.dynamic = self.dynamic + usize::from(mode == EventMode::Dynamic)
+                - usize::from(old == EventMode::Dynamic);
+            self.interact[id.slot()].event_mode = mode;
+            self.touch(id.slot());
+        }
+        Ok(())
+    }
+
+    /// The node's event mode ([`EventMode::Passive`] unless set; `None` for a removed node).
+    pub fn event_mode(&self, id: NodeId) -> Option<EventMode> {
+        self.slot(id)?;
+        Some(self.interact[id.slot()].event_mode)
+    }
+
+    /// Whether hit testing descends into the node's children (PixiJS's `interactiveChildren`; on by default).
+    pub fn set_interactive_children(&mut self, id: NodeId, on: bool) -> Result<()> {
+        self.check(id)?;
+        self.interact[id.slot()].no_child_hits = !on;
+        self.touch(id.slot());
+        Ok(())
+    }
+
+    /// Replaces the node's hit region (its sprite rectangle, shapes or text box) by `area`, in the node's local
+    /// space; `None` restores it. An area with a non-finite number, a negative size or a polygon of fewer than
+    /// three points is [`Error::InvalidHitArea`] and changes nothing.
+    pub fn set_hit_area(&mut self, id: NodeId, area: Option<HitArea>) -> Result<()> {
+        self.check(id)?;
+        if let Some(a) = &area {
+            a.validate()?;
+        }
+        self.interact[id.slot()].hit_area = area.map(Arc::new);
+        self.touch(id.slot());
+        Ok(())
+    }
+
+    /// The node's hit area, if one is set.
+    pub fn hit_area(&self, id: NodeId) -> Option<&HitArea> {
+        self.slot(id)?;
+        self.interact[id.slot()].hit_area.as_deref()
+    }
+
+    /// Sets the cursor shown while a pointer is over the node (or over a child without a cursor of its own).
+    pub fn set_cursor(&mut self, id: NodeId, cursor: Option<Cursor>) -> Result<()> {
+        self.check(id)?;
+        self.interact[id.slot()].cursor = cursor;
+        Ok(())
+    }
+
+    /// The node's own cursor, if set.
+    pub fn cursor(&self, id: NodeId) -> Option<Cursor> {
+        self.slot(id)?;
+        self.interact[id.slot()].cursor
+    }
+
+    /// The interaction settings of a live node's slot.
+    #[inline]
+    pub(crate) fn interact(&self, slot: usize) -> &Interact {
+        &self.interact[slot]
+    }
+
+    /// Nodes removed so far.
+    pub(crate) fn removals(&self) -> u64 {
+        self.removals
+    }
+
+    /// Whether any live node is in [`EventMode::Dynamic`].
+    pub(crate) fn has_dynamic(&self) -> bool {
+        self.dynamic > 0
+    }
+
+    /// Slots in use or free (the length of per-slot tables).
+    #[inline]
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The children of the node in a live slot.
+    #[inline]
+    pub(crate) fn children_of_slot(&self, slot: usize) -> &[NodeId] {
+        &self.links[slot].children
+    }
+
+    /// The node in a live slot.
+    #[inline]
+    pub(crate) fn node_at(&self, slot: usize) -> &Node {
+        &self.slots[slot].node
+    }
+
+    /// The bounds and hit-test caches, with the epoch a query starts at: an entry computed now is valid for
+    /// changes stamped up to it (see [`Scene::begin_walk`]).
+    pub(crate) fn query(&self) -> (MutexGuard<'_, QueryCache>, u64) {
+        let guard = self.query.lock().unwrap_or_else(|p| p.into_inner());
+        (guard, self.begin_walk())
     }
 
     /// The children of a live node, for the walk.

@@ -68,6 +68,11 @@ impl Text {
         }
     }
 
+    /// The laid-out block's width and height (what hit tests and bounds use).
+    pub(crate) fn block_size(&self) -> Vec2 {
+        Vec2::from(layout(&self.font, &self.string, &self.style).size)
+    }
+
     /// Process-unique id (a clone gets a new one).
     pub fn id(&self) -> u64 {
         self.id
