@@ -481,6 +481,10 @@ struct LocalEntry {
     interactive: bool,
     /// The epoch it was computed at (0: never).
     at: u64,
+    /// Recomputations for a hit test in a row that pruned nothing (see [`Scene::prune_entry`]).
+    wasted: u32,
+    /// Stale finds since it last was recomputed.
+    stale: u32,
 }
 
 /// Entries of the shape and text caches kept before they are cleared (contexts and texts that died).
@@ -665,6 +669,8 @@ impl Scene {
                 bounds: f.acc,
                 interactive: f.interactive && !none,
                 at,
+                wasted: 0,
+                stale: 0,
             };
             cache.local[f.slot] = entry;
             match stack.last_mut() {
@@ -677,6 +683,29 @@ impl Scene {
         }
         cache.bounds_stack = stack;
         done
+    }
+
+    /// The cached entry a hit test prunes a container with, or `None` to test its children without pruning.
+    /// Recomputing stale bounds costs a pass over the subtree, more than the hit test it saves when the subtree
+    /// changes every frame and the point lies inside it anyway (the root of a bunnymark whose sprites all move):
+    /// once two recomputations in a row pruned nothing, a stale entry is recomputed only every 32nd time it is
+    /// met, until one prunes again.
+    fn prune_entry(&self, cache: &mut QueryCache, at: u64, slot: usize) -> Option<LocalEntry> {
+        if cache.local.len() < self.slot_count() {
+            cache.local.resize(self.slot_count(), LocalEntry::default());
+        }
+        let e = &mut cache.local[slot];
+        if e.at != 0 && self.changed_at(slot) <= e.at {
+            return Some(*e);
+        }
+        let (wasted, stale) = (e.wasted, e.stale.wrapping_add(1));
+        e.stale = stale;
+        if wasted >= 2 && stale % 32 != 0 {
+            return None;
+        }
+        let fresh = self.local_entry(cache, at, slot);
+        cache.local[slot].wasted = wasted;
+        Some(fresh)
     }
 
     /// The node's bounds in its own space (before its transform): its content (a sprite's rectangle, a shape's
@@ -736,16 +765,22 @@ impl Scene {
             stack.push(f);
         }
         while let Some(top) = stack.last_mut() {
-            if top.left > 0 {
+            let f = if top.left > 0 {
                 top.left -= 1;
-                let child = self.children_of(top.id)[top.left];
+                let child = self.children_of_slot(top.id.slot())[top.left];
                 let (p, tested) = (top.p, top.tested || top.interactive);
-                if let Some(f) = self.hit_enter(&mut cache, at, child, p, point, tested) {
-                    stack.push(f);
+                match self.hit_enter(&mut cache, at, child, p, point, tested) {
+                    Some(f) if f.left > 0 => {
+                        stack.push(f);
+                        continue;
+                    }
+                    // A leaf is tested at once, without a frame of its own.
+                    Some(f) => f,
+                    None => continue,
                 }
-                continue;
-            }
-            let f = stack.pop().expect("a frame");
+            } else {
+                stack.pop().expect("a frame")
+            };
             let hit = f.child_hit
                 || ((f.tested || f.interactive) && {
                     match &self.interact(f.id.slot()).hit_area {
@@ -775,6 +810,7 @@ impl Scene {
     }
 
     /// Enters `id` with `p` in its parent's space: `None` if the node and its subtree cannot be hit.
+    #[inline]
     fn hit_enter(
         &self,
         cache: &mut QueryCache,
@@ -797,7 +833,7 @@ impl Scene {
         let kids = if ia.no_child_hits {
             0
         } else {
-            self.children_of(id).len()
+            self.child_count(slot)
         };
         // Nothing that can be hit here or below: skip before any arithmetic.
         if !tested && !interactive && kids == 0 {
@@ -808,9 +844,13 @@ impl Scene {
             Some(a) if !a.contains(p) => return None,
             Some(_) => {}
             None if kids > 0 => {
-                let e = self.local_entry(cache, at, slot);
-                if !(tested || e.interactive) || !e.bounds.contains(p) {
-                    return None;
+                if let Some(e) = self.prune_entry(cache, at, slot) {
+                    let pruned = !(tested || e.interactive) || !e.bounds.contains(p);
+                    let w = &mut cache.local[slot].wasted;
+                    *w = if pruned { 0 } else { w.saturating_add(1) };
+                    if pruned {
+                        return None;
+                    }
                 }
             }
             None => {}

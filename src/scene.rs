@@ -575,6 +575,12 @@ impl Scene {
         self.slots.len()
     }
 
+    /// The number of children of the node in a live slot.
+    #[inline]
+    pub(crate) fn child_count(&self, slot: usize) -> usize {
+        self.slots[slot].child_count as usize
+    }
+
     /// The children of the node in a live slot.
     #[inline]
     pub(crate) fn children_of_slot(&self, slot: usize) -> &[NodeId] {
