@@ -8,13 +8,16 @@
 //! prints one JSON line of timings and counters. Options: `--textures T` (distinct textures, default 12),
 //! `--blend-modes` (alternate normal/add per bunny), `--warmup W` (frames before measuring, default 30),
 //! `--out FILE.png` (save the last frame), `--parallel-min N` (children a container needs for its sprites to be
-//! computed on every core; default 32,768).
+//! computed on every core; default 32,768), `--pointer` (every bunny interactive, and each frame a pointer move
+//! goes through an `Events` dispatcher first, with hover handlers tinting the bunny under it: the JSON adds the
+//! dispatch's median and its share of the CPU frame).
 
 mod common;
 use common::Rng;
 use stage2d::glam::Vec2;
 use stage2d::{
-    BlendMode, Color, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture,
+    BlendMode, Color, EventKind, EventMode, Events, Node, NodeId, PointerInput, Renderer,
+    RendererOptions, Sampling, Scene, Texture,
 };
 use std::time::Instant;
 
@@ -37,6 +40,7 @@ struct Args {
     frames_given: bool,
     pipeline_cache: Option<String>,
     parallel_min: Option<usize>,
+    pointer: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -54,6 +58,7 @@ fn parse_args() -> Result<Args, String> {
         frames_given: false,
         pipeline_cache: None,
         parallel_min: None,
+        pointer: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -75,6 +80,7 @@ fn parse_args() -> Result<Args, String> {
             "--blend-modes" => a.blend_modes = true,
             "--masks" => a.masks = num("--masks")?,
             "--rect-masks" => a.rect_masks = true,
+            "--pointer" => a.pointer = true,
             "--parallel-min" => a.parallel_min = Some(num("--parallel-min")?),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--pipeline-cache" => {
@@ -107,6 +113,8 @@ struct Bunnymark {
     textures: Vec<Texture>,
     rng: Rng,
     blend_modes: bool,
+    /// Bunnies are hit-test targets.
+    interactive: bool,
 }
 
 impl Bunnymark {
@@ -150,6 +158,7 @@ impl Bunnymark {
             textures,
             rng: Rng(0x2545_f491_4f6c_dd1d),
             blend_modes,
+            interactive: args.pointer,
         })
     }
 
@@ -181,6 +190,9 @@ impl Bunnymark {
                 .blended(blend);
             let parent = self.parents[i % self.parents.len()];
             let id = self.scene.add(parent, node)?;
+            if self.interactive {
+                self.scene.set_event_mode(id, EventMode::Static)?;
+            }
             self.bunnies.push(Bunny {
                 id,
                 vx: self.rng.next() * 10.0,
@@ -269,8 +281,39 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
     let (mut cpu, mut frame) = (common::Samples::default(), common::Samples::default());
     let mut gpu = common::Samples::default();
     let mut update_ms = 0.0;
-    for _ in 0..args.frames {
+    // With --pointer: a pointer wandering over the bunnies, dispatched before each frame's update as a window's
+    // events are; hovered bunnies are tinted.
+    let mut events: Events<u64> = Events::new();
+    let root = mark.scene.root();
+    events.on(root, EventKind::PointerMove, |cx| *cx.state += 1);
+    events.on(root, EventKind::PointerOver, |cx| {
+        let t = cx.event.target;
+        if let Some(n) = cx.scene.get_mut(t) {
+            n.tint = Color::hex(0xff8080);
+        }
+    });
+    events.on(root, EventKind::PointerOut, |cx| {
+        let t = cx.event.target;
+        if let Some(n) = cx.scene.get_mut(t) {
+            n.tint = Color::WHITE;
+        }
+    });
+    let (mut moves, mut dispatch) = (0u64, common::Samples::default());
+    for i in 0..args.frames {
         let t0 = Instant::now();
+        if args.pointer {
+            let a = i as f32 * 0.05;
+            let position = Vec2::new(400.0 + 300.0 * a.cos(), 300.0 + 200.0 * a.sin());
+            events.dispatch(
+                &mut mark.scene,
+                &mut moves,
+                PointerInput::Move {
+                    pointer: 0,
+                    position,
+                },
+            )?;
+            dispatch.push_since(t0);
+        }
         mark.update();
         update_ms += t0.elapsed().as_secs_f64() * 1e3;
         renderer.render(&mark.scene, &target, clear)?;
@@ -312,6 +355,13 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         true => "null".to_string(),
         false => format!("{:.4}", gpu.median()),
     };
+    let (pointer_ms, pointer_share) = match dispatch.is_empty() {
+        true => ("null".to_string(), "null".to_string()),
+        false => (
+            format!("{:.4}", dispatch.median()),
+            format!("{:.4}", dispatch.median() / cpu.median()),
+        ),
+    };
     let t = stats.total;
     let f = args.frames as f64;
     let per = |total: u64, before: u64| (total - before) as f64 / f;
@@ -332,7 +382,8 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"submit_ms_mean\":{:.4},\"masks\":{},\"rect_masks\":{},\"masks_pushed_per_frame\":{},",
             "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{},\"culled_per_frame\":{},",
             "\"startup_ms\":{:.2},\"first_frame_ms\":{:.2},\"worst_frame_first_second_ms\":{:.2},\"pipeline_cache\":{},",
-            "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{}}}"
+            "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{},",
+            "\"pointer\":{},\"pointer_dispatch_ms_median\":{},\"pointer_dispatch_share_of_cpu\":{},\"pointer_moves_seen\":{}}}"
         ),
         args.sprites,
         args.frames,
@@ -382,6 +433,10 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         renderer.warm_start().pipelines_prewarmed,
         renderer.warm_start().prewarm_time.as_secs_f64() * 1e3,
         renderer.warm_start().driver_cache,
+        args.pointer,
+        pointer_ms,
+        pointer_share,
+        moves,
     );
     Ok(())
 }

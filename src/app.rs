@@ -5,9 +5,11 @@
 //! stored), picks the present mode (vsync by default), follows resizes and the scale factor (the scene is laid out
 //! in logical pixels and drawn at physical resolution), skips rendering while minimised or occluded, reconfigures
 //! on an outdated surface and recreates a lost one, and closes cleanly. A [`Ticker`] gives delta time and FPS;
-//! mouse and keyboard events reach the app through [`App::window_event`] and the [`Input`] snapshot.
+//! mouse and keyboard events reach the app through [`App::window_event`] and the [`Input`] snapshot, and mouse and
+//! touch input, translated to [`PointerInput`] in logical pixels, through [`App::pointer`], ready for an
+//! [`Events`](crate::Events) dispatcher; the cursor the app sets with [`AppContext::set_cursor`] is shown.
 
-use crate::{Color, Error, Renderer, RendererOptions, Result, Scene};
+use crate::{Color, Cursor, Error, PointerInput, Renderer, RendererOptions, Result, Scene};
 use glam::Vec2;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -154,12 +156,117 @@ pub struct AppContext<'a> {
     /// Physical pixels per logical pixel.
     pub scale_factor: f32,
     exit: &'a mut bool,
+    cursor: &'a mut Cursor,
 }
 
 impl AppContext<'_> {
     /// Closes the window after this frame.
     pub fn exit(&mut self) {
         *self.exit = true;
+    }
+
+    /// Shows `cursor` over the window (typically [`Events::cursor`](crate::Events::cursor) after a pointer
+    /// input).
+    pub fn set_cursor(&mut self, cursor: Cursor) {
+        *self.cursor = cursor;
+    }
+}
+
+/// winit's cursor icon for a [`Cursor`].
+pub(crate) fn cursor_icon(c: Cursor) -> winit::window::CursorIcon {
+    use winit::window::CursorIcon as W;
+    match c {
+        Cursor::Default => W::Default,
+        Cursor::Pointer => W::Pointer,
+        Cursor::Grab => W::Grab,
+        Cursor::Grabbing => W::Grabbing,
+        Cursor::Text => W::Text,
+        Cursor::Move => W::Move,
+        Cursor::Crosshair => W::Crosshair,
+        Cursor::NotAllowed => W::NotAllowed,
+        Cursor::Wait => W::Wait,
+        Cursor::Help => W::Help,
+        Cursor::EwResize => W::EwResize,
+        Cursor::NsResize => W::NsResize,
+    }
+}
+
+/// The pointer inputs a window event stands for, in logical pixels (`scale`: physical per logical). The mouse
+/// is pointer 0 and a touch `id + 1`; a wheel turned by lines moves 40 pixels a line, as browsers do.
+pub(crate) fn pointer_inputs(
+    event: &WindowEvent,
+    mouse: Vec2,
+    scale: f64,
+    out: &mut Vec<PointerInput>,
+) {
+    use winit::event::{MouseScrollDelta, TouchPhase};
+    let s = if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        1.0
+    };
+    let logical = |x: f64, y: f64| Vec2::new((x / s) as f32, (y / s) as f32);
+    match event {
+        WindowEvent::CursorMoved { position, .. } => out.push(PointerInput::Move {
+            pointer: 0,
+            position: logical(position.x, position.y),
+        }),
+        WindowEvent::CursorLeft { .. } => out.push(PointerInput::Leave { pointer: 0 }),
+        WindowEvent::MouseInput { state, button, .. } => {
+            let button = match button {
+                MouseButton::Left => 0,
+                MouseButton::Middle => 1,
+                MouseButton::Right => 2,
+                MouseButton::Back => 3,
+                MouseButton::Forward => 4,
+                MouseButton::Other(n) => n.saturating_add(5),
+            };
+            out.push(match state {
+                ElementState::Pressed => PointerInput::Down {
+                    pointer: 0,
+                    position: mouse,
+                    button,
+                },
+                ElementState::Released => PointerInput::Up {
+                    pointer: 0,
+                    position: mouse,
+                    button,
+                },
+            });
+        }
+        WindowEvent::MouseWheel { delta, .. } => {
+            let delta = match delta {
+                MouseScrollDelta::LineDelta(x, y) => Vec2::new(-x, -y) * 40.0,
+                MouseScrollDelta::PixelDelta(p) => -logical(p.x, p.y),
+            };
+            out.push(PointerInput::Wheel {
+                pointer: 0,
+                position: mouse,
+                delta,
+            });
+        }
+        WindowEvent::Touch(t) => {
+            let pointer = t.id.saturating_add(1);
+            let position = logical(t.location.x, t.location.y);
+            match t.phase {
+                TouchPhase::Started => out.push(PointerInput::Down {
+                    pointer,
+                    position,
+                    button: 0,
+                }),
+                TouchPhase::Moved => out.push(PointerInput::Move { pointer, position }),
+                TouchPhase::Ended => {
+                    out.push(PointerInput::Up {
+                        pointer,
+                        position,
+                        button: 0,
+                    });
+                    out.push(PointerInput::Leave { pointer });
+                }
+                TouchPhase::Cancelled => out.push(PointerInput::Leave { pointer }),
+            }
+        }
+        _ => {}
     }
 }
 
@@ -175,6 +282,9 @@ pub trait App {
     fn scene(&self) -> &Scene;
     /// Every window event (mouse, keyboard, resize), after [`Input`] was updated.
     fn window_event(&mut self, _ctx: &mut AppContext, _event: &WindowEvent) {}
+    /// Every mouse and touch input in logical pixels (after [`App::window_event`]): hand it to an
+    /// [`Events`](crate::Events) dispatcher, then [`AppContext::set_cursor`] to its cursor.
+    fn pointer(&mut self, _ctx: &mut AppContext, _input: PointerInput) {}
 }
 
 /// How a run ended.
@@ -210,6 +320,9 @@ struct Runner<A: App> {
     error: Option<Error>,
     summary: RunSummary,
     started: Instant,
+    /// The cursor the app asked for, and the one the window shows.
+    cursor: (Cursor, Cursor),
+    pointer_inputs: Vec<PointerInput>,
 }
 
 fn win_err(e: impl std::fmt::Display) -> Error {
@@ -275,7 +388,13 @@ impl<A: App> Runner<A> {
             config,
             renderer,
         };
-        let mut ctx = context(&mut gpu, &self.ticker, &self.input, &mut self.exit);
+        let mut ctx = context(
+            &mut gpu,
+            &self.ticker,
+            &self.input,
+            &mut self.exit,
+            &mut self.cursor.0,
+        );
         self.app.init(&mut ctx)?;
         gpu.window.request_redraw();
         self.gpu = Some(gpu);
@@ -310,7 +429,13 @@ impl<A: App> Runner<A> {
             return Ok(());
         };
         {
-            let mut ctx = context(gpu, &self.ticker, &self.input, &mut self.exit);
+            let mut ctx = context(
+                gpu,
+                &self.ticker,
+                &self.input,
+                &mut self.exit,
+                &mut self.cursor.0,
+            );
             self.app.update(&mut ctx)?;
         }
         let size = gpu.window.inner_size();
@@ -410,6 +535,7 @@ fn context<'a>(
     ticker: &'a Ticker,
     input: &'a Input,
     exit: &'a mut bool,
+    cursor: &'a mut Cursor,
 ) -> AppContext<'a> {
     let size = gpu.window.inner_size();
     let scale = gpu.window.scale_factor();
@@ -420,6 +546,7 @@ fn context<'a>(
         size: logical_size((size.width, size.height), scale),
         scale_factor: scale as f32,
         exit,
+        cursor,
     }
 }
 
@@ -451,8 +578,26 @@ impl<A: App> ApplicationHandler for Runner<A> {
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         self.track_input(&event);
         if let Some(gpu) = self.gpu.as_mut() {
-            let mut ctx = context(gpu, &self.ticker, &self.input, &mut self.exit);
+            let scale = gpu.window.scale_factor();
+            let mut inputs = std::mem::take(&mut self.pointer_inputs);
+            inputs.clear();
+            pointer_inputs(&event, self.input.mouse_position, scale, &mut inputs);
+            let mut ctx = context(
+                gpu,
+                &self.ticker,
+                &self.input,
+                &mut self.exit,
+                &mut self.cursor.0,
+            );
             self.app.window_event(&mut ctx, &event);
+            for input in inputs.drain(..) {
+                self.app.pointer(&mut ctx, input);
+            }
+            self.pointer_inputs = inputs;
+            if self.cursor.0 != self.cursor.1 {
+                self.cursor.1 = self.cursor.0;
+                gpu.window.set_cursor(cursor_icon(self.cursor.0));
+            }
         }
         match event {
             WindowEvent::CloseRequested => self.exit = true,
@@ -497,6 +642,8 @@ pub fn run<A: App>(options: WindowOptions, app: A) -> Result<(A, RunSummary, Opt
         error: None,
         summary: RunSummary::default(),
         started: Instant::now(),
+        cursor: (Cursor::Default, Cursor::Default),
+        pointer_inputs: Vec::new(),
     };
     event_loop.run_app(&mut runner).map_err(win_err)?;
     if let Some(e) = runner.error {
@@ -538,6 +685,67 @@ mod tests {
         assert_eq!(surface_size((800, 0), 8192), None);
         assert_eq!(surface_size((10000, 600), 8192), Some((8192, 600)));
         assert_eq!(surface_size((800, 600), 8192), Some((800, 600)));
+    }
+
+    #[test]
+    fn window_events_become_pointer_inputs_in_logical_pixels() {
+        use winit::dpi::PhysicalPosition;
+        use winit::event::{DeviceId, MouseScrollDelta, Touch, TouchPhase};
+        let mut out = Vec::new();
+        let moved = WindowEvent::CursorMoved {
+            device_id: DeviceId::dummy(),
+            position: PhysicalPosition::new(200.0, 100.0),
+        };
+        pointer_inputs(&moved, Vec2::ZERO, 2.0, &mut out);
+        assert_eq!(
+            out,
+            [PointerInput::Move {
+                pointer: 0,
+                position: Vec2::new(100.0, 50.0)
+            }]
+        );
+        out.clear();
+        let right = WindowEvent::MouseInput {
+            device_id: DeviceId::dummy(),
+            state: ElementState::Pressed,
+            button: MouseButton::Right,
+        };
+        pointer_inputs(&right, Vec2::new(3.0, 4.0), 2.0, &mut out);
+        assert_eq!(
+            out,
+            [PointerInput::Down {
+                pointer: 0,
+                position: Vec2::new(3.0, 4.0),
+                button: 2
+            }]
+        );
+        out.clear();
+        let wheel = WindowEvent::MouseWheel {
+            device_id: DeviceId::dummy(),
+            delta: MouseScrollDelta::LineDelta(0.0, -1.0),
+            phase: TouchPhase::Moved,
+        };
+        pointer_inputs(&wheel, Vec2::ZERO, f64::NAN, &mut out);
+        assert!(
+            matches!(out[0], PointerInput::Wheel { delta, .. } if delta == Vec2::new(0.0, 40.0)),
+            "{out:?}"
+        );
+        out.clear();
+        let ended = WindowEvent::Touch(Touch {
+            device_id: DeviceId::dummy(),
+            phase: TouchPhase::Ended,
+            location: PhysicalPosition::new(10.0, 10.0),
+            force: None,
+            id: 7,
+        });
+        pointer_inputs(&ended, Vec2::ZERO, 1.0, &mut out);
+        assert!(matches!(
+            out[..],
+            [
+                PointerInput::Up { pointer: 8, .. },
+                PointerInput::Leave { pointer: 8 }
+            ]
+        ));
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub enum PointerInput {
         pointer: u64,
         /// Where.
         position: Vec2,
-        /// 0 primary (left or touch), 1 secondary (right), 2 middle, then others.
+        /// As the DOM numbers them: 0 main (left, or a touch), 1 middle, 2 right, 3 back, 4 forward.
         button: u16,
     },
     /// A button was released (or a touch ended).

@@ -583,12 +583,20 @@ impl QueryCache {
         }
     }
 
-    /// Whether the node's own content covers the local point `p`.
+    /// Whether the node's own content covers the local point `p` (sprites, the common case, inline).
+    #[inline]
     fn content_contains(&mut self, node: &Node, p: Vec2) -> bool {
         match &node.kind {
+            NodeKind::Sprite(s) => {
+                let size = s.size_in_pixels();
+                let a = -s.anchor * size;
+                let b = a + size;
+                p.cmpge(a.min(b)).all() && p.cmple(a.max(b)).all()
+            }
             NodeKind::Container => false,
             NodeKind::Graphics(ctx) => self.shapes(ctx).contains(p),
-            _ => self.content_bounds(node).contains(p),
+            #[cfg(feature = "text")]
+            NodeKind::Text(_) => self.content_bounds(node).contains(p),
         }
     }
 }
