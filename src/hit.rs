@@ -1,7 +1,7 @@
 //! Bounds and hit testing on the scene, on the CPU and without a renderer.
 //!
-//! Bounds: each node's local bounds (its content and its visible children, in its own space) are cached per slot
-//! with the epoch they were computed at, and stay valid while the scene's change stamps say neither the node nor
+//! Bounds: each container's local bounds (its content and its visible children, in its own space) are cached per
+//! slot with the epoch they were computed at, and stay valid while the scene's change stamps say neither the node nor
 //! anything below it changed (see [`Scene::begin_walk`]). A query after a change recomputes only the stale
 //! nodes on its path; world bounds map the cached local box through the node's world transform.
 //!
@@ -450,13 +450,13 @@ impl HitShapes {
 /// How far a stroke's join at point `i` reaches, in half widths: `1/sin(θ/2)` for a corner of angle θ, capped by
 /// the miter limit (where the join is bevelled instead).
 fn miter_factor(points: &[Vec2], i: usize, closed: bool, limit: f32) -> f32 {
-    if limit <= 1.0 {
-        return 1.0;
-    }
     let n = points.len();
     if n < 3 || (!closed && (i == 0 || i == n - 1)) {
         // Square caps reach half a width past the ends, diagonally.
         return std::f32::consts::SQRT_2;
+    }
+    if limit <= 1.0 {
+        return 1.0;
     }
     let prev = points[(i + n - 1) % n];
     let next = points[(i + 1) % n];
@@ -467,7 +467,7 @@ fn miter_factor(points: &[Vec2], i: usize, closed: bool, limit: f32) -> f32 {
     let cos = a.dot(b).clamp(-1.0, 1.0);
     let half_sin = ((1.0 - cos) * 0.5).sqrt();
     if half_sin <= 1.0 / limit {
-        1.0f32.max(std::f32::consts::SQRT_2)
+        1.0
     } else {
         (1.0 / half_sin).max(std::f32::consts::SQRT_2)
     }
@@ -624,11 +624,14 @@ fn to_local(node: &Node, p: Vec2) -> Option<Vec2> {
 impl Scene {
     /// The cached local entry of a live slot, recomputing it and whatever is stale below it.
     fn local_entry(&self, cache: &mut QueryCache, at: u64, slot: usize) -> LocalEntry {
+        // Only containers' entries are kept: a leaf's own changes are not stamped (see `Scene::touch`), and its
+        // content box costs less to compute than to look up.
         let valid = |cache: &QueryCache, s: usize| {
-            cache
-                .local
-                .get(s)
-                .is_some_and(|e| e.at != 0 && self.changed_at(s) <= e.at)
+            self.child_count(s) != 0
+                && cache
+                    .local
+                    .get(s)
+                    .is_some_and(|e| e.at != 0 && self.changed_at(s) <= e.at)
         };
         if valid(cache, slot) {
             return cache.local[slot];
@@ -703,7 +706,7 @@ impl Scene {
             cache.local.resize(self.slot_count(), LocalEntry::default());
         }
         let e = &mut cache.local[slot];
-        if e.at != 0 && self.changed_at(slot) <= e.at {
+        if e.at != 0 && self.changed_at(slot) <= e.at && self.child_count(slot) != 0 {
             return Some(*e);
         }
         let (wasted, stale) = (e.wasted, e.stale.wrapping_add(1));

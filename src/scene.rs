@@ -16,7 +16,10 @@ use crate::{Error, Node, NodeId, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]).
+/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]). Only nodes with
+/// children are read (subtree bounds, render groups, cached hit-test bounds), so a leaf's own changes are not
+/// stamped, which keeps an update loop over many sprites at one store a sprite: they mark its ancestors, and a leaf
+/// that gains a child is marked below then.
 #[derive(Clone, Copy, Debug, Default)]
 struct Stamps {
     own: u64,
@@ -143,7 +146,9 @@ impl Scene {
     #[inline(always)]
     fn touch(&mut self, slot: usize) {
         let e = *self.epoch.get_mut();
-        self.stamps[slot].own = e;
+        if self.slots[slot].child_count != 0 {
+            self.stamps[slot].own = e;
+        }
         let up = self.up[slot];
         if up != NO_PARENT && self.stamps[up as usize].below != e {
             self.mark_up(up, e);

@@ -1,7 +1,8 @@
 //! A state machine over the scene and renderer API: random sequences of adds, removes (live, stale, foreign and
 //! root ids), reparents (cycles and the root included), masks (self masks, removed mask nodes), textures (double
 //! destroys, foreign ones), render textures (created, dropped, borrowed from the pool, destroyed) and renders and
-//! readbacks into live, destroyed and foreign targets, and embedded frames (prepare, record into a matching pass,
+//! readbacks into live, destroyed and foreign targets, z-indices, sortable children, event modes and hit tests
+//! (whatever is hit is live and interactive; sortable children stay in z order), and embedded frames (prepare, record into a matching pass,
 //! trim, with any of the above between them; preparing twice, recording without a prepared frame), each checked
 //! against a small model: no panic, each call's `Ok` or error variant as the model says, `Scene::len`, the live
 //! render-target count and the pool's hits as the model says, and afterwards a probe sprite still draws.
@@ -64,6 +65,14 @@ enum Op {
     /// `Renderer::record` into the host's pass (which matches what is prepared), submitted.
     Record,
     Trim,
+    /// `Scene::set_z_index`.
+    SetZ(N, i8),
+    /// `Scene::set_sortable_children`.
+    Sortable(N, bool),
+    /// `Scene::set_event_mode` (0 none, 1 passive, 2 static, 3 dynamic).
+    EventMode(N, u8),
+    /// `Scene::hit_test` and `hit_test_all` at a point of the 16x16 target (or outside it).
+    HitTest(i8, i8),
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -112,6 +121,10 @@ fn op() -> impl Strategy<Value = Op> {
         Just(Op::Prepare),
         Just(Op::Record),
         Just(Op::Trim),
+        (node(), -2i8..3).prop_map(|(n, z)| Op::SetZ(n, z)),
+        (node(), any::<bool>()).prop_map(|(n, b)| Op::Sortable(n, b)),
+        (node(), 0u8..4).prop_map(|(n, m)| Op::EventMode(n, m)),
+        (-4i8..20, -4i8..20).prop_map(|(x, y)| Op::HitTest(x, y)),
     ]
 }
 
@@ -476,6 +489,54 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
         Op::Trim => {
             r.trim();
             model.prepared = false;
+        }
+        Op::SetZ(n, z) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            assert_eq!(got(&scene.set_z_index(id, z.into())), want, "{op:?}");
+        }
+        Op::Sortable(n, on) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            assert_eq!(got(&scene.set_sortable_children(id, on)), want, "{op:?}");
+        }
+        Op::EventMode(n, m) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let mode = [
+                stage2d::EventMode::None,
+                stage2d::EventMode::Passive,
+                stage2d::EventMode::Static,
+                stage2d::EventMode::Dynamic,
+            ][m as usize];
+            assert_eq!(got(&scene.set_event_mode(id, mode)), want, "{op:?}");
+        }
+        Op::HitTest(x, y) => {
+            let p = glam::Vec2::new(x.into(), y.into());
+            let all = scene.hit_test_all(p);
+            let top = scene.hit_test(p);
+            // Whatever is hit is live and interactive, and the topmost hit heads the stack.
+            for id in top.iter().chain(&all) {
+                assert!(model.live.contains(id) || *id == root, "{op:?}: {id:?}");
+                assert!(scene.event_mode(*id).unwrap().is_interactive(), "{op:?}");
+            }
+            if let Some(t) = top {
+                assert!(all.contains(&t), "{op:?}: {t:?} not in {all:?}");
+            }
+        }
+    }
+    // Sortable containers keep their children in z-index order.
+    for &n in model.live.iter().chain([&root]) {
+        if scene.sortable_children(n) {
+            let z: Vec<i32> = scene
+                .children(n)
+                .iter()
+                .map(|c| scene.z_index(*c).unwrap())
+                .collect();
+            assert!(z.is_sorted(), "after {op:?}: {z:?}");
         }
     }
     assert_eq!(scene.len(), model.live.len() + 1, "after {op:?}");
