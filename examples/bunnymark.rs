@@ -314,8 +314,9 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             )?;
             dispatch.push_since(t0);
         }
+        let t_update = Instant::now();
         mark.update();
-        update_ms += t0.elapsed().as_secs_f64() * 1e3;
+        update_ms += t_update.elapsed().as_secs_f64() * 1e3;
         renderer.render(&mark.scene, &target, clear)?;
         let t1 = Instant::now();
         renderer.wait_idle()?;

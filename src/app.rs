@@ -263,7 +263,7 @@ pub(crate) fn pointer_inputs(
                     });
                     out.push(PointerInput::Leave { pointer });
                 }
-                TouchPhase::Cancelled => out.push(PointerInput::Leave { pointer }),
+                TouchPhase::Cancelled => out.push(PointerInput::Cancel { pointer }),
             }
         }
         _ => {}
@@ -594,10 +594,6 @@ impl<A: App> ApplicationHandler for Runner<A> {
                 self.app.pointer(&mut ctx, input);
             }
             self.pointer_inputs = inputs;
-            if self.cursor.0 != self.cursor.1 {
-                self.cursor.1 = self.cursor.0;
-                gpu.window.set_cursor(cursor_icon(self.cursor.0));
-            }
         }
         match event {
             WindowEvent::CloseRequested => self.exit = true,
@@ -611,6 +607,13 @@ impl<A: App> ApplicationHandler for Runner<A> {
                 }
             }
             _ => {}
+        }
+        // The cursor the app set, in a pointer handler or an update.
+        if let Some(gpu) = &self.gpu {
+            if self.cursor.0 != self.cursor.1 {
+                self.cursor.1 = self.cursor.0;
+                gpu.window.set_cursor(cursor_icon(self.cursor.0));
+            }
         }
         if self.exit {
             event_loop.exit();

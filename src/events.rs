@@ -7,10 +7,10 @@
 //! nodes, the one being dispatched to included: the propagation path is fixed when an event starts, and a node
 //! removed on the way is skipped.
 
-use crate::hit::{Cursor, EventMode};
+use crate::interact::{Cursor, EventMode};
 use crate::{Error, NodeId, Result, Scene};
 use glam::Vec2;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What happened to a pointer, in scene pixels (logical pixels in a window). `pointer` tells pointers apart:
 /// the app layer gives the mouse 0 and each touch its own id.
@@ -50,8 +50,15 @@ pub enum PointerInput {
         /// Scroll distance in pixels (positive y: down).
         delta: Vec2,
     },
-    /// The pointer left the window, or a touch was cancelled: whatever it was over sees it leave.
+    /// The pointer left the window: whatever it was over sees it leave (a button held keeps its press, so a
+    /// release later still ends it).
     Leave {
+        /// Which pointer.
+        pointer: u64,
+    },
+    /// The pointer is gone for good (a touch cancelled): it leaves what it was over, and its presses are
+    /// forgotten without up, click or up-outside events.
+    Cancel {
         /// Which pointer.
         pointer: u64,
     },
@@ -70,7 +77,8 @@ pub enum EventKind {
     PointerOver,
     /// The pointer left the target (bubbles).
     PointerOut,
-    /// The pointer came over the node or one of its descendants (does not bubble).
+    /// The pointer came over the node or one of its descendants (does not bubble; the target first, then its
+    /// ancestors the pointer was not over yet, as PixiJS sends them).
     PointerEnter,
     /// The pointer left the node and its descendants (does not bubble).
     PointerLeave,
@@ -375,18 +383,23 @@ impl<T> Events<T> {
                     let i = t.pressed.iter().position(|(b, _)| *b == button)?;
                     Some(t.pressed.remove(i).1)
                 });
-                if let Some(down) = pressed {
-                    // Up outside: the pressed node and its ancestors up to the first one the up path holds.
-                    let common = down.iter().rposition(|n| path.contains(n));
+                // The pressed node: the deepest one of the press's path still in the scene, wherever it sits now
+                // (a handler may have moved it; PixiJS's `findMountedTarget`).
+                let pressed =
+                    pressed.and_then(|down| down.into_iter().rev().find(|n| scene.contains(*n)));
+                if let Some(pressed) = pressed {
+                    let down = path_to(scene, Some(pressed));
+                    let on_up: FxHashSet<NodeId> = path.iter().copied().collect();
+                    // Up outside: the pressed node and its ancestors up to the first one the up path holds; the
+                    // click goes to that common ancestor.
+                    let common = down.iter().rposition(|n| on_up.contains(n));
                     let outside = &down[common.map_or(0, |c| c + 1)..];
-                    if let Some(&pressed) = outside.last() {
-                        let mut e = event(EventKind::PointerUpOutside, pressed, pointer, position);
-                        e.button = button;
-                        for (i, &node) in outside.iter().rev().enumerate() {
-                            let phase = if i == 0 { Phase::Target } else { Phase::Bubble };
-                            if self.notify(scene, state, node, &mut e, phase) {
-                                break;
-                            }
+                    let mut e = event(EventKind::PointerUpOutside, pressed, pointer, position);
+                    e.button = button;
+                    for (i, &node) in outside.iter().rev().enumerate() {
+                        let phase = if i == 0 { Phase::Target } else { Phase::Bubble };
+                        if self.notify(scene, state, node, &mut e, phase) {
+                            break;
                         }
                     }
                     if let Some(c) = common {
@@ -412,20 +425,25 @@ impl<T> Events<T> {
                     self.propagate(scene, state, &path, e);
                 }
             }
-            PointerInput::Leave { pointer } => {
+            PointerInput::Leave { pointer } | PointerInput::Cancel { pointer } => {
                 let position = self
                     .tracks
                     .get(&pointer)
                     .and_then(|t| t.position)
                     .unwrap_or(Vec2::ZERO);
                 self.retarget(scene, state, pointer, position, Vec::new());
+                let cancel = matches!(input, PointerInput::Cancel { .. });
                 if let Some(t) = self.tracks.get_mut(&pointer) {
                     t.position = None;
-                    if t.pressed.is_empty() {
+                    if cancel || t.pressed.is_empty() {
                         self.tracks.remove(&pointer);
                     }
                 }
             }
+        }
+        // Handlers may have removed nodes: forget them now, so `over` names no removed node.
+        if self.removals != scene.removals() {
+            self.prune(scene);
         }
         Ok(())
     }
@@ -484,15 +502,21 @@ impl<T> Events<T> {
         if old.last() == path.last() {
             return;
         }
-        let live_old: Vec<NodeId> = old.into_iter().filter(|n| scene.contains(*n)).collect();
-        if let Some(&t) = live_old.last() {
+        // The old target's chain as it is now (a handler may have moved it), or what is left of the old path.
+        let old = match old.last() {
+            Some(&t) if scene.contains(t) => path_to(scene, Some(t)),
+            _ => old.into_iter().filter(|n| scene.contains(*n)).collect(),
+        };
+        // Both chains start at the top: what they share neither leaves nor enters.
+        let shared = old.iter().zip(&path).take_while(|(a, b)| a == b).count();
+        if let Some(&t) = old.last() {
             self.propagate(
                 scene,
                 state,
-                &live_old,
+                &old,
                 event(EventKind::PointerOut, t, pointer, position),
             );
-            for &node in live_old.iter().rev().filter(|n| !path.contains(n)) {
+            for &node in old[shared..].iter().rev() {
                 let mut e = event(EventKind::PointerLeave, node, pointer, position);
                 self.notify(scene, state, node, &mut e, Phase::Target);
             }
@@ -504,7 +528,8 @@ impl<T> Events<T> {
                 &path,
                 event(EventKind::PointerOver, t, pointer, position),
             );
-            for &node in path.iter().filter(|n| !live_old.contains(n)) {
+            // Innermost first, as PixiJS sends them.
+            for &node in path[shared..].iter().rev() {
                 let mut e = event(EventKind::PointerEnter, node, pointer, position);
                 self.notify(scene, state, node, &mut e, Phase::Target);
             }

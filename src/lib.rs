@@ -91,6 +91,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod aabb;
 #[cfg(feature = "app")]
 pub mod app;
 mod attachments;
@@ -109,6 +110,7 @@ mod gpu_timer;
 pub mod graphics;
 mod handle;
 mod hit;
+mod interact;
 mod mask;
 mod node;
 mod pipeline;
@@ -139,7 +141,7 @@ pub use graphics::{
     MAX_FILL_WORK, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub use handle::{NodeId, TextureId};
-pub use hit::{Cursor, EventMode, HitArea, Rect};
+pub use interact::{Cursor, EventMode, HitArea, Rect};
 pub use mask::MAX_STENCIL_DEPTH;
 pub use node::{Mask, Node, NodeKind};
 pub use pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};

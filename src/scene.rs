@@ -11,7 +11,7 @@
 //! nodes with children.
 
 use crate::handle::{next_generation, Owner, MAX_SLOTS};
-use crate::hit::{Cursor, EventMode, HitArea, QueryCache};
+use crate::interact::{Cursor, EventMode, HitArea, QueryCache};
 use crate::{Error, Node, NodeId, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -86,6 +86,9 @@ pub struct Scene {
     removals: u64,
     /// Live nodes in [`EventMode::Dynamic`].
     dynamic: usize,
+    /// Per slot: interactive nodes (static or dynamic) in the subtree, the node included, whatever their
+    /// visibility: a hit test skips a subtree with none without looking at its bounds.
+    interactive_below: Vec<u32>,
 }
 
 impl Default for Scene {
@@ -117,6 +120,7 @@ impl Scene {
             query: Mutex::default(),
             removals: 0,
             dynamic: 0,
+            interactive_below: vec![0],
         }
     }
 
@@ -283,6 +287,7 @@ impl Scene {
                 self.links[slot as usize].parent = parent;
                 self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
                 self.interact[slot as usize] = Interact::default();
+                self.interactive_below[slot as usize] = 0;
                 slot
             }
             None if self.slots.len() as u32 >= MAX_SLOTS => {
@@ -304,6 +309,7 @@ impl Scene {
                 self.stamps.push(Stamps::default());
                 self.up.push(parent.map_or(NO_PARENT, |p| p.slot() as u32));
                 self.interact.push(Interact::default());
+                self.interactive_below.push(0);
                 self.slots.len() as u32 - 1
             }
         };
@@ -317,6 +323,7 @@ impl Scene {
 
     /// Lists `child` among `parent`'s children at `index` (clamped).
     fn attach(&mut self, parent: NodeId, child: NodeId, index: usize) {
+        let index = self.sorted_index(parent, child, index);
         let kids = &mut self.links[parent.slot()].children;
         kids.insert(index.min(kids.len()), child);
         self.slots[parent.slot()].child_count = kids.len() as u32;
@@ -324,7 +331,37 @@ impl Scene {
         self.up[child.slot()] = parent.slot() as u32;
         let e = *self.epoch.get_mut();
         self.mark_up(parent.slot() as u32, e);
-        self.sort_children(parent);
+        let n = self.interactive_below[child.slot()];
+        self.add_interactive(parent.slot(), n as i64);
+    }
+
+    /// Where `child` may go among a sortable `parent`'s children (which are sorted and do not hold it) when asked
+    /// for `index`: within the run of its z-index, so the list stays sorted without a sort (a binary search). Other
+    /// containers take `index` as it is.
+    fn sorted_index(&self, parent: NodeId, child: NodeId, index: usize) -> usize {
+        if !self.interact[parent.slot()].sortable {
+            return index;
+        }
+        let z = self.interact[child.slot()].z;
+        let kids = &self.links[parent.slot()].children;
+        let lo = kids.partition_point(|c| self.interact[c.slot()].z < z);
+        let hi = kids.partition_point(|c| self.interact[c.slot()].z <= z);
+        index.clamp(lo, hi)
+    }
+
+    /// Adds `delta` to the interactive-node counts of `slot` and its ancestors.
+    fn add_interactive(&mut self, mut slot: usize, delta: i64) {
+        if delta == 0 {
+            return;
+        }
+        loop {
+            let c = &mut self.interactive_below[slot];
+            *c = (i64::from(*c) + delta).max(0) as u32;
+            match self.up[slot] {
+                NO_PARENT => break,
+                u => slot = u as usize,
+            }
+        }
     }
 
     /// Sorts a sortable container's children by z-index, keeping the order of equal ones (a no-op for others).
@@ -345,6 +382,8 @@ impl Scene {
     /// Takes `child` out of its parent's list (it keeps no parent).
     fn detach(&mut self, child: NodeId) {
         if let Some(parent) = self.links[child.slot()].parent.take() {
+            let n = self.interactive_below[child.slot()];
+            self.add_interactive(parent.slot(), -i64::from(n));
             let kids = &mut self.links[parent.slot()].children;
             kids.retain(|&c| c != child);
             self.slots[parent.slot()].child_count = kids.len() as u32;
@@ -379,9 +418,14 @@ impl Scene {
                 self.dynamic -= 1;
             }
             self.interact[i] = Interact::default();
+            self.interactive_below[i] = 0;
             self.removals += 1;
             self.free.push(n.slot() as u32);
             self.len -= 1;
+        }
+        if id == self.root {
+            let own = self.interact[id.slot()].event_mode.is_interactive();
+            self.interactive_below[id.slot()] = u32::from(own);
         }
         Ok(())
     }
@@ -456,10 +500,11 @@ impl Scene {
             .position(|&c| c == id)
             .expect("child listed in its parent");
         let child = kids.remove(from);
+        let index = self.sorted_index(parent, child, index);
+        let kids = &mut self.links[parent.slot()].children;
         kids.insert(index.min(kids.len()), child);
         let e = *self.epoch.get_mut();
         self.mark_up(parent.slot() as u32, e);
-        self.sort_children(parent);
         Ok(())
     }
 
@@ -506,6 +551,8 @@ impl Scene {
         if old != mode {
             self.dynamic = self.dynamic + usize::from(mode == EventMode::Dynamic)
                 - usize::from(old == EventMode::Dynamic);
+            let delta = i64::from(mode.is_interactive()) - i64::from(old.is_interactive());
+            self.add_interactive(id.slot(), delta);
             self.interact[id.slot()].event_mode = mode;
             self.touch(id.slot());
         }
@@ -524,6 +571,11 @@ impl Scene {
         self.interact[id.slot()].no_child_hits = !on;
         self.touch(id.slot());
         Ok(())
+    }
+
+    /// Whether hit testing descends into the node's children (`false` for a removed node).
+    pub fn interactive_children(&self, id: NodeId) -> bool {
+        self.slot(id).is_some() && !self.interact[id.slot()].no_child_hits
     }
 
     /// Replaces the node's hit region (its sprite rectangle, shapes or text box) by `area`, in the node's local
@@ -572,6 +624,12 @@ impl Scene {
     /// Whether any live node is in [`EventMode::Dynamic`].
     pub(crate) fn has_dynamic(&self) -> bool {
         self.dynamic > 0
+    }
+
+    /// Interactive nodes in the subtree of a live slot, the node included.
+    #[inline]
+    pub(crate) fn interactive_below(&self, slot: usize) -> u32 {
+        self.interactive_below[slot]
     }
 
     /// Slots in use or free (the length of per-slot tables).

@@ -192,6 +192,52 @@ fn shapes_hit_on_their_fill_by_rule_and_on_their_stroke() {
     assert_eq!(s.hit_test(v(541.0, 500.0)), Some(ring_id));
     assert_eq!(s.hit_test(v(546.0, 500.0)), None);
     assert_eq!(s.hit_test(v(500.0, 500.0)), None);
+    // Joins and caps as drawn: a rectangle stroked 10 px wide with miter joins has square corners; with bevel
+    // joins it does not; an open line with butt caps ends at its end points, with square caps half a width past.
+    let stroke = |join, cap| {
+        let mut st = StrokeStyle::new(10.0, stage2d::Color::WHITE);
+        st.join = join;
+        st.cap = cap;
+        st
+    };
+    use stage2d::{LineCap, LineJoin};
+    let mut mitred = GraphicsContext::new();
+    mitred
+        .rect(0.0, 0.0, 40.0, 40.0)
+        .stroke(stroke(LineJoin::Miter, LineCap::Butt));
+    let m_id = interactive(&mut s, r, Node::graphics(mitred).at(1000.0, 0.0));
+    assert_eq!(s.hit_test(v(996.0, -4.0)), Some(m_id), "the miter corner");
+    assert_eq!(s.hit_test(v(1020.0, 20.0)), None, "inside the outline");
+    let mut bevelled = GraphicsContext::new();
+    bevelled
+        .rect(0.0, 0.0, 40.0, 40.0)
+        .stroke(stroke(LineJoin::Bevel, LineCap::Butt));
+    let b_id = interactive(&mut s, r, Node::graphics(bevelled).at(1100.0, 0.0));
+    assert_eq!(s.hit_test(v(1096.0, -4.0)), None, "cut off by the bevel");
+    assert_eq!(s.hit_test(v(1098.0, -1.0)), Some(b_id), "inside the bevel");
+    let mut line = GraphicsContext::new();
+    line.move_to(0.0, 0.0)
+        .line_to(100.0, 0.0)
+        .stroke(stroke(LineJoin::Miter, LineCap::Butt));
+    let l_id = interactive(&mut s, r, Node::graphics(line).at(1200.0, 100.0));
+    assert_eq!(s.hit_test(v(1299.0, 104.0)), Some(l_id));
+    assert_eq!(
+        s.hit_test(v(1303.0, 100.0)),
+        None,
+        "a butt cap ends at the end point"
+    );
+    let mut square = GraphicsContext::new();
+    square
+        .move_to(0.0, 0.0)
+        .line_to(100.0, 0.0)
+        .stroke(stroke(LineJoin::Miter, LineCap::Square));
+    let q_id = interactive(&mut s, r, Node::graphics(square).at(1200.0, 200.0));
+    assert_eq!(
+        s.hit_test(v(1304.0, 204.0)),
+        Some(q_id),
+        "a square cap reaches half a width"
+    );
+    assert_eq!(s.hit_test(v(1306.0, 200.0)), None);
     // Scaled and rotated: the point is carried into local space.
     let mut sq = GraphicsContext::new();
     sq.rect(0.0, 0.0, 10.0, 10.0).fill(0xffffff);
@@ -269,6 +315,15 @@ fn hostile_scenes_answer_without_panicking() {
     let t = std::time::Instant::now();
     assert_eq!(s.hit_test(v(15.0, 5.0)), Some(leaf));
     assert!(s.world_bounds(s.root()).is_some());
+    // An event bubbles up all 10,001 levels.
+    let seen = Rc::new(RefCell::new(0));
+    let mut ev = Events::new();
+    let root = s.root();
+    let c = seen.clone();
+    ev.on(root, EventKind::Click, move |_| *c.borrow_mut() += 1);
+    ev.dispatch(&mut s, &mut (), down(15.0, 5.0)).unwrap();
+    ev.dispatch(&mut s, &mut (), up(15.0, 5.0)).unwrap();
+    assert_eq!(*seen.borrow(), 1);
     assert!(t.elapsed().as_secs_f32() < 1.0);
     assert_eq!(s.hit_test(v(f32::NAN, 0.0)), None);
     assert_eq!(s.hit_test(v(f32::INFINITY, 0.0)), None);
@@ -286,10 +341,10 @@ fn hostile_scenes_answer_without_panicking() {
 
 type Log = Rc<RefCell<Vec<String>>>;
 
-fn logger(
+fn logger<T>(
     log: &Log,
     name: &'static str,
-) -> impl FnMut(&mut stage2d::EventContext<'_, ()>) + 'static {
+) -> impl FnMut(&mut stage2d::EventContext<'_, T>) + 'static {
     let log = log.clone();
     move |cx| {
         let phase = match cx.event.phase {
@@ -398,8 +453,8 @@ fn over_out_enter_leave_click_and_up_outside() {
         [
             "a:PointerOver:target",
             "panel:PointerOver:bubble",
-            "panel:PointerEnter:target",
-            "a:PointerEnter:target"
+            "a:PointerEnter:target",
+            "panel:PointerEnter:target"
         ]
     );
     log.borrow_mut().clear();
@@ -519,6 +574,105 @@ fn handlers_may_remove_their_own_node_or_an_ancestor() {
 }
 
 #[test]
+fn a_node_moved_by_its_pointerdown_handler_is_followed_by_click_and_leave() {
+    let mut s = Scene::new();
+    let r = s.root();
+    let a = s.add(r, Node::container()).unwrap();
+    let b = s.add(r, Node::container().at(0.0, 0.0)).unwrap();
+    let item = interactive(&mut s, a, sprite(10, 10));
+    let log: Log = Default::default();
+    let mut ev: Events<NodeId> = Events::new();
+    // The drag-layer pattern: on press, the item moves from container a to container b.
+    ev.on(item, EventKind::PointerDown, |cx| {
+        let layer = *cx.state;
+        cx.scene
+            .set_parent(cx.event.current_target, layer, usize::MAX)
+            .unwrap();
+    });
+    for (n, name) in [(a, "a"), (b, "b")] {
+        for k in [
+            EventKind::Click,
+            EventKind::PointerEnter,
+            EventKind::PointerLeave,
+        ] {
+            ev.on(n, k, logger(&log, name));
+        }
+    }
+    let mut layer = b;
+    ev.dispatch(&mut s, &mut layer, mv(5.0, 5.0)).unwrap();
+    assert_eq!(*log.borrow(), ["a:PointerEnter:target"]);
+    log.borrow_mut().clear();
+    ev.dispatch(&mut s, &mut layer, down(5.0, 5.0)).unwrap();
+    ev.dispatch(&mut s, &mut layer, up(5.0, 5.0)).unwrap();
+    let l = log.borrow().clone();
+    assert!(l.contains(&"b:Click:bubble".to_string()), "{l:?}");
+    assert!(!l.iter().any(|e| e.starts_with("a:Click")), "{l:?}");
+    log.borrow_mut().clear();
+    ev.dispatch(&mut s, &mut layer, mv(500.0, 5.0)).unwrap();
+    assert_eq!(
+        *log.borrow(),
+        ["b:PointerLeave:target"],
+        "leaves where it is now"
+    );
+    // A cancelled touch leaves and forgets its press: its later release clicks nothing.
+    log.borrow_mut().clear();
+    ev.dispatch(
+        &mut s,
+        &mut layer,
+        PointerInput::Down {
+            pointer: 3,
+            position: v(5.0, 5.0),
+            button: 0,
+        },
+    )
+    .unwrap();
+    ev.dispatch(&mut s, &mut layer, PointerInput::Cancel { pointer: 3 })
+        .unwrap();
+    ev.dispatch(
+        &mut s,
+        &mut layer,
+        PointerInput::Up {
+            pointer: 3,
+            position: v(5.0, 5.0),
+            button: 0,
+        },
+    )
+    .unwrap();
+    assert!(
+        !log.borrow().iter().any(|e| e.contains("Click")),
+        "{:?}",
+        log.borrow()
+    );
+}
+
+#[test]
+fn adding_many_children_to_a_sortable_container_stays_linear() {
+    let mut s = Scene::new();
+    let r = s.root();
+    s.set_sortable_children(r, true).unwrap();
+    let t = std::time::Instant::now();
+    let ids: Vec<NodeId> = (0..30_000)
+        .map(|_| s.add(r, Node::container()).unwrap())
+        .collect();
+    assert!(t.elapsed().as_secs_f32() < 0.5, "{:?}", t.elapsed());
+    // Equal z-indices keep the order they were added in; a raised one goes to the end of its run.
+    assert_eq!(s.children(r)[0], ids[0]);
+    s.set_z_index(ids[0], 1).unwrap();
+    assert_eq!(*s.children(r).last().unwrap(), ids[0]);
+    let late = s.add(r, Node::container()).unwrap();
+    assert_eq!(
+        s.children(r)[29_999],
+        late,
+        "a new child goes after its equals, before higher ones"
+    );
+    // set_child_index moves a child within its z-index run only.
+    s.set_child_index(ids[0], 0).unwrap();
+    assert_eq!(*s.children(r).last().unwrap(), ids[0]);
+    s.set_child_index(late, 0).unwrap();
+    assert_eq!(s.children(r)[0], late);
+}
+
+#[test]
 fn several_pointers_keep_their_own_state_and_the_cursor_follows_the_hover() {
     let mut s = Scene::new();
     let r = s.root();
@@ -596,7 +750,8 @@ fn reference_hit(s: &Scene, p: Vec2) -> Option<NodeId> {
         }
         let n = s.get(id).unwrap();
         let mode = s.event_mode(id).unwrap();
-        if !n.visible || mode == EventMode::None {
+        let descend = s.interactive_children(id);
+        if !n.visible || mode == EventMode::None || (mode == EventMode::Passive && !descend) {
             return;
         }
         let interactive = mode.is_interactive();
@@ -606,7 +761,8 @@ fn reference_hit(s: &Scene, p: Vec2) -> Option<NodeId> {
             return;
         }
         let tested_below = tested || interactive;
-        for &c in s.children(id).iter().rev() {
+        let kids = if descend { s.children(id) } else { &[] };
+        for &c in kids.iter().rev() {
             walk(s, c, p, tested_below, out);
             if let Some((_, found)) = out {
                 if found.is_none() && interactive {
@@ -644,7 +800,7 @@ proptest! {
     /// reference.
     #[test]
     fn hit_test_agrees_with_a_reference_walk(
-        ops in proptest::collection::vec((0usize..64, 0u8..8, -100.0f32..300.0, -100.0f32..300.0, 0u8..4, -3i32..3), 1..60),
+        ops in proptest::collection::vec((0usize..64, 0u8..12, -100.0f32..300.0, -100.0f32..300.0, 0u8..4, -3i32..3), 1..80),
         points in proptest::collection::vec((-50.0f32..250.0, -50.0f32..250.0), 1..20),
     ) {
         let mut s = Scene::new();
@@ -687,6 +843,23 @@ proptest! {
                     continue;
                 }
                 6 => sprite(20, 20).at(x, y).with_alpha(0.5),
+                8..=11 => {
+                    // Change the tree or a node's settings after the fact, querying between changes.
+                    let id = ids[pick % ids.len()];
+                    let other = ids[(pick / 3 + (z + 3) as usize) % ids.len()];
+                    let _ = match kind {
+                        8 => s.set_parent(id, other, usize::MAX),
+                        9 => s.set_child_index(id, (x.abs() as usize) % 5),
+                        10 => s.get_mut(id).map(|n| n.visible = !n.visible).ok_or(Error::StaleNode(id)),
+                        _ => {
+                            let m = [EventMode::Passive, EventMode::Static, EventMode::None, EventMode::Dynamic];
+                            s.set_event_mode(id, m[mode as usize])
+                                .and_then(|_| s.set_interactive_children(id, z != -3))
+                        }
+                    };
+                    let _ = s.hit_test(v(y, x));
+                    continue;
+                }
                 _ => {
                     let mut n = sprite(25, 25).at(x, y);
                     n.visible = x > 0.0;

@@ -523,9 +523,11 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 assert!(model.live.contains(id) || *id == root, "{op:?}: {id:?}");
                 assert!(scene.event_mode(*id).unwrap().is_interactive(), "{op:?}");
             }
-            if let Some(t) = top {
-                assert!(all.contains(&t), "{op:?}: {t:?} not in {all:?}");
-            }
+            assert_eq!(
+                all.first().copied(),
+                top,
+                "{op:?}: the topmost hit heads the stack"
+            );
         }
     }
     // Sortable containers keep their children in z-index order.
