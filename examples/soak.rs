@@ -116,6 +116,13 @@ fn run() -> stage2d::Result<bool> {
     }
 
     let mut failures = soak::growth_failures(&baseline, &second_half);
+    if soak.event_handlers() > soak::Soak::SHAPES {
+        failures.push(format!(
+            "{} event handlers held for at most {} shapes",
+            soak.event_handlers(),
+            soak::Soak::SHAPES
+        ));
+    }
     if let (Some(w), Some(m)) = (rss_warm, rss_max_second_half) {
         if m > w + rss_slack {
             failures.push(format!(

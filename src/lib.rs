@@ -34,6 +34,12 @@
 //! 5. **Record**: `set_*` and draw calls into one render pass; the Encoder issues a `set_*` only when state changes.
 //! 6. **Submit**, then **trim**: the counters go into [`Stats`], per-frame caches are trimmed.
 //!
+//! ## Between frames
+//! Bounds and hit testing run on the scene alone (`hit.rs`, with the types and caches in `interact.rs`):
+//! [`Scene::local_bounds`], [`Scene::world_bounds`], [`Scene::hit_test`] and [`Scene::hit_test_all`], in draw order
+//! with [`Scene::set_z_index`]. [`Events`] dispatches [`PointerInput`]s to handlers per node and [`EventKind`]
+//! in PixiJS's model (capture, target, bubble); the app layer feeds it from winit (`app::App::pointer`).
+//!
 //! ## Two ways to drive it
 //! The one-call path owns the device and the frame:
 //! ```no_run

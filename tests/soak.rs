@@ -62,6 +62,8 @@ fn live_counts_stay_flat_and_everything_let_go_is_released() {
     );
     assert!(during.attachments > before.attachments + 10, "{during:?}");
     assert!(r.pool_hits() > FRAMES, "pooled textures were lent again");
+    // Click handlers of removed shapes were dropped.
+    assert!(s.event_handlers() > 0 && s.event_handlers() <= soak::Soak::SHAPES);
     assert!(
         r.stats().total.dead_textures > 0,
         "sprites outlived their textures"

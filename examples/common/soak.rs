@@ -8,8 +8,9 @@
 #![allow(dead_code)]
 
 use stage2d::{
-    Color, Font, GraphicsContext, Node, NodeId, PooledRenderTexture, RenderTarget,
-    RenderTextureOptions, Renderer, Sampling, Scene, Text, Texture,
+    Color, EventKind, EventMode, Events, Font, GraphicsContext, Node, NodeId, PointerInput,
+    PooledRenderTexture, RenderTarget, RenderTextureOptions, Renderer, Sampling, Scene, Text,
+    Texture,
 };
 
 /// Sizes render textures cycle through (23 of them: more than one pass of any other period).
@@ -97,6 +98,9 @@ pub struct Soak {
     target: RenderTarget,
     rng: Rng,
     frame: u64,
+    /// Pointer events: a click handler on every shape (dropped with it), a pointer moving and clicking.
+    events: Events<u64>,
+    clicks: u64,
 }
 
 /// A solid colour shape at a random place.
@@ -155,6 +159,8 @@ impl Soak {
             target,
             rng: Rng(0x9e37_79b9_7f4a_7c15),
             frame: 0,
+            events: Events::new(),
+            clicks: 0,
         };
         for _ in 0..LIVE_TEXTURES + KEPT_TEXTURES {
             soak.new_texture(r)?;
@@ -162,6 +168,14 @@ impl Soak {
         soak.kept = soak.textures.split_off(LIVE_TEXTURES);
         Ok(soak)
     }
+
+    /// Event handlers held (one per live shape; those of removed shapes must be dropped).
+    pub fn event_handlers(&self) -> usize {
+        self.events.handler_count()
+    }
+
+    /// The most shapes the churn keeps (so the most event handlers it should hold).
+    pub const SHAPES: usize = SHAPES;
 
     /// The target the scene is drawn into.
     pub fn target(&self) -> &RenderTarget {
@@ -249,7 +263,10 @@ impl Soak {
         }
         let parent = self.layer();
         let g = shape(&mut self.rng, f);
-        self.shapes.push(self.scene.add(parent, Node::graphics(g))?);
+        let id = self.scene.add(parent, Node::graphics(g))?;
+        self.scene.set_event_mode(id, EventMode::Static)?;
+        self.events.on(id, EventKind::Click, |cx| *cx.state += 1);
+        self.shapes.push(id);
         while self.shapes.len() > SHAPES {
             let s = self.shapes.remove(0);
             let _ = self.scene.remove(s);
@@ -354,6 +371,33 @@ impl Soak {
         };
         drop(pooled);
         drop(second);
+
+        // A pointer wandering and clicking over the churn, and a hit test of the whole stack.
+        let p = stage2d::glam::Vec2::new(self.rng.unit() * 240.0, self.rng.unit() * 180.0);
+        self.events.dispatch(
+            &mut self.scene,
+            &mut self.clicks,
+            PointerInput::Move {
+                pointer: 0,
+                position: p,
+            },
+        )?;
+        for input in [
+            PointerInput::Down {
+                pointer: 0,
+                position: p,
+                button: 0,
+            },
+            PointerInput::Up {
+                pointer: 0,
+                position: p,
+                button: 0,
+            },
+        ] {
+            self.events
+                .dispatch(&mut self.scene, &mut self.clicks, input)?;
+        }
+        let _ = self.scene.hit_test_all(p);
 
         // The frame; every fourth waits for the GPU, as a swap chain would hold a program back.
         r.render(&self.scene, &self.target, Some(Color::rgb(0.1, 0.1, 0.2)))?;
