@@ -472,6 +472,9 @@ impl<T> Events<T> {
                 self.retarget(scene, state, pointer, position, path);
             }
         }
+        if self.removals != scene.removals() {
+            self.prune(scene);
+        }
     }
 
     /// Hit-tests `position` for `pointer`, sends over, out, enter and leave where the target changed, and

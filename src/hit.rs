@@ -97,7 +97,13 @@ impl Scene {
     /// changes every frame and the point lies inside it anyway (the root of a bunnymark whose sprites all move):
     /// once two recomputations in a row pruned nothing, a stale entry is recomputed only every 32nd time it is
     /// met, until one prunes again.
-    fn prune_entry(&self, cache: &mut QueryCache, at: u64, slot: usize) -> Option<LocalEntry> {
+    fn prune_entry(
+        &self,
+        cache: &mut QueryCache,
+        at: u64,
+        slot: usize,
+        p: Vec2,
+    ) -> Option<LocalEntry> {
         if cache.local.len() < self.slot_count() {
             cache.local.resize(self.slot_count(), LocalEntry::default());
         }
@@ -111,7 +117,11 @@ impl Scene {
             return None;
         }
         let fresh = self.local_entry(cache, at, slot);
-        cache.local[slot].wasted = wasted;
+        // Only recomputations count: did this one prune?
+        cache.local[slot].wasted = match fresh.hit.contains(p) {
+            true => wasted.saturating_add(1),
+            false => 0,
+        };
         Some(fresh)
     }
 
@@ -191,20 +201,20 @@ impl Scene {
             } else {
                 stack.pop().expect("a frame")
             };
-            let hit = f.child_hit
-                || ((f.tested || f.interactive) && {
-                    match &self.interact(f.id.slot()).hit_area {
-                        Some(a) => a.contains(f.p),
-                        None => cache.content_contains(self.node_at(f.id.slot()), f.p),
-                    }
-                });
-            if !hit {
+            let own = (f.tested || f.interactive)
+                && match &self.interact(f.id.slot()).hit_area {
+                    Some(a) => a.contains(f.p),
+                    None => cache.content_contains(self.node_at(f.id.slot()), f.p),
+                };
+            if !(own || f.child_hit) {
                 continue;
             }
-            // The target: the node if interactive, else its nearest interactive ancestor (passive content hits on
-            // its behalf, before anything below it is looked at).
+            // The target: the node if interactive, else, where its own content is hit, its nearest interactive
+            // ancestor (passive content hits on its behalf, before anything below it is looked at). A passive
+            // node hit only through its children reports nothing of its own.
             let target = match f.interactive {
                 true => Some((f.id, f.reported)),
+                false if !own => None,
                 false => stack
                     .iter_mut()
                     .rev()
@@ -265,11 +275,8 @@ impl Scene {
             Some(a) if !a.contains(p) => return None,
             Some(_) => {}
             None if kids > 0 => {
-                if let Some(e) = self.prune_entry(cache, at, slot) {
-                    let pruned = !e.hit.contains(p);
-                    let w = &mut cache.local[slot].wasted;
-                    *w = if pruned { 0 } else { w.saturating_add(1) };
-                    if pruned {
+                if let Some(e) = self.prune_entry(cache, at, slot, p) {
+                    if !e.hit.contains(p) {
                         return None;
                     }
                 }

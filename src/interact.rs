@@ -4,9 +4,7 @@
 
 use crate::aabb::Aabb;
 use crate::graphics::path::Polyline;
-use crate::graphics::{
-    FillRule, Instruction, LineCap, LineJoin, StrokeAlignment, MAX_PATH_SEGMENTS,
-};
+use crate::graphics::{FillRule, Instruction, LineCap, LineJoin, MAX_PATH_SEGMENTS};
 use crate::{Error, Node, NodeId, NodeKind, Result};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
@@ -271,9 +269,9 @@ fn in_convex(poly: &[Vec2], p: Vec2) -> bool {
     !(pos && neg)
 }
 
-/// Whether `p` lies in the stroke of `lines` as Canvas 2D draws it: a band of `half` each side of every
-/// segment, the joins (round, bevel, or miter up to the limit) at every bend, and the caps (butt, round,
-/// square) at the ends of open subpaths.
+/// Whether `p` lies in the stroke of `lines` as the renderer draws it (lyon's stroker): a band of `half` each
+/// side of every segment, the joins (round, bevel, or a miter, cut at the limit) at every bend, and the caps
+/// (butt, round, square) at the ends of open subpaths.
 fn in_stroke(lines: &[Polyline], p: Vec2, st: StrokeShape) -> bool {
     let h = st.half;
     let h2 = h * h;
@@ -334,13 +332,18 @@ fn in_stroke(lines: &[Polyline], p: Vec2, st: StrokeShape) -> bool {
             let (c1, c2) = (v + o1, v + o2);
             let mid = (o1 + o2).normalize_or_zero();
             let cos_half = mid.dot(o1) / h;
-            let miter =
-                st.join == LineJoin::Miter && cos_half > 0.0 && 1.0 / cos_half <= st.miter_limit;
-            if miter {
-                in_convex(&[v, c1, v + mid * (h / cos_half), c2], p)
-            } else {
-                in_convex(&[v, c1, c2], p)
+            if st.join != LineJoin::Miter || cos_half <= 0.0 {
+                return in_convex(&[v, c1, c2], p);
             }
+            // The renderer's miter (lyon's MiterClip): the full spike while it reaches at most twice the limit
+            // in half widths, else cut square at the limit.
+            let reach = 1.0 / cos_half;
+            let tip = v + mid * (h * reach);
+            if reach <= 2.0 * st.miter_limit {
+                return in_convex(&[v, c1, tip, c2], p);
+            }
+            let s = (st.miter_limit - cos_half) / (reach - cos_half);
+            in_convex(&[v, c1, c1 + (tip - c1) * s, c2 + (tip - c2) * s, c2], p)
         })
     })
 }
@@ -361,8 +364,6 @@ enum HitShape {
     },
     Stroke {
         lines: Vec<Polyline>,
-        width: f32,
-        alignment: StrokeAlignment,
         shape: StrokeShape,
     },
 }
@@ -432,7 +433,11 @@ impl HitShapes {
                     });
                 }
                 Instruction::Stroke { path, holes, style } => {
-                    if !(style.width.is_finite() && style.width > 0.0) {
+                    // What the renderer skips (flatten.rs) is not hit either.
+                    if !(style.width.is_finite()
+                        && style.width > 0.0
+                        && style.miter_limit.is_finite())
+                    {
                         continue;
                     }
                     let (Some(mut lines), Some(holes)) =
@@ -441,41 +446,26 @@ impl HitShapes {
                         continue;
                     };
                     lines.extend(holes);
-                    let reach = match style.alignment {
-                        StrokeAlignment::Centre => style.width * 0.5,
-                        StrokeAlignment::Inner => 0.0,
-                        StrokeAlignment::Outer => style.width,
+                    // Inner and outer strokes are centred strokes of the outline offset half a width, as drawn.
+                    let (lines, _) = crate::graphics::flatten::align_stroke(lines, style);
+                    let shape = StrokeShape {
+                        half: style.width * 0.5,
+                        cap: style.cap,
+                        join: style.join,
+                        miter_limit: style.miter_limit.max(1.0),
                     };
-                    // Miter joins reach past the outline at sharp corners, up to the miter limit.
-                    let join = match style.join {
-                        LineJoin::Miter if style.miter_limit.is_finite() => {
-                            style.miter_limit.max(1.0)
-                        }
-                        LineJoin::Miter => 1.0,
+                    let limit = match style.join {
+                        LineJoin::Miter => shape.miter_limit,
                         _ => 1.0,
                     };
                     for l in &lines {
                         for (i, p) in l.points.iter().enumerate() {
-                            let pad = reach * miter_factor(&l.points, i, l.closed, join);
+                            let pad = shape.half * miter_factor(&l.points, i, l.closed, limit);
                             out.bounds.add_point(*p - pad);
                             out.bounds.add_point(*p + pad);
                         }
                     }
-                    out.shapes.push(HitShape::Stroke {
-                        lines,
-                        width: style.width,
-                        alignment: style.alignment,
-                        shape: StrokeShape {
-                            half: style.width * 0.5,
-                            cap: style.cap,
-                            join: style.join,
-                            miter_limit: if style.miter_limit.is_finite() {
-                                style.miter_limit
-                            } else {
-                                10.0
-                            },
-                        },
-                    });
+                    out.shapes.push(HitShape::Stroke { lines, shape });
                 }
             }
         }
@@ -495,33 +485,13 @@ impl HitShapes {
                 };
                 inside && winding_of(holes, p) == 0
             }
-            HitShape::Stroke {
-                lines,
-                width,
-                alignment,
-                shape,
-            } => {
-                // An inner or outer stroke is the inside or outside half of one twice as wide.
-                let wide = StrokeShape {
-                    half: *width,
-                    ..*shape
-                };
-                match alignment {
-                    StrokeAlignment::Centre => in_stroke(lines, p, *shape),
-                    StrokeAlignment::Inner => {
-                        winding_of(lines, p) != 0 && in_stroke(lines, p, wide)
-                    }
-                    StrokeAlignment::Outer => {
-                        winding_of(lines, p) == 0 && in_stroke(lines, p, wide)
-                    }
-                }
-            }
+            HitShape::Stroke { lines, shape } => in_stroke(lines, p, *shape),
         })
     }
 }
 
-/// How far a stroke's join at point `i` reaches, in half widths: `1/sin(θ/2)` for a corner of angle θ, capped by
-/// the miter limit (where the join is bevelled instead).
+/// How far a stroke's join at point `i` reaches, in half widths: `1/sin(θ/2)` for a corner of angle θ, or the
+/// miter limit where lyon cuts the spike.
 fn miter_factor(points: &[Vec2], i: usize, closed: bool, limit: f32) -> f32 {
     let n = points.len();
     if n < 3 || (!closed && (i == 0 || i == n - 1)) {
@@ -539,11 +509,13 @@ fn miter_factor(points: &[Vec2], i: usize, closed: bool, limit: f32) -> f32 {
     );
     let cos = a.dot(b).clamp(-1.0, 1.0);
     let half_sin = ((1.0 - cos) * 0.5).sqrt();
-    if half_sin <= 1.0 / limit {
-        1.0
+    // lyon's MiterClip: the full spike up to twice the limit, else cut at the limit.
+    let reach = if half_sin * 2.0 * limit >= 1.0 {
+        1.0 / half_sin
     } else {
-        (1.0 / half_sin).max(std::f32::consts::SQRT_2)
-    }
+        limit
+    };
+    reach.max(std::f32::consts::SQRT_2)
 }
 
 /// A node's cached local bounds.

@@ -20,7 +20,7 @@ pub struct TessellationReport {
 }
 
 /// Moves stroke outlines by the stroke's alignment; the second value counts outlines dropped as non-finite.
-fn align_stroke(lines: Vec<Polyline>, style: &StrokeStyle) -> (Vec<Polyline>, usize) {
+pub(crate) fn align_stroke(lines: Vec<Polyline>, style: &StrokeStyle) -> (Vec<Polyline>, usize) {
     let half = style.width / 2.0;
     let side = match style.alignment {
         StrokeAlignment::Centre => return (lines, 0),
