@@ -159,3 +159,43 @@ fn hits_match_the_drawn_pixels() {
         n.scale = Vec2::new(1.4, 0.9);
     });
 }
+
+#[test]
+fn z_index_orders_drawing_and_hits_alike() {
+    let mut r = common::renderer();
+    let red = common::solid(&mut r, 2, 2, [255, 0, 0, 255]);
+    let blue = common::solid(&mut r, 2, 2, [0, 0, 255, 255]);
+    let mut scene = Scene::new();
+    let root = scene.root();
+    // Inside a render group too: a reorder rebuilds it.
+    let layer = scene
+        .add(root, Node::container().as_render_group())
+        .unwrap();
+    scene.set_sortable_children(layer, true).unwrap();
+    let a = scene
+        .add(layer, Node::sprite(red).sized(40.0, 40.0))
+        .unwrap();
+    let b = scene
+        .add(layer, Node::sprite(blue).sized(40.0, 40.0).at(20.0, 20.0))
+        .unwrap();
+    for id in [a, b] {
+        scene.set_event_mode(id, EventMode::Static).unwrap();
+    }
+    let overlap = Vec2::new(30.5, 30.5);
+    let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
+    common::probe(&img, 30, 30, [0, 0, 255, 255], 0);
+    assert_eq!(scene.hit_test(overlap), Some(b));
+    scene.set_z_index(a, 1).unwrap();
+    let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
+    common::probe(&img, 30, 30, [255, 0, 0, 255], 0);
+    assert_eq!(scene.hit_test(overlap), Some(a));
+    // Equal z-indices keep their current order (a stable sort, as PixiJS's).
+    scene.set_z_index(b, 1).unwrap();
+    let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
+    common::probe(&img, 30, 30, [255, 0, 0, 255], 0);
+    assert_eq!(scene.hit_test(overlap), Some(a));
+    scene.set_z_index(b, 2).unwrap();
+    let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
+    common::probe(&img, 30, 30, [0, 0, 255, 255], 0);
+    assert_eq!(scene.hit_test(overlap), Some(b));
+}
