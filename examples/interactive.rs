@@ -68,26 +68,19 @@ impl Ui {
             scene.add(button, Node::graphics(bg))?;
             let text = Text::new(format!("Button {}", i + 1), &font, 22.0).anchored(0.5, 0.5);
             scene.add(button, Node::text(text).at(90.0, 25.0))?;
-            events.on(button, EventKind::PointerOver, |cx| {
-                let id = cx.event.current_target;
-                cx.scene.get_mut(id).unwrap().tint = HOVER;
-            });
-            events.on(button, EventKind::PointerOut, |cx| {
-                let id = cx.event.current_target;
-                cx.scene.get_mut(id).unwrap().tint = Color::WHITE;
-            });
-            events.on(button, EventKind::PointerDown, |cx| {
-                let id = cx.event.current_target;
-                cx.scene.get_mut(id).unwrap().tint = PRESSED;
-            });
-            events.on(button, EventKind::PointerUp, |cx| {
-                let id = cx.event.current_target;
-                cx.scene.get_mut(id).unwrap().tint = HOVER;
-            });
-            events.on(button, EventKind::PointerUpOutside, |cx| {
-                let id = cx.event.current_target;
-                cx.scene.get_mut(id).unwrap().tint = Color::WHITE;
-            });
+            // Hover, press and release states: each event sets the button's tint.
+            for (kind, tint) in [
+                (EventKind::PointerOver, HOVER),
+                (EventKind::PointerOut, Color::WHITE),
+                (EventKind::PointerDown, PRESSED),
+                (EventKind::PointerUp, HOVER),
+                (EventKind::PointerUpOutside, Color::WHITE),
+            ] {
+                events.on(button, kind, move |cx| {
+                    let id = cx.event.current_target;
+                    cx.scene.get_mut(id).unwrap().tint = tint;
+                });
+            }
             events.on(button, EventKind::Click, move |cx| cx.state.clicks[i] += 1);
             *b = button;
         }

@@ -350,17 +350,9 @@ impl<T> Events<T> {
                 }
             }
             PointerInput::Down {
-                pointer,
-                position,
-                button,
+                pointer, button, ..
             } => {
-                check(position)?;
-                let path = self.hover(scene, state, pointer, position);
-                if let Some(&target) = path.last() {
-                    let mut e = event(EventKind::PointerDown, target, pointer, position);
-                    e.button = button;
-                    self.propagate(scene, state, &path, e);
-                }
+                let path = self.press(scene, state, EventKind::PointerDown, input)?;
                 let t = self.tracks.entry(pointer).or_default();
                 t.pressed.retain(|(b, _)| *b != button);
                 if !path.is_empty() {
@@ -372,13 +364,7 @@ impl<T> Events<T> {
                 position,
                 button,
             } => {
-                check(position)?;
-                let path = self.hover(scene, state, pointer, position);
-                if let Some(&target) = path.last() {
-                    let mut e = event(EventKind::PointerUp, target, pointer, position);
-                    e.button = button;
-                    self.propagate(scene, state, &path, e);
-                }
+                let path = self.press(scene, state, EventKind::PointerUp, input)?;
                 let pressed = self.tracks.get_mut(&pointer).and_then(|t| {
                     let i = t.pressed.iter().position(|(b, _)| *b == button)?;
                     Some(t.pressed.remove(i).1)
@@ -446,6 +432,37 @@ impl<T> Events<T> {
             self.prune(scene);
         }
         Ok(())
+    }
+
+    /// A button going down or up: hit-tested, hover updated, `kind` sent to the target; returns the path to it.
+    fn press(
+        &mut self,
+        scene: &mut Scene,
+        state: &mut T,
+        kind: EventKind,
+        input: PointerInput,
+    ) -> Result<Vec<NodeId>> {
+        let (PointerInput::Down {
+            pointer,
+            position,
+            button,
+        }
+        | PointerInput::Up {
+            pointer,
+            position,
+            button,
+        }) = input
+        else {
+            return Ok(Vec::new());
+        };
+        check(position)?;
+        let path = self.hover(scene, state, pointer, position);
+        if let Some(&target) = path.last() {
+            let mut e = event(kind, target, pointer, position);
+            e.button = button;
+            self.propagate(scene, state, &path, e);
+        }
+        Ok(path)
     }
 
     /// Once a frame: in a scene with [`EventMode::Dynamic`] nodes, pointers that stayed still are hit-tested
