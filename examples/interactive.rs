@@ -1,9 +1,10 @@
 //! Pointer events: buttons with hover and pressed states, bunnies to drag inside a masked panel (the one dragged
 //! comes to the front by z-index), and a ring whose hole lets the pointer through.
 //!
-//! `cargo run --release --example interactive` opens a window. `-- --headless --out interactive.png` (or no
+//! `cargo run --release --example interactive` opens a window (Escape closes it; `--frames F` stops after F frames);
+//! on closing it prints one JSON line of what the handlers saw. `-- --headless --out interactive.png` (or no
 //! display) replays a scripted pointer sequence through the same dispatcher instead, writes the final picture,
-//! and prints one JSON line of what the handlers saw.
+//! and prints the same line.
 
 mod common;
 
@@ -253,6 +254,13 @@ impl App for WindowApp {
     fn scene(&self) -> &Scene {
         &self.0.as_ref().expect("built").scene
     }
+    fn window_event(&mut self, ctx: &mut AppContext, event: &winit::event::WindowEvent) {
+        if let winit::event::WindowEvent::KeyboardInput { event, .. } = event {
+            if event.logical_key == winit::keyboard::Key::Named(winit::keyboard::NamedKey::Escape) {
+                ctx.exit();
+            }
+        }
+    }
     fn pointer(&mut self, ctx: &mut AppContext, input: PointerInput) {
         let Some(ui) = self.0.as_mut() else { return };
         if let Err(e) = ui.input(input) {
@@ -277,6 +285,21 @@ pub fn replay(out: Option<&str>) -> stage2d::Result<(Ui, Renderer)> {
     Ok((ui, r))
 }
 
+/// One JSON line of what the handlers saw.
+fn report(ui: &Ui, mode: &str, out: Option<&str>) {
+    let p = ui.scene.world_transform(ui.bunnies[0]).unwrap().translation;
+    println!(
+        "{{\"example\":\"interactive\",\"mode\":\"{mode}\",\"out\":\"{}\",\"clicks\":{:?},\"drops\":{},\"dragged_bunny_at\":[{:.1},{:.1}],\"ring_hovered\":{},\"cursor\":\"{:?}\"}}",
+        out.unwrap_or(""),
+        ui.state.clicks,
+        ui.state.drops,
+        p.x,
+        p.y,
+        ui.state.ring_hovered,
+        ui.events.cursor(&ui.scene)
+    );
+}
+
 #[allow(dead_code)]
 fn main() {
     common::init_logging();
@@ -287,8 +310,14 @@ fn main() {
         window.title = "stage2d interactive".into();
         window.renderer = RendererOptions::default().with_msaa(true);
         window.clear_color = Color::hex(0x2c3e50);
+        window.max_frames = flags.value("--frames").and_then(|f| f.parse().ok());
         match stage2d::app::run(window, WindowApp(None)) {
-            Ok(_) => return,
+            Ok((app, _, _)) => {
+                if let Some(ui) = app.0 {
+                    report(&ui, "window", None);
+                }
+                return;
+            }
             Err(stage2d::Error::Window(e)) => {
                 eprintln!("interactive: cannot open a window ({e}); replaying the script headless")
             }
@@ -303,18 +332,7 @@ fn main() {
         .unwrap_or("interactive.png")
         .to_string();
     match replay(Some(&out)) {
-        Ok((ui, _)) => {
-            let p = ui.scene.world_transform(ui.bunnies[0]).unwrap().translation;
-            println!(
-                "{{\"example\":\"interactive\",\"out\":\"{out}\",\"clicks\":{:?},\"drops\":{},\"dragged_bunny_at\":[{:.1},{:.1}],\"ring_hovered\":{},\"cursor\":\"{:?}\"}}",
-                ui.state.clicks,
-                ui.state.drops,
-                p.x,
-                p.y,
-                ui.state.ring_hovered,
-                ui.events.cursor(&ui.scene)
-            );
-        }
+        Ok((ui, _)) => report(&ui, "headless", Some(&out)),
         Err(e) => {
             eprintln!("interactive: {e}");
             std::process::exit(1);

@@ -1,5 +1,6 @@
 //! Smoke test of the desktop app layer: the bunnymark opens a real window under Xvfb, renders a fixed number of
-//! frames, prints its stats and exits 0. `.ci/setup` installs Xvfb.
+//! frames, prints its stats and exits 0; the interactive example takes real clicks and keys (xdotool's XTEST input)
+//! through winit, `App::pointer` and the dispatcher. `.ci/setup` installs Xvfb and xdotool.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -163,4 +164,88 @@ fn the_other_examples_open_windows_too_and_fall_back_to_png() {
     let img = stage2d::image::open(&png).unwrap();
     assert_eq!((img.width(), img.height()), (320, 240));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs `xdotool` with `args`; `false` if it is not installed.
+fn xdotool(display: &str, args: &[&str]) -> bool {
+    match Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .status()
+    {
+        Ok(s) => {
+            assert!(s.success(), "xdotool {args:?} failed");
+            true
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        Err(e) => panic!("xdotool: {e}"),
+    }
+}
+
+#[test]
+fn the_interactive_example_takes_real_clicks_in_a_window() {
+    let Some(x) = xvfb() else { return };
+    if Command::new("xdotool").arg("version").output().is_err() {
+        eprintln!("skipped: xdotool is not installed (run .ci/setup to install it)");
+        return;
+    }
+    // Real X input through winit, App::pointer and the dispatcher: two clicks on button 2, then Escape.
+    let mut child = Command::new(example("interactive"))
+        .args(["--frames", "100000"])
+        .env("DISPLAY", &x.1)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let found = Command::new("xdotool")
+        .args([
+            "search",
+            "--sync",
+            "--onlyvisible",
+            "--name",
+            "stage2d interactive",
+        ])
+        .env("DISPLAY", &x.1)
+        .output()
+        .unwrap();
+    let window = String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .next()
+        .expect("the window appears")
+        .to_string();
+    // Button 2 spans x 40..220, y 110..160 of the window (at scale factor 1 under Xvfb).
+    for _ in 0..2 {
+        assert!(xdotool(
+            &x.1,
+            &["mousemove", "--window", &window, "100", "135"]
+        ));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // Without --window: XTEST input, which winit takes like a real device's (sent events are ignored).
+        assert!(xdotool(&x.1, &["click", "1"]));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    assert!(xdotool(&x.1, &["windowfocus", "--sync", &window]));
+    assert!(xdotool(&x.1, &["key", "Escape"]));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the example did not close on Escape");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"mode\":\"window\""), "{stdout}");
+    assert!(stdout.contains("\"clicks\":[0, 2, 0]"), "{stdout}");
+    assert!(
+        stdout.contains("\"cursor\":\"Pointer\""),
+        "hovering a button: {stdout}"
+    );
 }
