@@ -158,6 +158,14 @@ pub enum Error {
         /// How many fit.
         max: u32,
     },
+    /// A file of an asset bundle could not be loaded (see [`Assets::errors`](crate::Assets::errors)).
+    #[error("could not load {path}: {reason}")]
+    AssetLoad {
+        /// The file that failed.
+        path: PathBuf,
+        /// Why it failed.
+        reason: String,
+    },
     /// A hit area with a non-finite number, a negative size or radius, or a polygon of fewer than three points.
     #[error("invalid hit area: {0}")]
     InvalidHitArea(&'static str),

@@ -100,6 +100,7 @@
 mod aabb;
 #[cfg(feature = "app")]
 pub mod app;
+mod assets;
 mod attachments;
 mod batcher;
 mod blend;
@@ -137,6 +138,7 @@ mod texture_system;
 mod tracked;
 mod upload;
 
+pub use assets::{Assets, BundleId};
 pub use blend::BlendMode;
 pub use color::Color;
 pub use device::{instance_descriptor, select_adapter};

@@ -1,0 +1,110 @@
+//! The asset cache: one texture per path until unloaded, bundles decoded in the background with progress, and
+//! failed files named while the rest of the bundle loads.
+#![cfg(feature = "png")]
+
+mod common;
+
+use stage2d::{Assets, Error, Sampling};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn asset(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name)
+}
+
+#[test]
+fn a_path_loads_once_until_unloaded() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    let base = r.stats().live.textures;
+    let a = assets
+        .load(&mut r, asset("bunny0.png"), Sampling::NEAREST)
+        .unwrap();
+    // Another spelling of the same file is the same asset.
+    let dotted = asset("../assets/bunny0.png");
+    let b = assets.load(&mut r, &dotted, Sampling::NEAREST).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(r.stats().live.textures, base + 1);
+    assert_eq!(assets.get(asset("bunny0.png")), Some(a));
+    assert!(assets.unload(&mut r, asset("bunny0.png")).unwrap());
+    assert!(!assets.unload(&mut r, asset("bunny0.png")).unwrap());
+    assert_eq!(assets.get(asset("bunny0.png")), None);
+    // The unloaded texture is gone: its handle is stale, and loading again makes a new one.
+    assert!(matches!(r.destroy_texture(a), Err(Error::StaleTexture(_))));
+    let c = assets
+        .load(&mut r, asset("bunny0.png"), Sampling::NEAREST)
+        .unwrap();
+    assert_ne!(a, c);
+    // Bytes are cached by name; a missing file and corrupt bytes are errors naming them.
+    let bytes = std::fs::read(asset("bunny1.png")).unwrap();
+    let d = assets
+        .load_bytes(&mut r, "bunny one", &bytes, Sampling::NEAREST)
+        .unwrap();
+    assert_eq!(
+        assets
+            .load_bytes(&mut r, "bunny one", b"not read again", Sampling::NEAREST)
+            .unwrap(),
+        d
+    );
+    let missing = assets
+        .load(&mut r, asset("nope.png"), Sampling::NEAREST)
+        .unwrap_err();
+    assert!(missing.to_string().contains("nope.png"), "{missing}");
+    let corrupt = assets
+        .load_bytes(&mut r, "junk", b"\x89PNG broken", Sampling::NEAREST)
+        .unwrap_err();
+    assert!(corrupt.to_string().contains("junk"), "{corrupt}");
+    assert_eq!(assets.len(), 2);
+}
+
+#[test]
+fn a_bundle_loads_in_the_background_with_progress_and_names_its_failures() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    let dir = std::env::temp_dir().join(format!("stage2d-assets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.png");
+    std::fs::write(&corrupt, b"\x89PNG\r\n\x1a\n not really").unwrap();
+    let already = assets
+        .load(&mut r, asset("bunny2.png"), Sampling::NEAREST)
+        .unwrap();
+    let mut files: Vec<PathBuf> = (0..12).map(|i| asset(&format!("bunny{i}.png"))).collect();
+    files.push(dir.join("missing.png"));
+    files.push(corrupt.clone());
+    files.push(asset("bunny3.png")); // listed twice: one file
+    let bundle = assets.load_bundle(&files, Sampling::NEAREST);
+    // bunny2 was cached already: 1 of 14 done before any poll.
+    assert!((assets.progress(bundle) - 1.0 / 14.0).abs() < 1e-6);
+    let (mut last, started) = (0.0, Instant::now());
+    while !assets.is_done(bundle) {
+        assets.poll(&mut r);
+        let p = assets.progress(bundle);
+        assert!(p >= last, "progress goes one way");
+        last = p;
+        assert!(started.elapsed() < Duration::from_secs(20), "stuck at {p}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(assets.progress(bundle), 1.0);
+    let errors = assets.errors(bundle);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().any(|e| e.to_string().contains("missing.png")));
+    assert!(errors.iter().any(|e| e.to_string().contains("corrupt.png")));
+    let loaded = assets.bundle_textures(bundle);
+    assert_eq!(loaded.len(), 12);
+    assert!(
+        loaded.iter().any(|(_, t)| *t == already),
+        "the cached texture is reused"
+    );
+    // The bundle's textures are the cache's: loading one of them again creates nothing.
+    let before = r.stats().live.textures;
+    assert_eq!(
+        assets
+            .load(&mut r, asset("bunny7.png"), Sampling::NEAREST)
+            .unwrap(),
+        assets.get(asset("bunny7.png")).unwrap()
+    );
+    assert_eq!(r.stats().live.textures, before);
+    std::fs::remove_dir_all(&dir).ok();
+}
