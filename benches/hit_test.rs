@@ -3,6 +3,10 @@
 //! `Scene::hit_test` at a wandering point, and one pointer-move dispatch through `Events` (hover tracking and a
 //! handler on the root). `static_*` figures repeat the hit test on a scene that did not move.
 
+#[path = "../examples/common/mod.rs"]
+mod common;
+
+use common::{Rng, Samples};
 use glam::Vec2;
 use stage2d::{EventKind, EventMode, Events, Node, PointerInput, Scene};
 use std::time::Instant;
@@ -10,22 +14,6 @@ use std::time::Instant;
 const WIDTH: f32 = 800.0;
 const HEIGHT: f32 = 600.0;
 const FRAMES: usize = 200;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn run(n: usize) {
     let tex = stage2d::internals::bench_texture(26, 37);
@@ -44,7 +32,12 @@ fn run(n: usize) {
     let mut events: Events<u64> = Events::new();
     events.on(root, EventKind::PointerMove, |cx| *cx.state += 1);
     let mut moves = 0u64;
-    let (mut update, mut hit, mut dispatch, mut still) = (vec![], vec![], vec![], vec![]);
+    let (mut update, mut hit, mut dispatch, mut still) = (
+        Samples::default(),
+        Samples::default(),
+        Samples::default(),
+        Samples::default(),
+    );
     let mut hits = 0usize;
     for frame in 0..FRAMES {
         let t0 = Instant::now();
@@ -92,20 +85,20 @@ fn run(n: usize) {
         .unwrap();
     scene.set_event_mode(far, EventMode::Static).unwrap();
     let empty = Vec2::new(2000.0, 2000.0);
-    let mut miss = Vec::new();
+    let mut miss = Samples::default();
     for _ in 0..50 {
         let t = Instant::now();
         assert!(scene.hit_test(std::hint::black_box(empty)).is_none());
         miss.push(t.elapsed().as_secs_f64() * 1e3);
     }
-    let miss = median(&mut miss);
+    let miss = miss.median();
     println!(
         "{{\"scene\":\"hit_test\",\"sprites\":{n},\"frames\":{},\"update_ms_median\":{:.4},\"hit_test_after_moves_ms_median\":{:.4},\"pointermove_dispatch_ms_median\":{:.4},\"hit_test_static_ms_median\":{:.4},\"hit_test_miss_full_scan_ms_median\":{:.4},\"hit_fraction\":{:.2},\"moves_seen\":{moves}}}",
         FRAMES - 10,
-        median(&mut update),
-        median(&mut hit),
-        median(&mut dispatch),
-        median(&mut still),
+        update.median(),
+        hit.median(),
+        dispatch.median(),
+        still.median(),
         miss,
         hits as f64 / FRAMES as f64
     );

@@ -46,6 +46,12 @@ const BUTTON: Color = Color::rgba(0.2, 0.45, 0.8, 1.0);
 const HOVER: Color = Color::rgba(1.25, 1.25, 1.25, 1.0);
 const PRESSED: Color = Color::rgba(0.6, 0.6, 0.6, 1.0);
 
+/// The pointer in the space of `id`'s parent (where its position lives).
+fn in_parent(cx: &stage2d::EventContext<'_, UiState>, id: NodeId) -> Option<Vec2> {
+    let parent = cx.scene.parent(id)?;
+    cx.event.local_position(cx.scene, parent)
+}
+
 fn asset(name: &str) -> std::path::PathBuf {
     common::asset(name)
 }
@@ -115,11 +121,7 @@ impl Ui {
             scene.set_cursor(id, Some(Cursor::Grab))?;
             events.on(id, EventKind::PointerDown, |cx| {
                 let id = cx.event.current_target;
-                let Some(parent_pos) = cx
-                    .scene
-                    .parent(id)
-                    .and_then(|p| cx.event.local_position(cx.scene, p))
-                else {
+                let Some(parent_pos) = in_parent(cx, id) else {
                     return;
                 };
                 let pos = cx.scene.get(id).unwrap().position;
@@ -137,11 +139,7 @@ impl Ui {
             let Some((id, offset)) = cx.state.dragging else {
                 return;
             };
-            let Some(p) = cx
-                .scene
-                .parent(id)
-                .and_then(|p| cx.event.local_position(cx.scene, p))
-            else {
+            let Some(p) = in_parent(cx, id) else {
                 return;
             };
             if let Some(n) = cx.scene.get_mut(id) {

@@ -341,7 +341,9 @@ impl<T> Events<T> {
                     let e = event(EventKind::PointerMove, target, pointer, position);
                     self.propagate(scene, state, &path, e);
                 }
-                for node in self.global.clone() {
+                // By index: handlers cannot add listeners, and `prune` only runs after the loop.
+                for i in 0..self.global.len() {
+                    let node = self.global[i];
                     let mut e = event(EventKind::GlobalPointerMove, node, pointer, position);
                     if let Some(&t) = path.last() {
                         e.target = t;

@@ -3,16 +3,14 @@
 //! letting the background through, the dragged bunny cut by the panel's mask).
 #![cfg(all(feature = "app", feature = "text", feature = "png"))]
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 /// The example binary `cargo test` builds beside the test binaries.
 fn example() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let bin = dir
-        .join("examples")
-        .join(format!("interactive{}", std::env::consts::EXE_SUFFIX));
+    let bin = common::example("interactive");
     assert!(bin.exists(), "{} is built by `cargo test`", bin.display());
     bin
 }

@@ -2,19 +2,10 @@
 //! frames, prints its stats and exits 0; the interactive example takes real clicks and keys (xdotool's XTEST input)
 //! through winit, `App::pointer` and the dispatcher. `.ci/setup` installs Xvfb and xdotool.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-fn example(name: &str) -> PathBuf {
-    // Test binaries live in target/<profile>/deps; `cargo test` builds examples into target/<profile>/examples.
-    let exe = std::env::current_exe().unwrap();
-    exe.parent()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join(name)
-}
+use common::example;
+use std::process::{Command, Stdio};
 
 struct Xvfb(std::process::Child, String);
 

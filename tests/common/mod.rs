@@ -9,6 +9,15 @@ use stage2d::image::{Rgba, RgbaImage};
 use stage2d::{Color, Renderer, RendererOptions, Sampling, Scene, Texture};
 use std::path::PathBuf;
 
+/// An example binary: `cargo test` builds examples into target/<profile>/examples, beside the test binaries'
+/// target/<profile>/deps.
+pub fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    dir.join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
 /// Whether the GPU tests run with 4x MSAA (`STAGE2D_TEST_MSAA=1`; CI runs them with and without, on Vulkan and
 /// on GL). Goldens then compare against `NAME.msaa.png`.
 pub fn test_msaa() -> bool {
