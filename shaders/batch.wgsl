@@ -17,6 +17,12 @@
 //{{BINDINGS}}
 
 const QUAD_BIT: u32 = /*{{QUAD_BIT}}*/0x80000000u;
+// Flags in a quad's `texture` below the transform index: TILING quads (tiling sprites) take their corners'
+// texture coordinates, in tiles, from the next quad (a DATA quad, which draws nothing) and wrap them into their
+// frame `uv0..uv1` per fragment. The slot is the low 6 bits.
+const TILING: u32 = 0x80u;
+const DATA: u32 = 0x40u;
+const SLOT_MASK: u32 = 0x3fu;
 
 // Corner c: origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3); uv0 / uv1 picked the same way.
 struct Quad {
@@ -53,6 +59,8 @@ struct VertexOut {
     @location(0) uv: vec2<f32>,
     @location(1) color: vec4<f32>,
     @location(2) @interpolate(flat) texture: u32,
+    // A tiling quad's frame: u0, v0, u1, v1.
+    @location(3) @interpolate(flat) frame: vec4<f32>,
 };
 
 @vertex
@@ -61,8 +69,16 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var uv: vec2<f32>;
     var color: u32;
     var texture: u32;
+    var frame = vec4<f32>(0.0);
     if (index & QUAD_BIT) != 0u {
-        let q = quads[(index - QUAD_BIT) >> 2u];
+        let qi = (index - QUAD_BIT) >> 2u;
+        let q = quads[qi];
+        if (q.texture & DATA) != 0u {
+            // Outside the clip volume: the triangle is dropped.
+            var out: VertexOut;
+            out.position = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+            return out;
+        }
         let corner = index & 3u;
         let right = corner == 1u || corner == 2u;
         let bottom = corner >= 2u;
@@ -74,6 +90,11 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
             position = position + q.y_edge;
         }
         uv = vec2<f32>(select(q.uv0.x, q.uv1.x, right), select(q.uv0.y, q.uv1.y, bottom));
+        if (q.texture & TILING) != 0u {
+            let d = quads[qi + 1u];
+            uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom);
+            frame = vec4<f32>(q.uv0, q.uv1);
+        }
         color = q.color;
         texture = q.texture;
     } else {
@@ -91,17 +112,29 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     out.uv = uv;
     out.color = vec4<f32>(c.rgb * c.a, c.a);
     out.texture = texture & 0xffu;
+    out.frame = frame;
     return out;
 }
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    // Textures have one mip level, so level 0 is what implicit derivatives would pick, and an explicit level is
-    // allowed inside the (non-uniform) switch without computing derivatives first.
+    // Derivatives are taken here, in uniform control flow; inside the (non-uniform) switch the sample is given
+    // them explicitly. Textures with mipmaps blend levels by them; the others have one level.
+    var uv = in.uv;
+    var ddx = dpdx(in.uv);
+    var ddy = dpdy(in.uv);
+    if (in.texture & TILING) != 0u {
+        // Tile coordinates wrapped into the frame; the derivatives of the unwrapped ones, so the seams pick the
+        // same mip level as the rest.
+        let size = in.frame.zw - in.frame.xy;
+        uv = in.frame.xy + fract(in.uv) * size;
+        ddx = ddx * size;
+        ddy = ddy * size;
+    }
     var texel: vec4<f32>;
-    switch in.texture {
+    switch in.texture & SLOT_MASK {
 //{{CASES}}
-        default: { texel = textureSampleLevel(t0, s0, in.uv, 0.0); }
+        default: { texel = textureSampleGrad(t0, s0, uv, ddx, ddy); }
     }
     return texel * in.color;
 }

@@ -20,7 +20,8 @@
 //! touches wgpu.
 
 pub use crate::elements::{
-    GroupTransform, Quad, Vertex, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24, TRANSFORM_SHIFT,
+    GroupTransform, Quad, Vertex, DATA_FLAG, QUAD_INDEX_BIT, QUAD_INDEX_BIT_24, TILING_FLAG,
+    TRANSFORM_SHIFT,
 };
 use crate::pipeline::{StencilMode, Topology};
 pub use crate::tracked::TrackedVec;
@@ -423,6 +424,53 @@ impl Batcher {
             texture: slot,
         });
         self.current.index_count += 6;
+    }
+
+    /// Adds a tiling quad: the parallelogram `geometry` showing the frame `uv` repeated, with `tile` giving
+    /// the texture coordinates in tiles at its corners in the layout of `geometry` (origin, then the change along
+    /// each edge). Stored as two quads: the drawn one, flagged [`TILING_FLAG`], and one holding `tile`, flagged
+    /// [`DATA_FLAG`] (its triangles are dropped by the vertex shader).
+    pub fn push_tiling(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        tile: [[f32; 2]; 3],
+        color: u32,
+        blend: BlendMode,
+    ) {
+        if self.quads.len() + 2 > self.max_quads() {
+            log::warn!(
+                "more than {} quads in one frame: the rest are not drawn",
+                self.max_quads()
+            );
+            return;
+        }
+        let slot = self.prepare(texture, blend, Topology::TriangleList);
+        if self.run.quads == 0 {
+            self.run.index_start = self.indices.len() as u32;
+            self.run.quad_start = self.quads.len() as u32;
+        }
+        self.run.quads += 2;
+        self.quads.push_value::<12>(Quad {
+            origin: geometry[0],
+            x_edge: geometry[1],
+            y_edge: geometry[2],
+            uv0: [uv[0], uv[1]],
+            uv1: [uv[2], uv[3]],
+            color,
+            texture: slot | TILING_FLAG,
+        });
+        self.quads.push_value::<12>(Quad {
+            origin: tile[0],
+            x_edge: tile[1],
+            y_edge: tile[2],
+            uv0: [0.0; 2],
+            uv1: [0.0; 2],
+            color: 0,
+            texture: slot | DATA_FLAG,
+        });
+        self.current.index_count += 12;
     }
 
     /// Adds quads computed ahead (on other threads): `quads[i]` shows `meta[i].texture` with `meta[i].blend`.

@@ -75,6 +75,12 @@ pub struct Vertex {
 /// Bits of [`Quad::texture`] and [`Vertex::texture`] below the transform index.
 pub const TRANSFORM_SHIFT: u32 = 8;
 
+/// In [`Quad::texture`]: the quad repeats its frame, with its corners' tile coordinates in the next quad.
+pub const TILING_FLAG: u32 = 0x80;
+
+/// In [`Quad::texture`]: the quad holds a tiling quad's tile coordinates and draws nothing.
+pub const DATA_FLAG: u32 = 0x40;
+
 /// The transform and colour a render group's geometry is drawn through (the transform stream, 32 bytes each):
 /// `clip = x_axis * x + y_axis * y + translation`, colour multiplied by `color` (RGBA8, straight alpha). Entry 0
 /// is the identity, which geometry outside render groups uses.

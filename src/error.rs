@@ -107,6 +107,21 @@ pub enum Error {
         /// Bytes expected (`width * height * 4`).
         expected: usize,
     },
+    /// A packed frame ([`Texture::packed_frame`](crate::Texture::packed_frame)) whose stored pixels do not fit
+    /// its untrimmed size.
+    #[error("invalid packed frame: {0}")]
+    InvalidFrame(String),
+    /// A spritesheet's JSON is malformed, or describes frames its image does not have. `field` is the JSON path
+    /// of the offending value, such as `frames["hero.png"].frame.w`.
+    #[error("spritesheet {sheet}: {field}: {reason}")]
+    Spritesheet {
+        /// The sheet's file (or name, for bytes).
+        sheet: PathBuf,
+        /// Where in the JSON.
+        field: String,
+        /// What is wrong there.
+        reason: String,
+    },
     /// A frame rectangle lies outside its texture.
     #[error(
         "frame {x},{y} {width}x{height} lies outside its {texture_width}x{texture_height} texture"

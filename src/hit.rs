@@ -283,7 +283,7 @@ impl Scene {
             }
             None => {}
         }
-        if let Some(mask) = node.mask {
+        if let Some(mask) = self.mask(id) {
             // A removed mask: the node is not drawn, so not hit either.
             if !self.contains(mask.node)
                 || self.mask_covers(cache, mask.node, world) == mask.inverse

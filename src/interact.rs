@@ -615,6 +615,16 @@ impl QueryCache {
                 b.add_point(o);
                 b.add_point(o + size);
             }
+            NodeKind::NineSlice(n) => {
+                let o = -n.anchor * n.size;
+                b.add_point(o);
+                b.add_point(o + n.size);
+            }
+            NodeKind::Tiling(t) => {
+                let o = -t.anchor * t.size;
+                b.add_point(o);
+                b.add_point(o + t.size);
+            }
             NodeKind::Graphics(ctx) => b = self.shapes(ctx).bounds,
             #[cfg(feature = "text")]
             NodeKind::Text(t) => {
@@ -642,6 +652,7 @@ impl QueryCache {
                 p.cmpge(a.min(b)).all() && p.cmple(a.max(b)).all()
             }
             NodeKind::Container => false,
+            NodeKind::NineSlice(_) | NodeKind::Tiling(_) => self.content_bounds(node).contains(p),
             NodeKind::Graphics(ctx) => self.shapes(ctx).contains(p),
             #[cfg(feature = "text")]
             NodeKind::Text(_) => self.content_bounds(node).contains(p),

@@ -98,6 +98,7 @@
 #![warn(missing_docs)]
 
 mod aabb;
+mod animation;
 #[cfg(feature = "app")]
 pub mod app;
 mod assets;
@@ -119,6 +120,7 @@ mod handle;
 mod hit;
 mod interact;
 mod mask;
+mod mipmaps;
 mod node;
 mod pipeline;
 mod readback;
@@ -126,7 +128,9 @@ mod release;
 mod renderer;
 mod scene;
 mod shader;
+mod sheet_json;
 mod sprite;
+mod spritesheet;
 mod stats;
 mod streams;
 mod target;
@@ -138,6 +142,7 @@ mod texture_system;
 mod tracked;
 mod upload;
 
+pub use animation::{AnimatedSprite, AnimationStep};
 pub use assets::{Assets, BundleId};
 pub use blend::BlendMode;
 pub use color::Color;
@@ -155,13 +160,14 @@ pub use node::{Mask, Node, NodeKind};
 pub use pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::Scene;
-pub use sprite::Sprite;
+pub use sprite::{NineSliceSprite, Sprite, TilingSprite};
+pub use spritesheet::Spritesheet;
 pub use stats::{FrameStats, Stats};
 pub use target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
 pub use target_desc::TargetDesc;
 #[cfg(feature = "text")]
 pub use text::{Align, Font, Text};
-pub use texture::{Filter, Sampling, Texture, Wrap, MAX_TEXTURE_SIDE};
+pub use texture::{Filter, Sampling, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
 
 pub use glam;
 pub use image;

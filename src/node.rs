@@ -5,7 +5,7 @@ use crate::{BlendMode, Color, Sprite, Texture};
 use glam::{Affine2, Vec2};
 use std::sync::Arc;
 
-/// A mask on a node: its content and children show only inside (or, if `inverse`, outside) the shape of the
+/// A mask on a node (set with [`crate::Scene::set_mask`], read with [`crate::Scene::mask`]): its content and children show only inside (or, if `inverse`, outside) the shape of the
 /// mask node's subtree (sprites count as their quads, graphics as their fills and strokes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mask {
@@ -23,6 +23,10 @@ pub enum NodeKind {
     Container,
     /// A textured quad.
     Sprite(Sprite),
+    /// A texture stretched with its borders kept (boxed: larger than a sprite).
+    NineSlice(Box<crate::NineSliceSprite>),
+    /// A texture repeated over a rectangle (boxed: larger than a sprite).
+    Tiling(Box<crate::TilingSprite>),
     /// Vector shapes; the context may be shared with other nodes.
     Graphics(Arc<GraphicsContext>),
     /// A text label or paragraph (boxed: it is larger than the other kinds, and every node pays for the largest).
@@ -60,8 +64,6 @@ pub struct Node {
     pub render_group: bool,
     /// Blend mode; [`BlendMode::Inherit`] (the default) takes the parent's.
     pub blend_mode: BlendMode,
-    /// Clips the node and its children to another node's shape (see [`crate::Scene::set_mask`]).
-    pub mask: Option<Mask>,
     /// What the node draws.
     pub kind: NodeKind,
 }
@@ -86,7 +88,6 @@ impl Node {
             render_group: false,
             blend_mode: BlendMode::Inherit,
             kind: NodeKind::Container,
-            mask: None,
         }
     }
 
@@ -95,6 +96,38 @@ impl Node {
         Node {
             kind: NodeKind::Sprite(Sprite::new(texture)),
             ..Node::container()
+        }
+    }
+
+    /// A nine-slice sprite node (see [`NineSliceSprite`](crate::NineSliceSprite)).
+    pub fn nine_slice(sprite: crate::NineSliceSprite) -> Node {
+        Node {
+            kind: NodeKind::NineSlice(Box::new(sprite)),
+            ..Node::container()
+        }
+    }
+
+    /// A tiling sprite node (see [`TilingSprite`](crate::TilingSprite)).
+    pub fn tiling(sprite: crate::TilingSprite) -> Node {
+        Node {
+            kind: NodeKind::Tiling(Box::new(sprite)),
+            ..Node::container()
+        }
+    }
+
+    /// The nine-slice sprite, if this node is one.
+    pub fn as_nine_slice_mut(&mut self) -> Option<&mut crate::NineSliceSprite> {
+        match &mut self.kind {
+            NodeKind::NineSlice(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The tiling sprite, if this node is one.
+    pub fn as_tiling_mut(&mut self) -> Option<&mut crate::TilingSprite> {
+        match &mut self.kind {
+            NodeKind::Tiling(s) => Some(s),
+            _ => None,
         }
     }
 

@@ -49,9 +49,35 @@ const NO_PARENT: u32 = u32::MAX;
 #[repr(C, align(16))] // 112 bytes: see the module's layout note.
 pub(crate) struct Slot {
     generation: u32,
-    /// Number of children (the walk's leaf test, without reading the links).
-    pub(crate) child_count: u32,
+    /// Number of children (the walk's leaf test, without reading the links) in the low bits, and [`MASKED`].
+    counts: u32,
     pub(crate) node: Node,
+}
+
+/// The bit of a slot's `counts` saying the node has a mask (in `Scene::masks`): the walk's test, read with the
+/// node. Slots stop at 2^24, so the child count never reaches it.
+const MASKED: u32 = 1 << 31;
+
+impl Slot {
+    /// Number of children.
+    #[inline(always)]
+    pub(crate) fn child_count(&self) -> u32 {
+        self.counts & !MASKED
+    }
+
+    /// Whether the node has a mask.
+    #[inline(always)]
+    pub(crate) fn masked(&self) -> bool {
+        self.counts & MASKED != 0
+    }
+
+    fn set_child_count(&mut self, n: u32) {
+        self.counts = (self.counts & MASKED) | (n & !MASKED);
+    }
+
+    fn set_masked(&mut self, on: bool) {
+        self.counts = (self.counts & !MASKED) | if on { MASKED } else { 0 };
+    }
 }
 
 /// Where a node sits in the tree.
@@ -80,6 +106,8 @@ pub struct Scene {
     up: Vec<u32>,
     /// Per slot: event mode, hit area, cursor, z-index.
     interact: Vec<Interact>,
+    /// Per slot: the mask set with [`Scene::set_mask`] (the slot's `masked` says whether to look).
+    masks: Vec<Option<crate::Mask>>,
     /// Bounds and hit-test caches (see `hit.rs`), filled by queries through `&self`.
     query: Mutex<QueryCache>,
     /// Nodes removed so far (event handlers of removed nodes are dropped when it moves).
@@ -105,7 +133,7 @@ impl Scene {
         Scene {
             slots: vec![Slot {
                 generation: root.generation,
-                child_count: 0,
+                counts: 0,
                 node: Node::container(),
             }],
             links: vec![Links::default()],
@@ -117,6 +145,7 @@ impl Scene {
             stamps: vec![Stamps { own: 1, below: 1 }],
             up: vec![NO_PARENT],
             interact: vec![Interact::default()],
+            masks: vec![None],
             query: Mutex::default(),
             removals: 0,
             dynamic: 0,
@@ -150,7 +179,7 @@ impl Scene {
     #[inline(always)]
     fn touch(&mut self, slot: usize) {
         let e = *self.epoch.get_mut();
-        if self.slots[slot].child_count != 0 {
+        if self.slots[slot].child_count() != 0 {
             self.stamps[slot].own = e;
         }
         let up = self.up[slot];
@@ -283,7 +312,8 @@ impl Scene {
                 let s = &mut self.slots[slot as usize];
                 s.generation = generation;
                 s.node = node;
-                s.child_count = 0;
+                s.counts = 0;
+                self.masks[slot as usize] = None;
                 self.links[slot as usize].parent = parent;
                 self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
                 self.interact[slot as usize] = Interact::default();
@@ -299,9 +329,10 @@ impl Scene {
             None => {
                 self.slots.push(Slot {
                     generation,
-                    child_count: 0,
+                    counts: 0,
                     node,
                 });
+                self.masks.push(None);
                 self.links.push(Links {
                     parent,
                     children: Vec::new(),
@@ -326,7 +357,7 @@ impl Scene {
         let index = self.sorted_index(parent, child, index);
         let kids = &mut self.links[parent.slot()].children;
         kids.insert(index.min(kids.len()), child);
-        self.slots[parent.slot()].child_count = kids.len() as u32;
+        self.slots[parent.slot()].set_child_count(kids.len() as u32);
         self.links[child.slot()].parent = Some(parent);
         self.up[child.slot()] = parent.slot() as u32;
         let e = *self.epoch.get_mut();
@@ -386,7 +417,7 @@ impl Scene {
             self.add_interactive(parent.slot(), -i64::from(n));
             let kids = &mut self.links[parent.slot()].children;
             kids.retain(|&c| c != child);
-            self.slots[parent.slot()].child_count = kids.len() as u32;
+            self.slots[parent.slot()].set_child_count(kids.len() as u32);
             let e = *self.epoch.get_mut();
             self.mark_up(parent.slot() as u32, e);
         }
@@ -398,7 +429,7 @@ impl Scene {
         self.check(id)?;
         self.detach(id);
         let mut stack = std::mem::take(&mut self.links[id.slot()].children);
-        self.slots[id.slot()].child_count = 0;
+        self.slots[id.slot()].set_child_count(0);
         let e = *self.epoch.get_mut();
         self.mark_up(id.slot() as u32, e);
         if id != self.root {
@@ -412,8 +443,9 @@ impl Scene {
             let s = &mut self.slots[i];
             // Old handles die at once; the resources the node held are dropped now.
             s.generation = 0;
-            s.child_count = 0;
+            s.counts = 0;
             s.node = Node::container();
+            self.masks[i] = None;
             if self.interact[i].event_mode == EventMode::Dynamic {
                 self.dynamic -= 1;
             }
@@ -474,19 +506,32 @@ impl Scene {
         if mask == target {
             return Err(Error::SelfMask(mask));
         }
-        let node = self.get_mut(target).ok_or(Error::StaleNode(target))?;
-        node.mask = Some(crate::Mask {
+        self.get_mut(target).ok_or(Error::StaleNode(target))?;
+        self.masks[target.slot()] = Some(crate::Mask {
             node: mask,
             inverse,
         });
+        self.slots[target.slot()].set_masked(true);
         Ok(())
     }
 
     /// Removes `target`'s mask.
     pub fn clear_mask(&mut self, target: NodeId) -> Result<()> {
         self.check(target)?;
-        self.get_mut(target).ok_or(Error::StaleNode(target))?.mask = None;
+        self.get_mut(target).ok_or(Error::StaleNode(target))?;
+        self.masks[target.slot()] = None;
+        self.slots[target.slot()].set_masked(false);
         Ok(())
+    }
+
+    /// The mask set on `id` with [`Scene::set_mask`], if any (`None` for a removed node too).
+    pub fn mask(&self, id: NodeId) -> Option<crate::Mask> {
+        let slot = self.slot(id)?;
+        if slot.masked() {
+            self.masks[id.slot()]
+        } else {
+            None
+        }
     }
 
     /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom). The root and a detached
@@ -641,7 +686,7 @@ impl Scene {
     /// The number of children of the node in a live slot.
     #[inline]
     pub(crate) fn child_count(&self, slot: usize) -> usize {
-        self.slots[slot].child_count as usize
+        self.slots[slot].child_count() as usize
     }
 
     /// The children of the node in a live slot.
@@ -702,8 +747,8 @@ mod tests {
         let mut s = Scene::new();
         let a = s.add(s.root(), Node::container()).unwrap();
         let b = s.add(a, Node::graphics(shared.clone())).unwrap();
-        assert_eq!(s.slot(a).unwrap().child_count, 1);
-        assert_eq!(s.slot(s.root()).unwrap().child_count, 1);
+        assert_eq!(s.slot(a).unwrap().child_count(), 1);
+        assert_eq!(s.slot(s.root()).unwrap().child_count(), 1);
         assert_eq!(std::sync::Arc::strong_count(&shared), 2);
         s.remove(b).unwrap();
         assert_eq!(
@@ -711,13 +756,13 @@ mod tests {
             1,
             "released at removal, not at reuse"
         );
-        assert_eq!(s.slot(a).unwrap().child_count, 0);
+        assert_eq!(s.slot(a).unwrap().child_count(), 0);
         let c = s.add_detached(Node::container());
         s.set_parent(c, a, 0).unwrap();
-        assert_eq!(s.slot(a).unwrap().child_count, 1);
+        assert_eq!(s.slot(a).unwrap().child_count(), 1);
         s.set_parent(c, s.root(), 0).unwrap();
-        assert_eq!(s.slot(a).unwrap().child_count, 0);
-        assert_eq!(s.slot(s.root()).unwrap().child_count, 2);
+        assert_eq!(s.slot(a).unwrap().child_count(), 0);
+        assert_eq!(s.slot(s.root()).unwrap().child_count(), 2);
         assert_eq!(s.parent(c), Some(s.root()));
     }
 
@@ -759,7 +804,7 @@ mod tests {
         );
         s.set_mask(a, m, true).unwrap();
         assert_eq!(
-            s.get(a).unwrap().mask,
+            s.mask(a),
             Some(crate::Mask {
                 node: m,
                 inverse: true
@@ -767,7 +812,7 @@ mod tests {
         );
         assert!(s.set_mask(a, a, false).is_err());
         s.clear_mask(a).unwrap();
-        assert_eq!(s.get(a).unwrap().mask, None);
+        assert_eq!(s.mask(a), None);
         s.set_parent(m, r, 0).unwrap();
         assert_eq!(s.children(r)[0], m);
         assert_eq!(s.len(), 4);
@@ -795,6 +840,6 @@ mod size_guard {
         assert_eq!(std::mem::align_of::<super::Slot>(), 16);
         // The generation and the position share the slot's first 16 bytes, so one cache line holds both.
         assert!(offset_of!(super::Slot, node) + offset_of!(crate::Node, position) + 8 <= 16);
-        assert!(size_of::<crate::NodeKind>() <= 40);
+        assert!(size_of::<crate::NodeKind>() <= 48);
     }
 }

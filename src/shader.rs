@@ -17,7 +17,7 @@ pub fn batch_source(slots: usize, quad_bit: u32) -> String {
         ));
         if i > 0 {
             cases.push_str(&format!(
-                "        case {i}u: {{ texel = textureSampleLevel(t{i}, s{i}, in.uv, 0.0); }}\n"
+                "        case {i}u: {{ texel = textureSampleGrad(t{i}, s{i}, uv, ddx, ddy); }}\n"
             ));
         }
     }

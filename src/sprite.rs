@@ -1,7 +1,7 @@
 //! Sprites: a textured quad sized by its texture frame (or an explicit size) and placed by its anchor.
 
 use crate::Texture;
-use glam::Vec2;
+use glam::{Affine2, Vec2};
 
 /// A textured quad. Tint, alpha, blend mode and transform live on the [`Node`](crate::Node) that holds it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,9 +24,182 @@ impl Sprite {
         }
     }
 
-    /// The quad's size in pixels before scaling.
+    /// The sprite's size in pixels before scaling: [`Sprite::size`], or the texture's (untrimmed) size.
     #[inline]
     pub fn size_in_pixels(&self) -> Vec2 {
         self.size.unwrap_or_else(|| Vec2::from(self.texture.size()))
+    }
+
+    /// The drawn quad under `matrix` as `(origin, x_edge, y_edge)`: corner `c` of the quad stream's layout takes
+    /// the texture region's corner `c`. A trimmed frame draws only its stored pixels, placed inside the untrimmed
+    /// rectangle; a rotated one starts at the upright bottom-left corner and runs up, so the region's clockwise
+    /// turn is undone.
+    #[inline(always)]
+    pub(crate) fn quad(&self, matrix: &Affine2) -> (Vec2, Vec2, Vec2) {
+        let t = &self.texture;
+        let size = self.size_in_pixels();
+        let lo = -self.anchor * size;
+        if t.is_plain() {
+            let p0 = matrix.transform_point2(lo);
+            return (
+                p0,
+                matrix.matrix2.x_axis * size.x,
+                matrix.matrix2.y_axis * size.y,
+            );
+        }
+        let [ox, oy, w, h] = t.trim_rect();
+        let k = size / Vec2::from(t.size());
+        let p0 = matrix.transform_point2(lo + Vec2::new(ox, oy) * k);
+        let dx = matrix.matrix2.x_axis * (w * k.x);
+        let dy = matrix.matrix2.y_axis * (h * k.y);
+        if t.is_rotated() {
+            (p0 + dy, -dy, dx)
+        } else {
+            (p0, dx, dy)
+        }
+    }
+}
+
+/// A texture stretched over any size with its borders kept: PixiJS's `NineSliceSprite`. The texture is cut by
+/// four border widths into nine parts; corners keep their size, edges stretch along one axis and the centre along
+/// both. Below the borders' sum the borders shrink in proportion (so they meet, never overlap); the sprite stays
+/// the size asked for.
+///
+/// Any texture or atlas frame works, rotated ones too; a trimmed frame is sliced as its stored pixels. Drawn as
+/// nine quads batched with sprites.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NineSliceSprite {
+    /// The texture or frame sliced.
+    pub texture: Texture,
+    /// Border widths in texture pixels: left, top, right, bottom.
+    pub borders: [f32; 4],
+    /// Size in pixels before the node's scale.
+    pub size: Vec2,
+    /// Which point of the rectangle sits at the node's origin.
+    pub anchor: Vec2,
+}
+
+impl NineSliceSprite {
+    /// `texture` sliced by `borders` (left, top, right, bottom), at its own size.
+    pub fn new(texture: Texture, borders: [f32; 4]) -> NineSliceSprite {
+        NineSliceSprite {
+            texture,
+            borders,
+            size: Vec2::from(texture.trim_rect_size()),
+            anchor: Vec2::ZERO,
+        }
+    }
+
+    /// The nine parts: `(local rectangle, texture rectangle)`, each `[x0, y0, x1, y1]`, the local ones from the
+    /// anchored top-left, the texture ones in upright pixels of the stored frame. Parts of zero size are left
+    /// out. `None` for a size or border that is not finite.
+    pub(crate) fn parts(&self) -> Option<Vec<([f32; 4], [f32; 4])>> {
+        let [tw, th] = self.texture.trim_rect_size();
+        let b = self.borders;
+        let finite = b.iter().all(|v| v.is_finite()) && self.size.is_finite() && self.anchor.is_finite();
+        if !finite {
+            return None;
+        }
+        // Borders in texture pixels, clamped to the texture.
+        let (l, r) = clamp_pair(b[0], b[2], tw);
+        let (t, bo) = clamp_pair(b[1], b[3], th);
+        let (w, h) = (self.size.x.abs(), self.size.y.abs());
+        // Scaled down when the size is below the borders' sum.
+        let kx = if l + r > w { w / (l + r) } else { 1.0 };
+        let ky = if t + bo > h { h / (t + bo) } else { 1.0 };
+        let k = kx.min(ky);
+        let xs = [0.0, l * k, w - r * k, w];
+        let ys = [0.0, t * k, h - bo * k, h];
+        let us = [0.0, l, tw - r, tw];
+        let vs = [0.0, t, th - bo, th];
+        let lo = -self.anchor * Vec2::new(w, h);
+        let mut out = Vec::with_capacity(9);
+        for j in 0..3 {
+            for i in 0..3 {
+                if xs[i + 1] - xs[i] <= 0.0 || ys[j + 1] - ys[j] <= 0.0 {
+                    continue;
+                }
+                if us[i + 1] - us[i] <= 0.0 || vs[j + 1] - vs[j] <= 0.0 {
+                    continue;
+                }
+                out.push((
+                    [lo.x + xs[i], lo.y + ys[j], lo.x + xs[i + 1], lo.y + ys[j + 1]],
+                    [us[i], vs[j], us[i + 1], vs[j + 1]],
+                ));
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Two borders of one axis clamped to `0..=side` and, together, to `side`.
+fn clamp_pair(a: f32, b: f32, side: f32) -> (f32, f32) {
+    let (a, b) = (a.clamp(0.0, side), b.clamp(0.0, side));
+    if a + b > side {
+        let k = side / (a + b);
+        (a * k, b * k)
+    } else {
+        (a, b)
+    }
+}
+
+/// A texture repeated over a rectangle: PixiJS's `TilingSprite`. The tiles are placed by their own transform,
+/// `translate(tile_position) · rotate(tile_rotation) · scale(tile_scale)`, in the sprite's space; the wrap happens
+/// per pixel in the batch shader, so a tiling sprite is one quad (two entries of the quad stream) batched with
+/// sprites of any texture.
+///
+/// Whole textures and atlas frames both tile (rotated frames too; a trimmed frame tiles its stored pixels). With
+/// linear filtering a frame's edge texels blend with what lies beyond the frame at the seams: the neighbouring
+/// frame in an atlas (leave padding), or the clamped edge of a whole texture (load it with
+/// [`Sampling::repeat`](crate::Sampling::repeat) for seamless bilinear seams).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TilingSprite {
+    /// The texture or frame repeated.
+    pub texture: Texture,
+    /// Size of the covered rectangle in pixels before the node's scale.
+    pub size: Vec2,
+    /// Which point of the rectangle sits at the node's origin.
+    pub anchor: Vec2,
+    /// Where a tile's top-left corner sits, in the sprite's pixels from its top-left.
+    pub tile_position: Vec2,
+    /// Scale of the tiles.
+    pub tile_scale: Vec2,
+    /// Rotation of the tiles in radians (clockwise on screen).
+    pub tile_rotation: f32,
+}
+
+impl TilingSprite {
+    /// `texture` repeated over `width x height` pixels, tiles at their own size from the top-left corner.
+    pub fn new(texture: Texture, width: f32, height: f32) -> TilingSprite {
+        TilingSprite {
+            texture,
+            size: Vec2::new(width, height),
+            anchor: Vec2::ZERO,
+            tile_position: Vec2::ZERO,
+            tile_scale: Vec2::ONE,
+            tile_rotation: 0.0,
+        }
+    }
+
+    /// The tile transform: tile pixels to the sprite's pixels (from its top-left corner).
+    pub fn tile_transform(&self) -> Affine2 {
+        Affine2::from_scale_angle_translation(self.tile_scale, self.tile_rotation, self.tile_position)
+    }
+
+    /// Texture coordinates in tiles (upright) at the rectangle's top-left corner and their change along its
+    /// width and height; `None` if the tile transform cannot be inverted or is not finite.
+    pub(crate) fn tile_coordinates(&self) -> Option<[Vec2; 3]> {
+        let m = self.tile_transform();
+        if m.matrix2.determinant().abs() < 1e-20 {
+            return None;
+        }
+        let inv = m.inverse();
+        let [tw, th] = self.texture.trim_rect_size();
+        let per_tile = Vec2::new(1.0 / tw, 1.0 / th);
+        let o = inv.transform_point2(Vec2::ZERO) * per_tile;
+        let dx = inv.transform_vector2(Vec2::new(self.size.x, 0.0)) * per_tile;
+        let dy = inv.transform_vector2(Vec2::new(0.0, self.size.y)) * per_tile;
+        let all = [o, dx, dy];
+        all.iter().all(|v| v.is_finite()).then_some(all)
     }
 }

@@ -35,6 +35,11 @@ pub struct Sampling {
     pub filter: Filter,
     /// Addressing in both directions.
     pub wrap: Wrap,
+    /// Create the texture with a full mip chain, generated on the GPU when its pixels are written, and blend
+    /// between levels when sampling (trilinear with [`Filter::Linear`]): a sprite drawn much smaller than its
+    /// texture shows an average of its texels instead of a shimmering subset. Costs a third more memory.
+    /// Applies to textures made from pixels (not render textures or glyph pages).
+    pub mipmaps: bool,
 }
 
 impl Sampling {
@@ -42,12 +47,36 @@ impl Sampling {
     pub const NEAREST: Sampling = Sampling {
         filter: Filter::Nearest,
         wrap: Wrap::Clamp,
+        mipmaps: false,
     };
     /// Linear filtering, clamped (the default).
     pub const LINEAR: Sampling = Sampling {
         filter: Filter::Linear,
         wrap: Wrap::Clamp,
+        mipmaps: false,
     };
+    /// Linear filtering between texels and between mip levels, clamped: for textures drawn at many scales.
+    pub const TRILINEAR: Sampling = Sampling {
+        filter: Filter::Linear,
+        wrap: Wrap::Clamp,
+        mipmaps: true,
+    };
+
+    /// The same sampling, repeating (tiling) outside `0..1`.
+    pub const fn repeat(self) -> Sampling {
+        Sampling {
+            wrap: Wrap::Repeat,
+            ..self
+        }
+    }
+
+    /// The same sampling, with mipmaps (see [`Sampling::mipmaps`]).
+    pub const fn with_mipmaps(self) -> Sampling {
+        Sampling {
+            mipmaps: true,
+            ..self
+        }
+    }
 }
 
 /// The largest texture side a [`Texture`] handle can describe (sides are stored in 16 bits, less one).
@@ -55,16 +84,30 @@ pub const MAX_TEXTURE_SIDE: u32 = 1 << 16;
 
 /// A texture, or a frame (sub-rectangle in pixels) of one. Frames of one texture share a batch slot.
 ///
-/// 20 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
+/// A frame may come from a packed spritesheet ([`crate::Spritesheet`]): **trimmed** (the sheet stores only the
+/// rectangle of the sprite that is not transparent; the handle keeps the untrimmed size and where the stored
+/// pixels sit inside it, so a sprite of it has the untrimmed size) and **rotated** (stored turned 90 degrees
+/// clockwise in the image, as TexturePacker does; drawn upright).
+///
+/// 28 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
 /// coordinates are worked out from the frame when needed rather than stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Texture {
     id: TextureId,
-    /// The frame's `[x, y, width - 1, height - 1]` in pixels.
+    /// The region's `[x, y, width - 1, height - 1]` in pixels, as stored (turned for rotated frames).
     frame: [u16; 4],
     /// The whole texture's `[width - 1, height - 1]`.
     size: [u16; 2],
+    /// `[offset x | ROTATED, offset y, untrimmed width, untrimmed height]`: where the stored pixels sit inside the
+    /// untrimmed rectangle. An untrimmed width of 0 means untrimmed (the untrimmed size is the frame's).
+    trim: [u16; 4],
 }
+
+/// The bit of `Texture::trim[0]` marking a frame stored rotated.
+const ROTATED: u16 = 1 << 15;
+
+/// The largest trim offset a rotated or trimmed frame can have (15 bits).
+pub const MAX_TRIM_OFFSET: u32 = (1 << 15) - 1;
 
 /// `side - 1` in 16 bits; sides are `1..=MAX_TEXTURE_SIDE` (checked where textures are created).
 fn less_one(side: u32) -> u16 {
@@ -84,6 +127,7 @@ impl Texture {
             // x < width <= MAX_TEXTURE_SIDE, so x fits.
             frame: [x as u16, y as u16, less_one(fw), less_one(fh)],
             size: size.map(less_one),
+            trim: [0; 4],
         }
     }
 
@@ -104,16 +148,89 @@ impl Texture {
         self.size.map(|s| s as u32 + 1)
     }
 
-    /// The frame `[x, y, width, height]` in pixels of the whole texture.
+    /// The frame `[x, y, width, height]` in pixels of the whole texture: the region its pixels are stored in
+    /// (for a rotated frame, turned: `width` is the upright height).
     pub fn frame_rect(&self) -> [u32; 4] {
         let [x, y, w, h] = self.frame.map(u32::from);
         [x, y, w + 1, h + 1]
     }
 
-    /// Width and height of the frame in pixels.
+    /// Whether the frame is stored turned 90 degrees clockwise (and drawn upright).
+    #[inline]
+    pub fn is_rotated(&self) -> bool {
+        self.trim[0] & ROTATED != 0
+    }
+
+    /// Neither trimmed nor rotated: the quad is the frame.
+    #[inline(always)]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.trim == [0; 4]
+    }
+
+    /// Whether the frame is trimmed (its untrimmed size is larger than the stored pixels).
+    pub fn is_trimmed(&self) -> bool {
+        self.trim[2] != 0
+    }
+
+    /// The upright size of the stored pixels.
+    #[inline]
+    fn stored_upright(&self) -> [f32; 2] {
+        let (w, h) = (self.frame[2] as f32 + 1.0, self.frame[3] as f32 + 1.0);
+        if self.is_rotated() {
+            [h, w]
+        } else {
+            [w, h]
+        }
+    }
+
+    /// Width and height in pixels of what a sprite of it shows: the untrimmed size, upright.
     #[inline]
     pub fn size(&self) -> [f32; 2] {
-        [self.frame[2] as f32 + 1.0, self.frame[3] as f32 + 1.0]
+        if self.trim[2] != 0 {
+            [self.trim[2] as f32, self.trim[3] as f32]
+        } else {
+            self.stored_upright()
+        }
+    }
+
+    /// Where the stored pixels sit inside the untrimmed rectangle: `[x, y, width, height]`, upright (the whole
+    /// [`Texture::size`] for an untrimmed frame).
+    #[inline]
+    pub fn trim_rect(&self) -> [f32; 4] {
+        let [w, h] = self.stored_upright();
+        if self.trim[2] != 0 {
+            [(self.trim[0] & !ROTATED) as f32, self.trim[1] as f32, w, h]
+        } else {
+            [0.0, 0.0, w, h]
+        }
+    }
+
+    /// The upright size of the stored pixels (what a trimmed frame keeps).
+    #[inline]
+    pub(crate) fn trim_rect_size(&self) -> [f32; 2] {
+        self.stored_upright()
+    }
+
+    /// Texture coordinates of `part` (`[x0, y0, x1, y1]` in upright pixels of the stored frame) as stored:
+    /// `[u0, v0, u1, v1]`, turned for a rotated frame (draw it with the corners turned as [`Sprite`]'s quad is).
+    ///
+    /// [`Sprite`]: crate::Sprite
+    pub(crate) fn part_uvs(&self, part: [f32; 4]) -> [f32; 4] {
+        let [fx, fy, fw, _] = self.frame_rect().map(|v| v as f32);
+        let [tw, th] = self.source_size().map(|v| v as f32);
+        let [x0, y0, x1, y1] = part;
+        // A rotated frame stores upright (x, y) at (height - y, x) from its corner; `fw` is the upright height.
+        let stored = if self.is_rotated() {
+            [fw - y1, x0, fw - y0, x1]
+        } else {
+            [x0, y0, x1, y1]
+        };
+        [
+            (fx + stored[0]) / tw,
+            (fy + stored[1]) / th,
+            (fx + stored[2]) / tw,
+            (fy + stored[3]) / th,
+        ]
     }
 
     /// The frame at `x, y` of `width x height` pixels, measured in the whole texture (atlas frames).
@@ -139,6 +256,54 @@ impl Texture {
             [tw, th],
             [x, y, width, height],
         ))
+    }
+
+    /// A packed frame, as a spritesheet describes one: `region` is where its pixels are stored in the whole
+    /// texture (`[x, y, width, height]`, turned if `rotated`: stored 90 degrees clockwise), `untrimmed` the size
+    /// of the sprite before its transparent margins were cut off, and `offset` where the stored pixels sit inside
+    /// that (upright). The region must fit the texture ([`Error::FrameOutOfBounds`]); the stored pixels must fit
+    /// the untrimmed rectangle, offsets at most [`MAX_TRIM_OFFSET`] ([`Error::InvalidFrame`]).
+    pub fn packed_frame(
+        &self,
+        region: [u32; 4],
+        rotated: bool,
+        untrimmed: [u32; 2],
+        offset: [u32; 2],
+    ) -> Result<Texture> {
+        let [x, y, w, h] = region;
+        let mut t = self.frame(x, y, w, h)?;
+        let upright = if rotated { [h, w] } else { [w, h] };
+        let fits = (0..2).all(|i| {
+            offset[i]
+                .checked_add(upright[i])
+                .is_some_and(|e| e <= untrimmed[i])
+        });
+        if !fits || untrimmed.iter().any(|&s| s > u16::MAX as u32) {
+            return Err(Error::InvalidFrame(format!(
+                "stored {}x{} at offset {},{} does not fit the untrimmed {}x{} (sides up to {})",
+                upright[0],
+                upright[1],
+                offset[0],
+                offset[1],
+                untrimmed[0],
+                untrimmed[1],
+                u16::MAX
+            )));
+        }
+        if offset.iter().any(|&o| o > MAX_TRIM_OFFSET) {
+            return Err(Error::InvalidFrame(format!(
+                "trim offset {},{} over {MAX_TRIM_OFFSET}",
+                offset[0], offset[1]
+            )));
+        }
+        let trimmed = untrimmed != upright;
+        t.trim = [
+            if trimmed { offset[0] as u16 } else { 0 } | if rotated { ROTATED } else { 0 },
+            if trimmed { offset[1] as u16 } else { 0 },
+            if trimmed { untrimmed[0] as u16 } else { 0 },
+            if trimmed { untrimmed[1] as u16 } else { 0 },
+        ];
+        Ok(t)
     }
 
     /// Texture coordinates of the frame: `[u0, v0, u1, v1]`.
@@ -187,7 +352,7 @@ mod tests {
         assert_eq!(f.frame_rect(), [MAX_TEXTURE_SIDE - 1, 0, 1, 1]);
         assert_eq!(f.uvs()[2], 1.0);
         assert!(t.frame(MAX_TEXTURE_SIDE - 1, 0, 2, 1).is_err());
-        assert_eq!(std::mem::size_of::<Texture>(), 20);
+        assert_eq!(std::mem::size_of::<Texture>(), 28);
     }
 
     proptest::proptest! {
@@ -224,5 +389,20 @@ mod tests {
         assert!(tex().frame(0, 0, 0, 8).is_err());
         assert!(tex().frame(u32::MAX, 0, 2, 2).is_err());
         assert!(tex().frame(0, 0, 64, 32).is_ok());
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    /// A 16x16 texture handle naming storage slot `i` (for CPU-only tests).
+    pub(crate) fn texture(i: u32) -> super::Texture {
+        super::Texture::new(
+            crate::TextureId {
+                index: i,
+                generation: 0,
+            },
+            16,
+            16,
+        )
     }
 }

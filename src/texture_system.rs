@@ -54,6 +54,8 @@ pub struct TextureSystem {
     retired: Vec<Retired>,
     /// Textures destroyed while a frame was prepared, freed when the next frame begins.
     retiring: Vec<TextureId>,
+    /// Made for the first texture with mipmaps.
+    mipmaps: Option<crate::mipmaps::MipGenerator>,
 }
 
 impl TextureSystem {
@@ -106,6 +108,7 @@ impl TextureSystem {
             owner,
             retired: Vec::new(),
             retiring: Vec::new(),
+            mipmaps: None,
         };
         sys.white = sys
             .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
@@ -168,6 +171,10 @@ impl TextureSystem {
             address_mode_v: address,
             mag_filter: filter,
             min_filter: filter,
+            mipmap_filter: match (sampling.mipmaps, sampling.filter) {
+                (true, crate::Filter::Linear) => wgpu::MipmapFilterMode::Linear,
+                _ => wgpu::MipmapFilterMode::Nearest,
+            },
             ..Default::default()
         });
         self.samplers.push(s);
@@ -209,7 +216,24 @@ impl TextureSystem {
         let id = self.reserve()?;
         self.fill_reserved(id, width, height, sampling);
         self.write_region(id, [0, 0, width, height], pixels);
+        if sampling.mipmaps {
+            self.generate_mipmaps(id);
+        }
         Ok(Texture::new(id, width, height))
+    }
+
+    /// Fills the lower mip levels of a live texture from its first.
+    pub fn generate_mipmaps(&mut self, id: TextureId) {
+        let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
+            return;
+        };
+        if gpu.texture.mip_level_count() < 2 {
+            return;
+        }
+        let mips = self
+            .mipmaps
+            .get_or_insert_with(|| crate::mipmaps::MipGenerator::new(&self.device));
+        mips.generate(&self.device, &self.queue, &gpu.texture);
     }
 
     /// Reserves a texture id without GPU storage yet (glyph-atlas pages, so the scene walk can name them).
@@ -248,11 +272,21 @@ impl TextureSystem {
                 height,
                 depth_or_array_layers: 1,
             },
-            mip_level_count: 1,
+            mip_level_count: if sampling.mipmaps {
+                crate::mipmaps::level_count(width, height)
+            } else {
+                1
+            },
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            usage: if sampling.mipmaps {
+                wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_DST
+                    | wgpu::TextureUsages::RENDER_ATTACHMENT
+            } else {
+                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST
+            },
             view_formats: &[],
         });
         self.stats.textures_created += 1;

@@ -67,12 +67,12 @@ impl Groups {
 }
 
 /// Whether a node can be part of a recording.
-fn recordable(node: &crate::Node) -> bool {
+fn recordable(slot: &crate::scene::Slot) -> bool {
     #[cfg(feature = "text")]
-    if matches!(node.kind, crate::NodeKind::Text(_)) {
+    if matches!(slot.node.kind, crate::NodeKind::Text(_)) {
         return false;
     }
-    node.mask.is_none()
+    !slot.masked()
 }
 
 impl Groups {
@@ -168,14 +168,14 @@ impl Groups {
             top.1 += 1;
             match cx.scene.slot(child) {
                 Some(slot) if slot.node.visible => {
-                    if !recordable(&slot.node) {
+                    if !recordable(slot) {
                         let g = groups.groups.get_mut(&id.index).expect("entry");
                         g.stamp = 0;
                         g.unfit = cx.epoch;
                         g.rec = Recorded::default();
                         return false;
                     }
-                    if slot.child_count != 0 {
+                    if slot.child_count() != 0 {
                         stack.push((child, 0, root));
                     }
                 }

@@ -210,7 +210,7 @@ impl Collector {
                 let Some(slot) = scene.slot(child) else {
                     continue;
                 };
-                let simple = slot.child_count == 0 && slot.node.mask.is_none();
+                let simple = slot.child_count() == 0 && !slot.masked();
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
                         visit_leaf_sprite(&mut cx, child, &slot.node, sprite, &inh);
@@ -263,7 +263,7 @@ impl Collector {
             return;
         }
         let mut measure = Measure::None;
-        if !root && slot.child_count != 0 {
+        if !root && slot.child_count() != 0 {
             match self.bounds.lookup(cx.scene, id) {
                 Bounds::Known(local) => {
                     let clip = local.transformed(&(parent.matrix * node.local_transform()));
@@ -289,7 +289,7 @@ impl Collector {
                 Bounds::Skip => {}
             }
         }
-        let pop = match node.mask {
+        let pop = match if slot.masked() { cx.scene.mask(id) } else { None } {
             None => Pop::None,
             Some(mask) => match self.push_mask(cx, id, mask) {
                 Some(p) => p,
@@ -530,7 +530,7 @@ impl Collector {
 /// instruction fills one rectangle), its scissor rectangle: pixels whose centres lie inside.
 fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Option<[u32; 4]> {
     let slot = scene.slot(mask)?;
-    if slot.child_count != 0 {
+    if slot.child_count() != 0 {
         return None;
     }
     let m2 = matrix.matrix2;
@@ -539,9 +539,9 @@ fn scissor_rect(scene: &Scene, mask: NodeId, matrix: Affine2, view: &View) -> Op
     }
     let (lo, hi) = match &slot.node.kind {
         NodeKind::Sprite(s) => {
-            let size = s.size_in_pixels();
-            let lo = -s.anchor * size;
-            (lo, lo + size)
+            // The drawn quad, in the node's space.
+            let (p0, dx, dy) = s.quad(&Affine2::IDENTITY);
+            (p0.min(p0 + dx + dy), p0.max(p0 + dx + dy))
         }
         NodeKind::Graphics(g) => single_rect(g)?,
         _ => return None,

@@ -99,7 +99,7 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
         return NOT_READY;
     };
     let node = &slot.node;
-    if slot.child_count != 0 || node.mask.is_some() || !node.visible {
+    if slot.child_count() != 0 || slot.masked() || !node.visible {
         return NOT_READY;
     }
     let NodeKind::Sprite(sprite) = &node.kind else {
@@ -109,10 +109,7 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
     let Some((_, packed)) = node_color(node, inh) else {
         return NOT_READY;
     };
-    let size = sprite.size_in_pixels();
-    let p0 = matrix.transform_point2(-sprite.anchor * size);
-    let dx = matrix.matrix2.x_axis * size.x;
-    let dy = matrix.matrix2.y_axis * size.y;
+    let (p0, dx, dy) = sprite.quad(&matrix);
     if !all_finite(p0, dx, dy) {
         return NOT_READY;
     }

@@ -263,10 +263,7 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
         }
         cx.live = Some(id_tex);
     }
-    let size = sprite.size_in_pixels();
-    let p0 = matrix.transform_point2(-sprite.anchor * size);
-    let dx = matrix.matrix2.x_axis * size.x;
-    let dy = matrix.matrix2.y_axis * size.y;
+    let (p0, dx, dy) = sprite.quad(matrix);
     if !all_finite(p0, dx, dy) {
         skip(cx.stats, id, "non-finite transform, sprite size or anchor");
         return false;
@@ -283,6 +280,23 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     );
     if !mask {
         cx.stats.sprites += 1;
+    }
+    true
+}
+
+/// Whether a node's texture may be drawn (not destroyed, not the target being drawn); counted and logged if
+/// not.
+fn texture_usable<F: Fn(TextureId) -> bool>(cx: &mut Ctx<'_, F>, id: NodeId, tex: TextureId) -> bool {
+    if Some(tex) == cx.forbidden {
+        cx.feedback_loop = true;
+        cx.incomplete = true;
+        skip(cx.stats, id, "its texture is the target being drawn");
+        return false;
+    }
+    if !(cx.is_live)(tex) {
+        cx.stats.dead_textures += 1;
+        skip(cx.stats, id, "its texture was destroyed");
+        return false;
     }
     true
 }
@@ -341,6 +355,82 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         NodeKind::Sprite(sprite) => {
             if !push_sprite(cx, id, sprite, &matrix, inh.packed, inh.blend, mask) {
                 return None;
+            }
+        }
+        NodeKind::NineSlice(n) => {
+            let Some(parts) = n.parts() else {
+                skip(cx.stats, id, "non-finite nine-slice size or border");
+                return None;
+            };
+            if !texture_usable(cx, id, n.texture.id()) {
+                return None;
+            }
+            for (rect, part) in parts {
+                let lo = Vec2::new(rect[0], rect[1]);
+                let p0 = matrix.transform_point2(lo);
+                let dx = matrix.matrix2.x_axis * (rect[2] - rect[0]);
+                let dy = matrix.matrix2.y_axis * (rect[3] - rect[1]);
+                let (p0, dx, dy) = if n.texture.is_rotated() {
+                    (p0 + dy, -dy, dx)
+                } else {
+                    (p0, dx, dy)
+                };
+                if !all_finite(p0, dx, dy) {
+                    skip(cx.stats, id, "non-finite transform");
+                    return None;
+                }
+                if cx.track {
+                    cx.acc.add_quad(p0, dx, dy);
+                }
+                cx.batcher.push_quad(
+                    n.texture.id(),
+                    [p0.into(), dx.into(), dy.into()],
+                    n.texture.part_uvs(part),
+                    inh.packed,
+                    inh.blend,
+                );
+            }
+            if !mask {
+                cx.stats.sprites += 1;
+            }
+        }
+        NodeKind::Tiling(t) => {
+            let Some(mut tile) = t.tile_coordinates() else {
+                skip(cx.stats, id, "tile transform cannot be inverted");
+                return None;
+            };
+            if !texture_usable(cx, id, t.texture.id()) {
+                return None;
+            }
+            let p0 = matrix.transform_point2(-t.anchor * t.size);
+            let dx = matrix.matrix2.x_axis * t.size.x;
+            let dy = matrix.matrix2.y_axis * t.size.y;
+            if !all_finite(p0, dx, dy) {
+                skip(cx.stats, id, "non-finite transform or size");
+                return None;
+            }
+            if t.texture.is_rotated() {
+                // Stored coordinates of upright (u, v) in a frame turned clockwise: (1 - v, u).
+                tile = [
+                    Vec2::new(1.0 - tile[0].y, tile[0].x),
+                    Vec2::new(-tile[1].y, tile[1].x),
+                    Vec2::new(-tile[2].y, tile[2].x),
+                ];
+            }
+            if cx.track {
+                cx.acc.add_quad(p0, dx, dy);
+            }
+            let [w, h] = t.texture.trim_rect_size();
+            cx.batcher.push_tiling(
+                t.texture.id(),
+                [p0.into(), dx.into(), dy.into()],
+                t.texture.part_uvs([0.0, 0.0, w, h]),
+                tile.map(Into::into),
+                inh.packed,
+                inh.blend,
+            );
+            if !mask {
+                cx.stats.sprites += 1;
             }
         }
         NodeKind::Graphics(ctx) => {
@@ -455,5 +545,5 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             }
         }
     }
-    Some((inh, slot.child_count != 0))
+    Some((inh, slot.child_count() != 0))
 }

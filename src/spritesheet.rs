@@ -1,0 +1,151 @@
+//! Spritesheets: named frames of one texture, as TexturePacker describes them in JSON (the "hash" and "array"
+//! forms PixiJS reads), with trimmed and rotated frames, anchors and named animations.
+//!
+//! Every frame is a [`Texture`] handle on the sheet's one texture, so sprites of a sheet share a batch slot and
+//! switching frames (an [`AnimatedSprite`](crate::AnimatedSprite)) changes no bind group. The JSON is parsed
+//! by `sheet_json.rs`; here its frames are checked against the image and turned into handles.
+
+use crate::sheet_json::{self, SheetError};
+use crate::{Error, Result, Sprite, Texture};
+use glam::Vec2;
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+
+/// Named frames of one texture, and named animations (lists of frames). See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Spritesheet {
+    texture: Texture,
+    /// Name, handle, anchor from the sheet.
+    frames: Vec<(String, Texture, Option<Vec2>)>,
+    by_name: FxHashMap<String, usize>,
+    animations: Vec<(String, Vec<usize>)>,
+    /// The image file the JSON names (`meta.image`), if any.
+    image: Option<String>,
+}
+
+fn sheet_error(sheet: &Path, e: SheetError) -> Error {
+    Error::Spritesheet {
+        sheet: sheet.to_owned(),
+        field: e.field,
+        reason: e.reason,
+    }
+}
+
+impl Spritesheet {
+    /// Parses TexturePacker JSON (`json`; hash or array form) describing frames of `texture`. `name` (the
+    /// sheet's path, or any label) appears in errors: malformed JSON, a value of the wrong type, or a frame that
+    /// lies outside the texture is [`Error::Spritesheet`] naming the JSON field.
+    pub fn from_json(json: &[u8], texture: Texture, name: impl AsRef<Path>) -> Result<Spritesheet> {
+        let name = name.as_ref();
+        let data = sheet_json::parse(json).map_err(|e| sheet_error(name, e))?;
+        sheet_json::check_against_image(&data, texture.source_size())
+            .map_err(|e| sheet_error(name, e))?;
+        let mut frames = Vec::with_capacity(data.frames.len());
+        let mut by_name = FxHashMap::default();
+        for (i, f) in data.frames.into_iter().enumerate() {
+            let t = texture
+                .packed_frame(f.region, f.rotated, f.source_size, f.trim_offset)
+                .map_err(|e| {
+                    sheet_error(
+                        name,
+                        SheetError {
+                            field: format!("frames[{:?}]", f.name),
+                            reason: e.to_string(),
+                        },
+                    )
+                })?;
+            by_name.insert(f.name.clone(), i);
+            frames.push((f.name, t, f.anchor.map(Vec2::from)));
+        }
+        Ok(Spritesheet {
+            texture,
+            frames,
+            by_name,
+            animations: data.animations,
+            image: data.image,
+        })
+    }
+
+    /// The image file a sheet's JSON names (`meta.image`), resolved next to the JSON file.
+    pub fn image_path(json_path: impl AsRef<Path>, json: &[u8]) -> Result<PathBuf> {
+        let json_path = json_path.as_ref();
+        let data = sheet_json::parse(json).map_err(|e| sheet_error(json_path, e))?;
+        let image = data.image.ok_or_else(|| Error::Spritesheet {
+            sheet: json_path.to_owned(),
+            field: "meta.image".into(),
+            reason: "missing: name the sheet's image".into(),
+        })?;
+        Ok(json_path
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(image))
+    }
+
+    /// The whole texture the frames are cut from.
+    pub fn texture(&self) -> Texture {
+        self.texture
+    }
+
+    /// The image file the JSON names (`meta.image`), as written there.
+    pub fn image(&self) -> Option<&str> {
+        self.image.as_deref()
+    }
+
+    /// The frame called `name` (as in the JSON, e.g. `"hero_walk_0.png"`).
+    pub fn frame(&self, name: &str) -> Option<Texture> {
+        self.by_name.get(name).map(|&i| self.frames[i].1)
+    }
+
+    /// The anchor the sheet gives frame `name` (its `anchor`, or else its `pivot`), if any.
+    pub fn anchor(&self, name: &str) -> Option<Vec2> {
+        self.by_name.get(name).and_then(|&i| self.frames[i].2)
+    }
+
+    /// A sprite of frame `name` with the sheet's anchor (top-left if it gives none).
+    pub fn sprite(&self, name: &str) -> Option<Sprite> {
+        let &i = self.by_name.get(name)?;
+        let (_, t, a) = &self.frames[i];
+        let mut s = Sprite::new(*t);
+        s.anchor = a.unwrap_or(Vec2::ZERO);
+        Some(s)
+    }
+
+    /// Number of frames.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether the sheet has no frames.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// Frame names in the sheet's order (the array's order; for the hash form, sorted by name).
+    pub fn frame_names(&self) -> impl Iterator<Item = &str> {
+        self.frames.iter().map(|f| f.0.as_str())
+    }
+
+    /// Animation names, in the sheet's order.
+    pub fn animation_names(&self) -> impl Iterator<Item = &str> {
+        self.animations.iter().map(|a| a.0.as_str())
+    }
+
+    /// The frames of animation `name`, in order.
+    pub fn animation(&self, name: &str) -> Option<Vec<Texture>> {
+        self.animation_indices(name)
+            .map(|ix| ix.iter().map(|&i| self.frames[i].1).collect())
+    }
+
+    pub(crate) fn animation_indices(&self, name: &str) -> Option<&[usize]> {
+        self.animations
+            .iter()
+            .find(|a| a.0 == name)
+            .map(|a| a.1.as_slice())
+    }
+
+    /// Frame `i`: name, handle and anchor.
+    pub(crate) fn frame_at(&self, i: usize) -> (&str, Texture, Option<Vec2>) {
+        let (n, t, a) = &self.frames[i];
+        (n, *t, *a)
+    }
+}
