@@ -1,0 +1,362 @@
+//! Spritesheets (trimmed and rotated frames), animated, tiling and nine-slice sprites and mipmaps, drawn on the
+//! software adapter and compared pixel by pixel with references computed here on the CPU.
+
+mod common;
+
+use common::{golden, probe, px, render, renderer};
+use stage2d::image::{Rgba, RgbaImage};
+use stage2d::{
+    AnimatedSprite, Color, NineSliceSprite, Node, Sampling, Scene, Spritesheet, TilingSprite,
+};
+use std::path::Path;
+
+const CLEAR: Color = Color {
+    r: 0.0,
+    g: 0.0,
+    b: 0.0,
+    a: 0.0,
+};
+
+fn manifest(p: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn critters(r: &mut stage2d::Renderer) -> Spritesheet {
+    let json = std::fs::read(manifest("assets/critters.json")).unwrap();
+    let texture = r
+        .load_texture(manifest("assets/critters.png"), Sampling::NEAREST)
+        .unwrap();
+    Spritesheet::from_json(&json, texture, "critters.json").unwrap()
+}
+
+/// Frame `name` of the sheet as the untrimmed, upright image the JSON describes, made on the CPU from the PNG.
+fn expected_frame(name: &str) -> RgbaImage {
+    let sheet = stage2d::image::open(manifest("assets/critters.png"))
+        .unwrap()
+        .to_rgba8();
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(manifest("assets/critters.json")).unwrap()).unwrap();
+    let f = &json["frames"][name];
+    let n = |v: &serde_json::Value| v.as_f64().unwrap() as u32;
+    let (x, y, w, h) = (
+        n(&f["frame"]["x"]),
+        n(&f["frame"]["y"]),
+        n(&f["frame"]["w"]),
+        n(&f["frame"]["h"]),
+    );
+    let rotated = f["rotated"].as_bool().unwrap_or(false);
+    let (ox, oy) = (n(&f["spriteSourceSize"]["x"]), n(&f["spriteSourceSize"]["y"]));
+    let (sw, sh) = (n(&f["sourceSize"]["w"]), n(&f["sourceSize"]["h"]));
+    let mut out = RgbaImage::new(sw, sh);
+    for j in 0..h {
+        for i in 0..w {
+            // Stored turned clockwise: upright (i, j) sits at (h - 1 - j, i) of the region.
+            let (sx, sy) = if rotated { (x + h - 1 - j, y + i) } else { (x + i, y + j) };
+            out.put_pixel(ox + i, oy + j, *sheet.get_pixel(sx, sy));
+        }
+    }
+    out
+}
+
+/// Whether two straight-alpha pixels show the same thing: premultiplied, equal within 2 (textures are stored
+/// premultiplied in 8 bits, so a faint pixel's straight colour comes back coarse).
+fn same(a: [u8; 4], b: [u8; 4]) -> bool {
+    let pm = |p: [u8; 4]| [0, 1, 2].map(|i| p[i] as u32 * p[3] as u32 / 255);
+    let (pa, pb) = (pm(a), pm(b));
+    a[3].abs_diff(b[3]) <= 2 && (0..3).all(|i| pa[i].abs_diff(pb[i]) <= 2)
+}
+
+#[test]
+fn trimmed_and_rotated_frames_draw_upright_at_their_untrimmed_place() {
+    let mut r = renderer();
+    let sheet = critters(&mut r);
+    let names: Vec<String> = sheet.frame_names().map(String::from).collect();
+    let rotated = names
+        .iter()
+        .filter(|n| sheet.frame(n).unwrap().is_rotated())
+        .count();
+    let trimmed = names
+        .iter()
+        .filter(|n| sheet.frame(n).unwrap().is_trimmed())
+        .count();
+    assert!(rotated >= 4 && trimmed >= 12, "{rotated} rotated, {trimmed} trimmed");
+    // Every frame in its own 48x48 cell, anchored top-left (the sheet's anchor is tested below).
+    let mut scene = Scene::new();
+    let cols = 6;
+    for (i, n) in names.iter().enumerate() {
+        let t = sheet.frame(n).unwrap();
+        assert_eq!(t.size(), [48.0, 48.0], "{n}: the untrimmed size");
+        let (cx, cy) = ((i % cols) as f32 * 48.0, (i / cols) as f32 * 48.0);
+        scene
+            .add(scene.root(), Node::sprite(t).at(cx, cy))
+            .unwrap();
+    }
+    let rows = names.len().div_ceil(cols) as u32;
+    let img = render(&mut r, &scene, 48 * cols as u32, 48 * rows, CLEAR);
+    for (i, n) in names.iter().enumerate() {
+        let want = expected_frame(n);
+        let (cx, cy) = ((i % cols) as u32 * 48, (i / cols) as u32 * 48);
+        let mut bad = 0;
+        for (x, y, p) in want.enumerate_pixels() {
+            if !same(px(&img, cx + x, cy + y), p.0) {
+                bad += 1;
+            }
+        }
+        assert_eq!(bad, 0, "{n}: {bad} pixels differ from the upright untrimmed frame");
+    }
+    golden("sheet_frames", &img);
+}
+
+#[test]
+fn sheet_anchors_and_scaled_trimmed_frames() {
+    let mut r = renderer();
+    let sheet = critters(&mut r);
+    let name = "beetle_crawl_1.png";
+    assert_eq!(sheet.anchor(name), Some(glam::Vec2::new(0.5, 1.0)));
+    let mut scene = Scene::new();
+    // Anchored bottom-centre at (48, 96), drawn at twice the size: the untrimmed 96x96 box spans 0..96, 0..96.
+    let mut node = Node::sprite(sheet.frame(name).unwrap()).at(48.0, 96.0);
+    if let stage2d::NodeKind::Sprite(s) = &mut node.kind {
+        *s = sheet.sprite(name).unwrap();
+        s.size = Some(glam::Vec2::new(96.0, 96.0));
+    }
+    let id = scene.add(scene.root(), node).unwrap();
+    let img = render(&mut r, &scene, 96, 96, CLEAR);
+    let want = expected_frame(name);
+    for (x, y, p) in want.enumerate_pixels() {
+        for (dx, dy) in [(0, 0), (1, 1)] {
+            assert!(
+                same(px(&img, 2 * x + dx, 2 * y + dy), p.0),
+                "({x},{y}) at 2x"
+            );
+        }
+    }
+    // Bounds and hits use the untrimmed box, as PixiJS's do.
+    let b = scene.world_bounds(id).unwrap();
+    assert_eq!((b.min.x, b.min.y, b.max.x, b.max.y), (0.0, 0.0, 96.0, 96.0));
+}
+
+#[test]
+fn animation_frames_turn_without_bind_groups_or_uploads() {
+    let mut r = renderer();
+    let sheet = critters(&mut r);
+    let mut scene = Scene::new();
+    let first = sheet.animation("bird_flap").unwrap()[0];
+    let mut anims = Vec::new();
+    for i in 0..50 {
+        let n = scene
+            .add(scene.root(), Node::sprite(first).at((i % 10) as f32 * 24.0 + 24.0, (i / 10) as f32 * 24.0 + 48.0))
+            .unwrap();
+        let mut a = AnimatedSprite::from_sheet(n, &sheet, "bird_flap").unwrap();
+        a.play();
+        anims.push(a);
+    }
+    let target = r.create_render_target(280, 180).unwrap();
+    r.render(&scene, &target, Some(CLEAR)).unwrap();
+    r.render(&scene, &target, Some(CLEAR)).unwrap();
+    let before = r.stats().total.clone();
+    let mut shown = std::collections::HashSet::new();
+    for _ in 0..12 {
+        for a in &mut anims {
+            a.update(&mut scene, 1.0 / 12.0).unwrap();
+        }
+        shown.insert(anims[0].current_frame());
+        r.render(&scene, &target, Some(CLEAR)).unwrap();
+    }
+    let after = r.stats().total.clone();
+    assert_eq!(shown.len(), 6, "every frame of the flap was shown");
+    assert_eq!(after.textures_created, before.textures_created);
+    assert_eq!(after.bind_groups_created, before.bind_groups_created);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    // The anchors came from the sheet.
+    let s = match &scene.get(anims[0].node()).unwrap().kind {
+        stage2d::NodeKind::Sprite(s) => *s,
+        _ => unreachable!(),
+    };
+    assert_eq!(s.anchor, glam::Vec2::new(0.5, 1.0));
+}
+
+/// A `w x h` texture whose every pixel has its own colour (x and y in red and green).
+fn ramp(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| Rgba([(x * 255 / w.max(2)) as u8, (y * 255 / h.max(2)) as u8, 128, 255]))
+}
+
+#[test]
+fn tiling_sprites_repeat_whole_textures_and_frames() {
+    let mut r = renderer();
+    let tile = ramp(16, 8);
+    let whole = r.texture_from_image(&tile, Sampling::NEAREST).unwrap();
+    // The same pixels as a frame of an atlas, and again stored rotated.
+    let mut atlas = RgbaImage::from_pixel(40, 40, Rgba([255, 0, 255, 255]));
+    for (x, y, p) in tile.enumerate_pixels() {
+        atlas.put_pixel(3 + x, 5 + y, *p);
+        // Clockwise: upright (x, y) at (h - 1 - y, x) of the region at (20, 2), 8 wide and 16 tall.
+        atlas.put_pixel(20 + 7 - y, 2 + x, *p);
+    }
+    let atlas = r.texture_from_image(&atlas, Sampling::NEAREST).unwrap();
+    let frame = atlas.frame(3, 5, 16, 8).unwrap();
+    let turned = atlas
+        .packed_frame([20, 2, 8, 16], true, [16, 8], [0, 0])
+        .unwrap();
+    let offset = glam::Vec2::new(5.0, 3.0);
+    for (name, t) in [("whole", whole), ("frame", frame), ("rotated frame", turned)] {
+        let mut scene = Scene::new();
+        let mut ts = TilingSprite::new(t, 70.0, 50.0);
+        ts.tile_position = offset;
+        scene.add(scene.root(), Node::tiling(ts).at(4.0, 2.0)).unwrap();
+        let img = render(&mut r, &scene, 80, 60, CLEAR);
+        for y in 0..60u32 {
+            for x in 0..80u32 {
+                let inside = (4..74).contains(&x) && (2..52).contains(&y);
+                let got = px(&img, x, y);
+                if !inside {
+                    assert_eq!(got[3], 0, "{name}: ({x},{y}) outside");
+                    continue;
+                }
+                let lx = (x as f32 + 0.5 - 4.0 - offset.x).rem_euclid(16.0) as u32;
+                let ly = (y as f32 + 0.5 - 2.0 - offset.y).rem_euclid(8.0) as u32;
+                assert_eq!(got, tile.get_pixel(lx, ly).0, "{name}: ({x},{y})");
+            }
+        }
+    }
+    // Scaled and turned tiles: a tile pixel at twice the size, a quarter turn.
+    let mut scene = Scene::new();
+    let mut ts = TilingSprite::new(whole, 64.0, 64.0);
+    ts.tile_scale = glam::Vec2::splat(2.0);
+    ts.tile_rotation = std::f32::consts::FRAC_PI_2;
+    scene.add(scene.root(), Node::tiling(ts)).unwrap();
+    let img = render(&mut r, &scene, 64, 64, CLEAR);
+    for (x, y) in [(1u32, 1u32), (10, 20), (33, 47), (63, 63), (17, 2)] {
+        // Inverse of rotate(90°) · scale(2): tile = (y, -x) / 2.
+        let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+        let (tx, ty) = (cy / 2.0, -cx / 2.0);
+        let want = tile.get_pixel(tx.rem_euclid(16.0) as u32, ty.rem_euclid(8.0) as u32).0;
+        probe(&img, x, y, want, 0);
+    }
+    golden("tiling_turned", &img);
+}
+
+#[test]
+fn tiling_sprites_batch_with_sprites() {
+    let mut r = renderer();
+    let t = r.texture_from_image(&ramp(8, 8), Sampling::NEAREST).unwrap();
+    let mut scene = Scene::new();
+    for i in 0..4 {
+        scene.add(scene.root(), Node::sprite(t).at(i as f32 * 10.0, 0.0)).unwrap();
+        scene
+            .add(scene.root(), Node::tiling(TilingSprite::new(t, 30.0, 10.0)).at(0.0, 10.0 + i as f32 * 10.0))
+            .unwrap();
+    }
+    render(&mut r, &scene, 64, 64, CLEAR);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+}
+
+#[test]
+fn nine_slices_keep_their_borders_at_any_size() {
+    let mut r = renderer();
+    // 12x12: a 3-pixel red left border, 2-pixel green top, 4-pixel blue right, 1-pixel yellow bottom, white centre.
+    let (l, t, rr, b) = (3u32, 2u32, 4u32, 1u32);
+    let img = RgbaImage::from_fn(12, 12, |x, y| {
+        Rgba(if x < l {
+            [255, 0, 0, 255]
+        } else if x >= 12 - rr {
+            [0, 0, 255, 255]
+        } else if y < t {
+            [0, 255, 0, 255]
+        } else if y >= 12 - b {
+            [255, 255, 0, 255]
+        } else {
+            [255, 255, 255, 255]
+        })
+    });
+    let tex = r.texture_from_image(&img, Sampling::NEAREST).unwrap();
+    for (w, h) in [(100.0f32, 40.0f32), (12.0, 12.0), (7.0, 3.0), (40.0, 100.0)] {
+        let mut scene = Scene::new();
+        let mut n = NineSliceSprite::new(tex, [l as f32, t as f32, rr as f32, b as f32]);
+        n.size = glam::Vec2::new(w, h);
+        scene.add(scene.root(), Node::nine_slice(n).at(2.0, 2.0)).unwrap();
+        let out = render(&mut r, &scene, 110, 110, CLEAR);
+        // Below the borders' sum (7 = 3 + 4 wide, 3 = 2 + 1 tall) the borders shrink by the same factor.
+        let k = (w / (l + rr) as f32).min(h / (t + b) as f32).min(1.0);
+        let (bl, bt, br, bb) = (l as f32 * k, t as f32 * k, rr as f32 * k, b as f32 * k);
+        for y in 0..110u32 {
+            for x in 0..110u32 {
+                let (cx, cy) = (x as f32 + 0.5 - 2.0, y as f32 + 0.5 - 2.0);
+                let got = px(&out, x, y);
+                if cx < 0.0 || cy < 0.0 || cx > w || cy > h {
+                    assert_eq!(got[3], 0, "{w}x{h}: ({x},{y}) outside");
+                    continue;
+                }
+                let near = |a: f32, e: f32| (a - e).abs() < 0.51;
+                if [bl, w - br].iter().any(|&e| near(cx, e)) || [bt, h - bb].iter().any(|&e| near(cy, e)) {
+                    continue; // on a seam
+                }
+                let want = if cx < bl {
+                    [255, 0, 0, 255]
+                } else if cx > w - br {
+                    [0, 0, 255, 255]
+                } else if cy < bt {
+                    [0, 255, 0, 255]
+                } else if cy > h - bb {
+                    [255, 255, 0, 255]
+                } else {
+                    [255, 255, 255, 255]
+                };
+                assert_eq!(got, want, "{w}x{h}: ({x},{y})");
+            }
+        }
+    }
+}
+
+/// A `size` checkerboard of single black and white texels.
+fn checker(size: u32) -> RgbaImage {
+    RgbaImage::from_fn(size, size, |x, y| {
+        let v = if (x + y) % 2 == 0 { 255 } else { 0 };
+        Rgba([v, v, v, 255])
+    })
+}
+
+#[test]
+fn mipmaps_average_textures_drawn_small() {
+    let mut r = renderer();
+    let board = checker(256);
+    let plain = r.texture_from_image(&board, Sampling::LINEAR).unwrap();
+    let mipped = r.texture_from_image(&board, Sampling::TRILINEAR).unwrap();
+    let mut scene = Scene::new();
+    // Scales 1/2, 1/4, 1/8 (and 1/5.3, between levels) side by side, without and with mipmaps.
+    let scales = [0.5f32, 0.25, 0.125, 0.19];
+    let mut x = 0.0;
+    for &s in &scales {
+        for (row, t) in [(0.0, plain), (140.0, mipped)] {
+            let mut n = Node::sprite(t).at(x, row);
+            n.scale = glam::Vec2::splat(s);
+            scene.add(scene.root(), n).unwrap();
+        }
+        x += 256.0 * s + 4.0;
+    }
+    let img = render(&mut r, &scene, 300, 280, Color::rgb(1.0, 0.0, 0.0));
+    // With mipmaps every covered pixel is the board's average; without, a scale of 1/8 picks a few texels.
+    let mut x = 0.0f32;
+    let mut plain_spread = 0;
+    for &s in &scales {
+        let side = (256.0 * s) as u32;
+        for (row, mipped) in [(0u32, false), (140, true)] {
+            let (mut lo, mut hi) = (255u8, 0u8);
+            for y in 1..side - 1 {
+                for xx in 1..side - 1 {
+                    let p = px(&img, x as u32 + xx, row + y);
+                    lo = lo.min(p[0]);
+                    hi = hi.max(p[0]);
+                }
+            }
+            if mipped {
+                assert!(hi - lo <= 24 && (104..=152).contains(&lo), "scale {s} with mipmaps: {lo}..{hi}");
+            } else if s <= 0.25 {
+                plain_spread = plain_spread.max(hi - lo);
+            }
+        }
+        x += 256.0 * s + 4.0;
+    }
+    assert!(plain_spread > 100, "without mipmaps the board shimmers: spread {plain_spread}");
+    golden("mipmaps", &img);
+}
