@@ -284,6 +284,19 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     true
 }
 
+/// The scale glyphs of a `size`-pixel text are rasterised at when one of its pixels covers `world` target pixels:
+/// `world` rounded up to a quarter octave (1, 1.19, 1.41, 1.68, 2, ...), so a zoom from 1 to 2 makes five sizes,
+/// within 1/8 to 8, and glyphs at most 256 pixels (larger text keeps its own size). 1 for a non-finite scale.
+pub(crate) fn raster_scale(world: f32, size: f32) -> f32 {
+    if !(world.is_finite() && world > 0.0) {
+        return 1.0;
+    }
+    let steps = (world.log2() * 4.0 - 1e-3).ceil().clamp(-12.0, 12.0);
+    let r = (steps / 4.0).exp2();
+    let cap = (256.0 / size).max(1.0);
+    r.min(cap)
+}
+
 /// Whether a node's texture may be drawn (not destroyed, not the target being drawn); counted and logged if
 /// not.
 fn texture_usable<F: Fn(TextureId) -> bool>(cx: &mut Ctx<'_, F>, id: NodeId, tex: TextureId) -> bool {
@@ -493,25 +506,30 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             let size = text.style().size;
             let font = text.font();
             let origin = -text.anchor * Vec2::from(layout.size);
-            // Crisp text: when the node maps local pixels one-to-one onto target pixels, glyphs land on whole
-            // pixels.
+            // Glyphs are rasterised at the size they cover on the target (the node's world scale, which includes
+            // a window's scale factor), bucketed so a continuous zoom makes a few sizes, not one per frame.
             let px_x = matrix.matrix2.x_axis * cx.view.half_size;
             let px_y = matrix.matrix2.y_axis * cx.view.half_size;
-            let snap = (px_x - Vec2::X).abs().max_element() < 1e-4
-                && (px_y + Vec2::Y).abs().max_element() < 1e-4;
+            let raster = raster_scale(px_x.length().max(px_y.length()), size);
+            let raster_size = size * raster;
+            let inv = 1.0 / raster;
+            // Crisp text: when the node maps a rasterised pixel onto one target pixel, axis-aligned, glyphs land
+            // on whole pixels.
+            let snap = (px_x - Vec2::X * raster).abs().max_element() < 1e-4
+                && (px_y + Vec2::Y * raster).abs().max_element() < 1e-4;
             let page = caches.text.atlas.page_size() as f32;
-            let dx_unit = matrix.matrix2.x_axis;
-            let dy_unit = matrix.matrix2.y_axis;
+            let dx_unit = matrix.matrix2.x_axis * inv;
+            let dy_unit = matrix.matrix2.y_axis * inv;
             for g in &layout.glyphs {
                 let key = GlyphKey {
                     font: font.id(),
                     glyph: g.glyph,
-                    size_bits: size.to_bits(),
+                    size_bits: raster_size.to_bits(),
                 };
                 let Some(e) = caches
                     .text
                     .atlas
-                    .get_or_insert(key, |max| font.rasterize_within(g.glyph, size, max))
+                    .get_or_insert(key, |max| font.rasterize_within(g.glyph, raster_size, max))
                 else {
                     continue;
                 };
@@ -521,7 +539,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 let Some(tex) = caches.pages.get(e.page as usize) else {
                     continue;
                 };
-                let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset);
+                let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
                 let mut p0 = matrix.transform_point2(local);
                 if snap {
                     p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
@@ -546,4 +564,33 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         }
     }
     Some((inh, slot.child_count() != 0))
+}
+
+#[cfg(test)]
+mod raster_tests {
+    use super::raster_scale;
+
+    #[test]
+    fn raster_scales_are_quarter_octaves_rounded_up_and_bounded() {
+        assert_eq!(raster_scale(1.0, 16.0), 1.0);
+        assert_eq!(raster_scale(2.0, 16.0), 2.0);
+        assert_eq!(raster_scale(1.1, 16.0), 2f32.powf(0.25));
+        assert_eq!(raster_scale(0.5, 16.0), 0.5);
+        for bad in [f32::NAN, f32::INFINITY, 0.0, -3.0] {
+            assert_eq!(raster_scale(bad, 16.0), 1.0);
+        }
+        assert_eq!(raster_scale(1e6, 16.0), 8.0, "at most 8x");
+        assert_eq!(raster_scale(1e6, 64.0), 4.0, "glyphs stop at 256 pixels");
+        assert_eq!(raster_scale(4.0, 500.0), 1.0, "large text keeps its size");
+        assert_eq!(raster_scale(1e-9, 16.0), 0.125);
+        // Every scale from 1 to 2 lands on one of five sizes, none below the scale.
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..=1000 {
+            let w = 1.0 + i as f32 / 1000.0;
+            let r = raster_scale(w, 16.0);
+            assert!(r >= w * 0.999, "{w} -> {r}");
+            seen.insert(r.to_bits());
+        }
+        assert_eq!(seen.len(), 5);
+    }
 }
