@@ -5,8 +5,12 @@
 //! that owns the [`Renderer`], in [`Assets::poll`], which the app calls once a frame (a bounded number of uploads
 //! each time, so a large bundle does not stall a frame). A bundle's progress goes from 0 to 1 as its files are
 //! uploaded or fail; a file that fails is an [`Error::ImageFile`] naming it, and the others still load.
+//!
+//! Spritesheets load the same way: a `.json` path (TexturePacker's format) in a bundle, or
+//! [`Assets::load_spritesheet`], reads the JSON and decodes the image it names on a worker; the upload makes a
+//! [`Spritesheet`] available through [`Assets::spritesheet`]. Its image is cached under its own path too.
 
-use crate::{Error, Renderer, Result, Sampling, Texture};
+use crate::{Error, Renderer, Result, Sampling, Spritesheet, Texture};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -15,11 +19,58 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BundleId(u64);
 
-/// A decoded file on its way from a worker to the GPU.
-type Decoded = (
-    PathBuf,
-    std::result::Result<image::RgbaImage, image::ImageError>,
-);
+/// What a worker made of a file.
+#[derive(Debug)]
+enum Work {
+    /// An image, decoded.
+    Image(image::RgbaImage),
+    /// A spritesheet: its JSON, and its image's cache key with the image decoded (or `None` if that image is
+    /// cached already).
+    Sheet {
+        json: Vec<u8>,
+        image_key: PathBuf,
+        image: Option<image::RgbaImage>,
+    },
+}
+
+/// A decoded file on its way from a worker to the GPU: its cache key and the work or what failed.
+type Decoded = (PathBuf, std::result::Result<Work, Error>);
+
+/// Whether a path names a spritesheet's JSON.
+fn is_sheet(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// A worker's job: decode an image, or read a sheet and decode its image unless `cached` says it is loaded.
+fn decode(given: &Path, cached: impl Fn(&Path) -> bool) -> std::result::Result<Work, Error> {
+    let image = |p: &Path| {
+        image::open(p)
+            .map(|i| i.to_rgba8())
+            .map_err(|source| Error::ImageFile {
+                path: p.to_owned(),
+                source,
+            })
+    };
+    if !is_sheet(given) {
+        return image(given).map(Work::Image);
+    }
+    let json = std::fs::read(given).map_err(|e| Error::AssetLoad {
+        path: given.to_owned(),
+        reason: e.to_string(),
+    })?;
+    let image_path = Spritesheet::image_path(given, &json)?;
+    let image_key = key(&image_path);
+    let img = match cached(&image_key) {
+        true => None,
+        false => Some(image(&image_path)?),
+    };
+    Ok(Work::Sheet {
+        json,
+        image_key,
+        image: img,
+    })
+}
 
 #[derive(Debug)]
 struct Bundle {
@@ -35,6 +86,8 @@ struct Bundle {
 #[derive(Debug)]
 pub struct Assets {
     textures: FxHashMap<PathBuf, Texture>,
+    /// Spritesheets by the path of their JSON.
+    sheets: FxHashMap<PathBuf, Spritesheet>,
     /// Files being decoded, and the bundles waiting for each.
     in_flight: FxHashMap<PathBuf, Vec<BundleId>>,
     bundles: FxHashMap<u64, Bundle>,
@@ -50,6 +103,7 @@ impl Default for Assets {
         let (send, receive) = channel();
         Assets {
             textures: FxHashMap::default(),
+            sheets: FxHashMap::default(),
             in_flight: FxHashMap::default(),
             bundles: FxHashMap::default(),
             next_bundle: 1,
@@ -131,8 +185,23 @@ impl Assets {
 
     /// Forgets `path` and destroys its texture (sprites still showing it are skipped; its memory is freed once
     /// the GPU is done with it). `false` if it was not loaded.
+    ///
+    /// Unloading a spritesheet's JSON forgets the sheet and unloads its image.
     pub fn unload(&mut self, renderer: &mut Renderer, path: impl AsRef<Path>) -> Result<bool> {
-        match self.textures.remove(&key(path.as_ref())) {
+        let k = key(path.as_ref());
+        if let Some(sheet) = self.sheets.remove(&k) {
+            let image = self
+                .textures
+                .iter()
+                .find(|(_, &t)| t.id() == sheet.texture().id())
+                .map(|(p, _)| p.clone());
+            if let Some(p) = image {
+                self.textures.remove(&p);
+            }
+            renderer.destroy_texture(sheet.texture())?;
+            return Ok(true);
+        }
+        match self.textures.remove(&k) {
             Some(t) => renderer.destroy_texture(t).map(|_| true),
             None => Ok(false),
         }
@@ -159,7 +228,7 @@ impl Assets {
                 continue;
             }
             bundle.files.push(k.clone());
-            if self.textures.contains_key(&k) {
+            if self.textures.contains_key(&k) || self.sheets.contains_key(&k) {
                 bundle.done += 1;
                 continue;
             }
@@ -167,8 +236,10 @@ impl Assets {
             waiting.push(id);
             if waiting.len() == 1 {
                 let send = self.send.clone();
+                let cached: Vec<PathBuf> = self.textures.keys().cloned().collect::<Vec<_>>();
+                let cached = if is_sheet(&k) { cached } else { Vec::new() };
                 rayon::spawn(move || {
-                    let decoded = image::open(&given).map(|i| i.to_rgba8());
+                    let decoded = decode(&given, |p| cached.iter().any(|c| c == p));
                     // The cache may be gone; then nobody waits for the result.
                     let _ = send.send((k, decoded));
                 });
@@ -190,17 +261,8 @@ impl Assets {
                 .first()
                 .and_then(|b| self.bundles.get(&b.0))
                 .map_or(Sampling::LINEAR, |b| b.sampling);
-            let result = decoded
-                .map_err(|source| Error::ImageFile {
-                    path: k.clone(),
-                    source,
-                })
-                .and_then(|img| renderer.texture_from_image(&img, sampling));
-            let error = match result {
-                Ok(t) => {
-                    self.textures.insert(k.clone(), t);
-                    None
-                }
+            let error = match decoded.and_then(|w| self.finish(renderer, &k, w, sampling)) {
+                Ok(()) => None,
                 Err(e) => {
                     log::warn!("{e}");
                     Some(e.to_string())
@@ -219,6 +281,59 @@ impl Assets {
             }
         }
         n
+    }
+
+    /// Uploads what a worker made of the file `k`.
+    fn finish(&mut self, renderer: &mut Renderer, k: &Path, work: Work, sampling: Sampling) -> Result<()> {
+        match work {
+            Work::Image(img) => {
+                let t = renderer.texture_from_image(&img, sampling)?;
+                self.textures.insert(k.to_owned(), t);
+            }
+            Work::Sheet {
+                json,
+                image_key,
+                image,
+            } => {
+                let texture = match (self.textures.get(&image_key), image) {
+                    (Some(&t), _) => t,
+                    (None, Some(img)) => {
+                        let t = renderer.texture_from_image(&img, sampling)?;
+                        self.textures.insert(image_key.clone(), t);
+                        t
+                    }
+                    // Unloaded while the worker read the JSON: decode it here.
+                    (None, None) => self.load(renderer, &image_key, sampling)?,
+                };
+                let sheet = Spritesheet::from_json(&json, texture, k)?;
+                self.sheets.insert(k.to_owned(), sheet);
+            }
+        }
+        Ok(())
+    }
+
+    /// The spritesheet described by the TexturePacker JSON at `path` (hash or array form), with the image it
+    /// names (`meta.image`, next to the JSON) loaded through the cache, now if they are not cached. Malformed
+    /// JSON or frames outside the image are [`Error::Spritesheet`] naming the field; a missing file is
+    /// [`Error::AssetLoad`] or [`Error::ImageFile`] naming it.
+    pub fn load_spritesheet(
+        &mut self,
+        renderer: &mut Renderer,
+        path: impl AsRef<Path>,
+        sampling: Sampling,
+    ) -> Result<&Spritesheet> {
+        let k = key(path.as_ref());
+        if !self.sheets.contains_key(&k) {
+            let textures = &self.textures;
+            let work = decode(path.as_ref(), |p| textures.contains_key(p))?;
+            self.finish(renderer, &k, work, sampling)?;
+        }
+        Ok(&self.sheets[&k])
+    }
+
+    /// The cached spritesheet of the JSON at `path`, if loaded (by [`Assets::load_spritesheet`] or a bundle).
+    pub fn spritesheet(&self, path: impl AsRef<Path>) -> Option<&Spritesheet> {
+        self.sheets.get(&key(path.as_ref()))
     }
 
     /// How far a bundle is, from 0 to 1 (1 for an unknown or empty bundle): its files uploaded or failed, over

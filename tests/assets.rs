@@ -108,3 +108,69 @@ fn a_bundle_loads_in_the_background_with_progress_and_names_its_failures() {
     assert_eq!(r.stats().live.textures, before);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    let dir = std::env::temp_dir().join(format!("stage2d-sheets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(asset("critters.png"), dir.join("critters.png")).unwrap();
+    let good = std::fs::read_to_string(asset("critters.json")).unwrap();
+    // Malformed JSON, a frame past the image's edge, and a sheet naming a missing image.
+    std::fs::write(dir.join("malformed.json"), &good[..good.len() / 2]).unwrap();
+    let outside = good.replacen("\"x\": ", "\"x\": 250", 1);
+    assert_ne!(outside, good);
+    std::fs::write(dir.join("outside.json"), &outside).unwrap();
+    std::fs::write(
+        dir.join("no_image.json"),
+        good.replace("critters.png", "nowhere.png"),
+    )
+    .unwrap();
+    let files = [
+        asset("critters.json"),
+        asset("grass_tile.png"),
+        dir.join("malformed.json"),
+        dir.join("outside.json"),
+        dir.join("no_image.json"),
+    ];
+    let bundle = assets.load_bundle(&files, Sampling::LINEAR);
+    let started = Instant::now();
+    while !assets.is_done(bundle) {
+        assets.poll(&mut r);
+        assert!(started.elapsed() < Duration::from_secs(20));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let errors: Vec<String> = assets.errors(bundle).iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    let find = |file: &str| errors.iter().find(|e| e.contains(file)).cloned().unwrap_or_default();
+    assert!(find("malformed.json").contains("(document)"), "{errors:?}");
+    assert!(find("outside.json").contains(".frame"), "{errors:?}");
+    assert!(find("no_image.json").contains("nowhere.png"), "{errors:?}");
+    // The good sheet: 18 frames in three animations, its image cached under its own path.
+    let sheet = assets.spritesheet(asset("critters.json")).unwrap().clone();
+    assert_eq!(sheet.len(), 18);
+    assert_eq!(sheet.animation_names().count(), 3);
+    assert_eq!(assets.get(asset("critters.png")).unwrap(), sheet.texture());
+    // Loading it again (another spelling of the path) makes nothing new.
+    let live = r.stats().live.textures;
+    let again = assets
+        .load_spritesheet(&mut r, asset("../assets/critters.json"), Sampling::LINEAR)
+        .unwrap();
+    assert_eq!(again.texture(), sheet.texture());
+    assert_eq!(r.stats().live.textures, live);
+    // Synchronously, a bad sheet is the same error.
+    let e = assets
+        .load_spritesheet(&mut r, dir.join("outside.json"), Sampling::LINEAR)
+        .unwrap_err();
+    assert!(matches!(&e, Error::Spritesheet { field, .. } if field.contains(".frame")), "{e}");
+    // Unloading the sheet frees its image.
+    assert!(assets.unload(&mut r, asset("critters.json")).unwrap());
+    assert!(assets.spritesheet(asset("critters.json")).is_none());
+    assert!(assets.get(asset("critters.png")).is_none());
+    assert!(matches!(
+        r.destroy_texture(sheet.texture()),
+        Err(Error::StaleTexture(_))
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
