@@ -59,7 +59,10 @@ impl Demo {
         let root = scene.root();
         let white = renderer.white_texture();
         // The loading bar: a frame and a fill scaled by the bundle's progress.
-        let bar = scene.add(root, Node::container().at(WIDTH / 2.0 - 200.0, HEIGHT / 2.0))?;
+        let bar = scene.add(
+            root,
+            Node::container().at(WIDTH / 2.0 - 200.0, HEIGHT / 2.0),
+        )?;
         scene.add(
             bar,
             Node::sprite(white)
@@ -167,13 +170,15 @@ impl Demo {
             let first = sheet.sprite(&format!("{name}_0.png")).ok_or_else(|| {
                 stage2d::Error::InvalidFrame(format!("the sheet has no {name}_0.png"))
             })?;
-            let mut node = Node::sprite(first.texture).at(rng.next() * 560.0, 40.0 + rng.next() * 300.0);
+            let mut node =
+                Node::sprite(first.texture).at(rng.next() * 560.0, 40.0 + rng.next() * 300.0);
             if let stage2d::NodeKind::Sprite(s) = &mut node.kind {
                 *s = first;
             }
             node.scale = Vec2::splat(1.0 + rng.next());
             let id = scene.add(walk, node)?;
-            let mut anim = AnimatedSprite::from_sheet(id, &sheet, name)?.with_fps(8.0 + rng.next() * 8.0);
+            let mut anim =
+                AnimatedSprite::from_sheet(id, &sheet, name)?.with_fps(8.0 + rng.next() * 8.0);
             anim.goto_and_play(scene, i % 6)?;
             self.critters.push(Critter {
                 anim,
@@ -227,7 +232,9 @@ fn headless(out: &str, count: usize, frames: u32) -> stage2d::Result<()> {
         r.render(&demo.scene, &target, Some(Color::hex(0x1d2b36)))?;
         loading_frames += 1;
         if started.elapsed().as_secs() > 30 {
-            return Err(stage2d::Error::InvalidFrame("the bundle did not finish loading".into()));
+            return Err(stage2d::Error::InvalidFrame(
+                "the bundle did not finish loading".into(),
+            ));
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }

@@ -26,7 +26,9 @@ pub struct AnimationStep {
 /// Called when a non-looping animation completes, with the scene and the animated node.
 type OnComplete = Box<dyn FnMut(&mut Scene, NodeId) + Send>;
 
-/// Plays frames on a sprite node. See the [module docs](self).
+/// Plays frames on a sprite node: it owns no node, it changes the texture (and, from a sheet, the anchor) of one
+/// when the frame shown changes. Advance it with [`AnimatedSprite::update`] by the seconds since the last frame
+/// (the app's `ctx.ticker.delta_seconds`, or any clock when headless).
 pub struct AnimatedSprite {
     node: NodeId,
     frames: Arc<[Texture]>,
@@ -90,7 +92,11 @@ impl AnimatedSprite {
 
     /// Plays the animation `name` of `sheet` on `node`, with the sheet's anchors ([`AnimatedSprite::update_anchor`]
     /// on). An unknown name is [`Error::InvalidFrame`].
-    pub fn from_sheet(node: NodeId, sheet: &crate::Spritesheet, name: &str) -> Result<AnimatedSprite> {
+    pub fn from_sheet(
+        node: NodeId,
+        sheet: &crate::Spritesheet,
+        name: &str,
+    ) -> Result<AnimatedSprite> {
         let indices = sheet
             .animation_indices(name)
             .ok_or_else(|| Error::InvalidFrame(format!("the sheet has no animation {name:?}")))?;
@@ -192,7 +198,9 @@ impl AnimatedSprite {
             (Some(a), true) => a[index],
             _ => None,
         };
-        let node = scene.get_mut(self.node).ok_or(Error::StaleNode(self.node))?;
+        let node = scene
+            .get_mut(self.node)
+            .ok_or(Error::StaleNode(self.node))?;
         match &mut node.kind {
             NodeKind::Sprite(s) => {
                 s.texture = texture;
@@ -219,7 +227,11 @@ impl AnimatedSprite {
         scene.check(self.node)?;
         let mut step = AnimationStep::default();
         let rate = f64::from(self.fps) * f64::from(self.speed);
-        let dt = if dt.is_finite() && dt > 0.0 { f64::from(dt) } else { 0.0 };
+        let dt = if dt.is_finite() && dt > 0.0 {
+            f64::from(dt)
+        } else {
+            0.0
+        };
         if !self.playing || !rate.is_finite() || rate == 0.0 || dt == 0.0 {
             return Ok(step);
         }
@@ -280,8 +292,14 @@ mod tests {
     #[test]
     fn frames_turn_at_the_rate_and_loop() {
         let (mut scene, node, frames) = setup(4);
-        let mut a = AnimatedSprite::new(node, frames.clone()).unwrap().with_fps(10.0);
-        assert_eq!(a.update(&mut scene, 0.5).unwrap(), AnimationStep::default(), "stopped until played");
+        let mut a = AnimatedSprite::new(node, frames.clone())
+            .unwrap()
+            .with_fps(10.0);
+        assert_eq!(
+            a.update(&mut scene, 0.5).unwrap(),
+            AnimationStep::default(),
+            "stopped until played"
+        );
         a.play();
         let s = a.update(&mut scene, 0.15).unwrap();
         assert!(s.frame_changed);
@@ -299,7 +317,10 @@ mod tests {
     #[test]
     fn once_stops_on_the_last_frame_and_calls_back() {
         let (mut scene, node, frames) = setup(3);
-        let mut a = AnimatedSprite::new(node, frames.clone()).unwrap().with_fps(10.0).once();
+        let mut a = AnimatedSprite::new(node, frames.clone())
+            .unwrap()
+            .with_fps(10.0)
+            .once();
         let done = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
         let d = done.clone();
         a.on_complete(move |scene, n| {
@@ -325,7 +346,9 @@ mod tests {
     #[test]
     fn backwards_and_goto() {
         let (mut scene, node, frames) = setup(5);
-        let mut a = AnimatedSprite::new(node, frames.clone()).unwrap().with_fps(10.0);
+        let mut a = AnimatedSprite::new(node, frames.clone())
+            .unwrap()
+            .with_fps(10.0);
         a.speed = -1.0;
         a.goto_and_play(&mut scene, 2).unwrap();
         a.update(&mut scene, 0.15).unwrap();
@@ -351,7 +374,10 @@ mod tests {
         a.update(&mut scene, 0.1).unwrap(); // huge jumps wrap without overflow
         assert!(a.current_frame() < 2);
         scene.remove(node).unwrap();
-        assert!(matches!(a.update(&mut scene, 0.1), Err(Error::StaleNode(_))));
+        assert!(matches!(
+            a.update(&mut scene, 0.1),
+            Err(Error::StaleNode(_))
+        ));
         assert!(AnimatedSprite::new(node, Vec::new()).is_err());
     }
 }

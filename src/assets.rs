@@ -284,7 +284,13 @@ impl Assets {
     }
 
     /// Uploads what a worker made of the file `k`.
-    fn finish(&mut self, renderer: &mut Renderer, k: &Path, work: Work, sampling: Sampling) -> Result<()> {
+    fn finish(
+        &mut self,
+        renderer: &mut Renderer,
+        k: &Path,
+        work: Work,
+        sampling: Sampling,
+    ) -> Result<()> {
         match work {
             Work::Image(img) => {
                 let t = renderer.texture_from_image(&img, sampling)?;

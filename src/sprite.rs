@@ -96,7 +96,8 @@ impl NineSliceSprite {
     pub(crate) fn parts(&self) -> Option<Vec<([f32; 4], [f32; 4])>> {
         let [tw, th] = self.texture.trim_rect_size();
         let b = self.borders;
-        let finite = b.iter().all(|v| v.is_finite()) && self.size.is_finite() && self.anchor.is_finite();
+        let finite =
+            b.iter().all(|v| v.is_finite()) && self.size.is_finite() && self.anchor.is_finite();
         if !finite {
             return None;
         }
@@ -123,7 +124,12 @@ impl NineSliceSprite {
                     continue;
                 }
                 out.push((
-                    [lo.x + xs[i], lo.y + ys[j], lo.x + xs[i + 1], lo.y + ys[j + 1]],
+                    [
+                        lo.x + xs[i],
+                        lo.y + ys[j],
+                        lo.x + xs[i + 1],
+                        lo.y + ys[j + 1],
+                    ],
                     [us[i], vs[j], us[i + 1], vs[j + 1]],
                 ));
             }
@@ -183,7 +189,11 @@ impl TilingSprite {
 
     /// The tile transform: tile pixels to the sprite's pixels (from its top-left corner).
     pub fn tile_transform(&self) -> Affine2 {
-        Affine2::from_scale_angle_translation(self.tile_scale, self.tile_rotation, self.tile_position)
+        Affine2::from_scale_angle_translation(
+            self.tile_scale,
+            self.tile_rotation,
+            self.tile_position,
+        )
     }
 
     /// Texture coordinates in tiles (upright) at the rectangle's top-left corner and their change along its

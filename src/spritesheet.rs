@@ -11,7 +11,9 @@ use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
-/// Named frames of one texture, and named animations (lists of frames). See the [module docs](self).
+/// Named frames of one texture, and named animations (lists of frames), from TexturePacker JSON. Every frame is
+/// a [`Texture`] on the sheet's one texture (trimmed and rotated frames keep their untrimmed size and draw
+/// upright), so a sheet's sprites batch together.
 #[derive(Clone, Debug)]
 pub struct Spritesheet {
     texture: Texture,
@@ -75,10 +77,7 @@ impl Spritesheet {
             field: "meta.image".into(),
             reason: "missing: name the sheet's image".into(),
         })?;
-        Ok(json_path
-            .parent()
-            .unwrap_or(Path::new(""))
-            .join(image))
+        Ok(json_path.parent().unwrap_or(Path::new("")).join(image))
     }
 
     /// The whole texture the frames are cut from.

@@ -141,9 +141,19 @@ fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
         assert!(started.elapsed() < Duration::from_secs(20));
         std::thread::sleep(Duration::from_millis(2));
     }
-    let errors: Vec<String> = assets.errors(bundle).iter().map(|e| e.to_string()).collect();
+    let errors: Vec<String> = assets
+        .errors(bundle)
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
     assert_eq!(errors.len(), 3, "{errors:?}");
-    let find = |file: &str| errors.iter().find(|e| e.contains(file)).cloned().unwrap_or_default();
+    let find = |file: &str| {
+        errors
+            .iter()
+            .find(|e| e.contains(file))
+            .cloned()
+            .unwrap_or_default()
+    };
     assert!(find("malformed.json").contains("(document)"), "{errors:?}");
     assert!(find("outside.json").contains(".frame"), "{errors:?}");
     assert!(find("no_image.json").contains("nowhere.png"), "{errors:?}");
@@ -163,7 +173,10 @@ fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
     let e = assets
         .load_spritesheet(&mut r, dir.join("outside.json"), Sampling::LINEAR)
         .unwrap_err();
-    assert!(matches!(&e, Error::Spritesheet { field, .. } if field.contains(".frame")), "{e}");
+    assert!(
+        matches!(&e, Error::Spritesheet { field, .. } if field.contains(".frame")),
+        "{e}"
+    );
     // Unloading the sheet frees its image.
     assert!(assets.unload(&mut r, asset("critters.json")).unwrap());
     assert!(assets.spritesheet(asset("critters.json")).is_none());

@@ -37,11 +37,17 @@ fn the_example_loads_its_bundle_and_draws_the_critters_in_one_call() {
         assert!(p[1] > p[0] && p[1] > p[2], "grass at ({x},{y}): {p:?}");
     }
     let border = px(84, 300);
-    assert!(border[0] > 150 && border[1] > 100 && border[2] < 100, "border: {border:?}");
+    assert!(
+        border[0] > 150 && border[1] > 100 && border[2] < 100,
+        "border: {border:?}"
+    );
     // Below the lowest critter (feet at y 510 at most) and above the bottom border (y 518).
     for x in [95, 400, 700] {
         let centre = px(x, 514);
-        assert!(centre[0] < 90 && centre[2] < 110, "panel centre at x {x}: {centre:?}");
+        assert!(
+            centre[0] < 90 && centre[2] < 110,
+            "panel centre at x {x}: {centre:?}"
+        );
     }
     // Critters drew in the panel: many pixels far from the panel's colour.
     let busy = (170..500)

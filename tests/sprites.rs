@@ -45,13 +45,20 @@ fn expected_frame(name: &str) -> RgbaImage {
         n(&f["frame"]["h"]),
     );
     let rotated = f["rotated"].as_bool().unwrap_or(false);
-    let (ox, oy) = (n(&f["spriteSourceSize"]["x"]), n(&f["spriteSourceSize"]["y"]));
+    let (ox, oy) = (
+        n(&f["spriteSourceSize"]["x"]),
+        n(&f["spriteSourceSize"]["y"]),
+    );
     let (sw, sh) = (n(&f["sourceSize"]["w"]), n(&f["sourceSize"]["h"]));
     let mut out = RgbaImage::new(sw, sh);
     for j in 0..h {
         for i in 0..w {
             // Stored turned clockwise: upright (i, j) sits at (h - 1 - j, i) of the region.
-            let (sx, sy) = if rotated { (x + h - 1 - j, y + i) } else { (x + i, y + j) };
+            let (sx, sy) = if rotated {
+                (x + h - 1 - j, y + i)
+            } else {
+                (x + i, y + j)
+            };
             out.put_pixel(ox + i, oy + j, *sheet.get_pixel(sx, sy));
         }
     }
@@ -79,7 +86,10 @@ fn trimmed_and_rotated_frames_draw_upright_at_their_untrimmed_place() {
         .iter()
         .filter(|n| sheet.frame(n).unwrap().is_trimmed())
         .count();
-    assert!(rotated >= 4 && trimmed >= 12, "{rotated} rotated, {trimmed} trimmed");
+    assert!(
+        rotated >= 4 && trimmed >= 12,
+        "{rotated} rotated, {trimmed} trimmed"
+    );
     // Every frame in its own 48x48 cell, anchored top-left (the sheet's anchor is tested below).
     let mut scene = Scene::new();
     let cols = 6;
@@ -87,9 +97,7 @@ fn trimmed_and_rotated_frames_draw_upright_at_their_untrimmed_place() {
         let t = sheet.frame(n).unwrap();
         assert_eq!(t.size(), [48.0, 48.0], "{n}: the untrimmed size");
         let (cx, cy) = ((i % cols) as f32 * 48.0, (i / cols) as f32 * 48.0);
-        scene
-            .add(scene.root(), Node::sprite(t).at(cx, cy))
-            .unwrap();
+        scene.add(scene.root(), Node::sprite(t).at(cx, cy)).unwrap();
     }
     let rows = names.len().div_ceil(cols) as u32;
     let img = render(&mut r, &scene, 48 * cols as u32, 48 * rows, CLEAR);
@@ -102,7 +110,10 @@ fn trimmed_and_rotated_frames_draw_upright_at_their_untrimmed_place() {
                 bad += 1;
             }
         }
-        assert_eq!(bad, 0, "{n}: {bad} pixels differ from the upright untrimmed frame");
+        assert_eq!(
+            bad, 0,
+            "{n}: {bad} pixels differ from the upright untrimmed frame"
+        );
     }
     golden("sheet_frames", &img);
 }
@@ -145,7 +156,11 @@ fn animation_frames_turn_without_bind_groups_or_uploads() {
     let mut anims = Vec::new();
     for i in 0..50 {
         let n = scene
-            .add(scene.root(), Node::sprite(first).at((i % 10) as f32 * 24.0 + 24.0, (i / 10) as f32 * 24.0 + 48.0))
+            .add(
+                scene.root(),
+                Node::sprite(first)
+                    .at((i % 10) as f32 * 24.0 + 24.0, (i / 10) as f32 * 24.0 + 48.0),
+            )
             .unwrap();
         let mut a = AnimatedSprite::from_sheet(n, &sheet, "bird_flap").unwrap();
         a.play();
@@ -154,7 +169,7 @@ fn animation_frames_turn_without_bind_groups_or_uploads() {
     let target = r.create_render_target(280, 180).unwrap();
     r.render(&scene, &target, Some(CLEAR)).unwrap();
     r.render(&scene, &target, Some(CLEAR)).unwrap();
-    let before = r.stats().total.clone();
+    let before = r.stats().total;
     let mut shown = std::collections::HashSet::new();
     for _ in 0..12 {
         for a in &mut anims {
@@ -163,7 +178,7 @@ fn animation_frames_turn_without_bind_groups_or_uploads() {
         shown.insert(anims[0].current_frame());
         r.render(&scene, &target, Some(CLEAR)).unwrap();
     }
-    let after = r.stats().total.clone();
+    let after = r.stats().total;
     assert_eq!(shown.len(), 6, "every frame of the flap was shown");
     assert_eq!(after.textures_created, before.textures_created);
     assert_eq!(after.bind_groups_created, before.bind_groups_created);
@@ -178,7 +193,14 @@ fn animation_frames_turn_without_bind_groups_or_uploads() {
 
 /// A `w x h` texture whose every pixel has its own colour (x and y in red and green).
 fn ramp(w: u32, h: u32) -> RgbaImage {
-    RgbaImage::from_fn(w, h, |x, y| Rgba([(x * 255 / w.max(2)) as u8, (y * 255 / h.max(2)) as u8, 128, 255]))
+    RgbaImage::from_fn(w, h, |x, y| {
+        Rgba([
+            (x * 255 / w.max(2)) as u8,
+            (y * 255 / h.max(2)) as u8,
+            128,
+            255,
+        ])
+    })
 }
 
 #[test]
@@ -199,11 +221,17 @@ fn tiling_sprites_repeat_whole_textures_and_frames() {
         .packed_frame([20, 2, 8, 16], true, [16, 8], [0, 0])
         .unwrap();
     let offset = glam::Vec2::new(5.0, 3.0);
-    for (name, t) in [("whole", whole), ("frame", frame), ("rotated frame", turned)] {
+    for (name, t) in [
+        ("whole", whole),
+        ("frame", frame),
+        ("rotated frame", turned),
+    ] {
         let mut scene = Scene::new();
         let mut ts = TilingSprite::new(t, 70.0, 50.0);
         ts.tile_position = offset;
-        scene.add(scene.root(), Node::tiling(ts).at(4.0, 2.0)).unwrap();
+        scene
+            .add(scene.root(), Node::tiling(ts).at(4.0, 2.0))
+            .unwrap();
         let img = render(&mut r, &scene, 80, 60, CLEAR);
         for y in 0..60u32 {
             for x in 0..80u32 {
@@ -230,7 +258,9 @@ fn tiling_sprites_repeat_whole_textures_and_frames() {
         // Inverse of rotate(90°) · scale(2): tile = (y, -x) / 2.
         let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
         let (tx, ty) = (cy / 2.0, -cx / 2.0);
-        let want = tile.get_pixel(tx.rem_euclid(16.0) as u32, ty.rem_euclid(8.0) as u32).0;
+        let want = tile
+            .get_pixel(tx.rem_euclid(16.0) as u32, ty.rem_euclid(8.0) as u32)
+            .0;
         probe(&img, x, y, want, 0);
     }
     golden("tiling_turned", &img);
@@ -239,12 +269,19 @@ fn tiling_sprites_repeat_whole_textures_and_frames() {
 #[test]
 fn tiling_sprites_batch_with_sprites() {
     let mut r = renderer();
-    let t = r.texture_from_image(&ramp(8, 8), Sampling::NEAREST).unwrap();
+    let t = r
+        .texture_from_image(&ramp(8, 8), Sampling::NEAREST)
+        .unwrap();
     let mut scene = Scene::new();
     for i in 0..4 {
-        scene.add(scene.root(), Node::sprite(t).at(i as f32 * 10.0, 0.0)).unwrap();
         scene
-            .add(scene.root(), Node::tiling(TilingSprite::new(t, 30.0, 10.0)).at(0.0, 10.0 + i as f32 * 10.0))
+            .add(scene.root(), Node::sprite(t).at(i as f32 * 10.0, 0.0))
+            .unwrap();
+        scene
+            .add(
+                scene.root(),
+                Node::tiling(TilingSprite::new(t, 30.0, 10.0)).at(0.0, 10.0 + i as f32 * 10.0),
+            )
             .unwrap();
     }
     render(&mut r, &scene, 64, 64, CLEAR);
@@ -274,7 +311,9 @@ fn nine_slices_keep_their_borders_at_any_size() {
         let mut scene = Scene::new();
         let mut n = NineSliceSprite::new(tex, [l as f32, t as f32, rr as f32, b as f32]);
         n.size = glam::Vec2::new(w, h);
-        scene.add(scene.root(), Node::nine_slice(n).at(2.0, 2.0)).unwrap();
+        scene
+            .add(scene.root(), Node::nine_slice(n).at(2.0, 2.0))
+            .unwrap();
         let out = render(&mut r, &scene, 110, 110, CLEAR);
         // Below the borders' sum (7 = 3 + 4 wide, 3 = 2 + 1 tall) the borders shrink by the same factor.
         let k = (w / (l + rr) as f32).min(h / (t + b) as f32).min(1.0);
@@ -288,7 +327,9 @@ fn nine_slices_keep_their_borders_at_any_size() {
                     continue;
                 }
                 let near = |a: f32, e: f32| (a - e).abs() < 0.51;
-                if [bl, w - br].iter().any(|&e| near(cx, e)) || [bt, h - bb].iter().any(|&e| near(cy, e)) {
+                if [bl, w - br].iter().any(|&e| near(cx, e))
+                    || [bt, h - bb].iter().any(|&e| near(cy, e))
+                {
                     continue; // on a seam
                 }
                 let want = if cx < bl {
@@ -350,13 +391,19 @@ fn mipmaps_average_textures_drawn_small() {
                 }
             }
             if mipped {
-                assert!(hi - lo <= 24 && (104..=152).contains(&lo), "scale {s} with mipmaps: {lo}..{hi}");
+                assert!(
+                    hi - lo <= 24 && (104..=152).contains(&lo),
+                    "scale {s} with mipmaps: {lo}..{hi}"
+                );
             } else if s <= 0.25 {
                 plain_spread = plain_spread.max(hi - lo);
             }
         }
         x += 256.0 * s + 4.0;
     }
-    assert!(plain_spread > 100, "without mipmaps the board shimmers: spread {plain_spread}");
+    assert!(
+        plain_spread > 100,
+        "without mipmaps the board shimmers: spread {plain_spread}"
+    );
     golden("mipmaps", &img);
 }

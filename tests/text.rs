@@ -289,7 +289,10 @@ fn huge_and_invalid_sizes_are_skipped_once_and_the_rest_of_the_frame_draws() {
 /// Share of a text image's lit pixels that are edge blur (neither nearly off nor nearly full).
 fn blur(img: &stage2d::image::RgbaImage) -> f64 {
     let lit = img.pixels().filter(|p| p.0[0] > 16).count();
-    let soft = img.pixels().filter(|p| (16..=239).contains(&p.0[0])).count();
+    let soft = img
+        .pixels()
+        .filter(|p| (16..=239).contains(&p.0[0]))
+        .count();
     soft as f64 / lit.max(1) as f64
 }
 
@@ -300,8 +303,11 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
     let words = "Sharp edges 0123";
     // Laid out at 32 pixels, drawn at scale 1: the reference.
     let mut big = Scene::new();
-    big.add(big.root(), Node::text(Text::new(words, &f, 32.0)).at(4.0, 4.0))
-        .unwrap();
+    big.add(
+        big.root(),
+        Node::text(Text::new(words, &f, 32.0)).at(4.0, 4.0),
+    )
+    .unwrap();
     let reference = render(&mut r, &big, 300, 48, Color::BLACK);
     // Laid out at 16 pixels, drawn at scale 2 (zoom).
     let mut zoomed = Scene::new();
@@ -312,7 +318,10 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
     // Laid out at 16 pixels in a window of scale factor 2.
     let mut logical = Scene::new();
     logical
-        .add(logical.root(), Node::text(Text::new(words, &f, 16.0)).at(2.0, 2.0))
+        .add(
+            logical.root(),
+            Node::text(Text::new(words, &f, 16.0)).at(2.0, 2.0),
+        )
         .unwrap();
     let target = r.create_render_target(300, 48).unwrap();
     r.render_scaled(
@@ -327,7 +336,10 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
     let hidpi = r.read_pixels(&target).unwrap();
     let (b_ref, b_zoom, b_hidpi) = (blur(&reference), blur(&zoom), blur(&hidpi));
     // Glyphs magnified from 16-pixel bitmaps would be about twice as soft as 32-pixel ones.
-    for (name, img, b) in [("zoom 2", &zoom, b_zoom), ("scale factor 2", &hidpi, b_hidpi)] {
+    for (name, img, b) in [
+        ("zoom 2", &zoom, b_zoom),
+        ("scale factor 2", &hidpi, b_hidpi),
+    ] {
         assert!(
             b <= b_ref * 1.1 + 0.01,
             "{name}: {b:.3} of lit pixels are soft, the 32-pixel layout {b_ref:.3}"
@@ -338,7 +350,10 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
             .filter(|(a, b)| a.0[0].abs_diff(b.0[0]) <= 8)
             .count();
         let share = close as f64 / (300.0 * 48.0);
-        assert!(share > 0.98, "{name}: only {share:.3} of pixels match the 32-pixel layout");
+        assert!(
+            share > 0.98,
+            "{name}: only {share:.3} of pixels match the 32-pixel layout"
+        );
     }
     // A continuous zoom makes a handful of glyph sizes, not one per step.
     let uploads_before = r.stats().total.glyph_uploads;
@@ -350,5 +365,8 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
         render(&mut r, &s, 160, 48, Color::BLACK);
     }
     let uploads = r.stats().total.glyph_uploads - uploads_before;
-    assert!(uploads <= 4 * 5, "{uploads} glyph uploads for a zoom from 1 to 2");
+    assert!(
+        uploads <= 4 * 5,
+        "{uploads} glyph uploads for a zoom from 1 to 2"
+    );
 }

@@ -289,7 +289,11 @@ impl Collector {
                 Bounds::Skip => {}
             }
         }
-        let pop = match if slot.masked() { cx.scene.mask(id) } else { None } {
+        let pop = match if slot.masked() {
+            cx.scene.mask(id)
+        } else {
+            None
+        } {
             None => Pop::None,
             Some(mask) => match self.push_mask(cx, id, mask) {
                 Some(p) => p,

@@ -287,6 +287,7 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
 /// The scale glyphs of a `size`-pixel text are rasterised at when one of its pixels covers `world` target pixels:
 /// `world` rounded up to a quarter octave (1, 1.19, 1.41, 1.68, 2, ...), so a zoom from 1 to 2 makes five sizes,
 /// within 1/8 to 8, and glyphs at most 256 pixels (larger text keeps its own size). 1 for a non-finite scale.
+#[cfg(feature = "text")]
 pub(crate) fn raster_scale(world: f32, size: f32) -> f32 {
     if !(world.is_finite() && world > 0.0) {
         return 1.0;
@@ -299,7 +300,11 @@ pub(crate) fn raster_scale(world: f32, size: f32) -> f32 {
 
 /// Whether a node's texture may be drawn (not destroyed, not the target being drawn); counted and logged if
 /// not.
-fn texture_usable<F: Fn(TextureId) -> bool>(cx: &mut Ctx<'_, F>, id: NodeId, tex: TextureId) -> bool {
+fn texture_usable<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    id: NodeId,
+    tex: TextureId,
+) -> bool {
     if Some(tex) == cx.forbidden {
         cx.feedback_loop = true;
         cx.incomplete = true;
@@ -566,9 +571,9 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
     Some((inh, slot.child_count() != 0))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "text"))]
 mod raster_tests {
-    use super::raster_scale;
+    use crate::collect::visit::raster_scale;
 
     #[test]
     fn raster_scales_are_quarter_octaves_rounded_up_and_bounded() {
