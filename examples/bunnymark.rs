@@ -10,7 +10,8 @@
 //! `--out FILE.png` (save the last frame), `--parallel-min N` (children a container needs for its sprites to be
 //! computed on every core; default 32,768), `--pointer` (every bunny interactive, and each frame a pointer move
 //! goes through an `Events` dispatcher first, with hover handlers tinting the bunny under it: the JSON adds the
-//! dispatch's median and its share of the CPU frame).
+//! dispatch's median and its share of the CPU frame), `--animated` (bunnies become critters of the shipped
+//! spritesheet, each an `AnimatedSprite` turning frames at 12 per second of a 60 Hz clock).
 
 mod common;
 use common::Rng;
@@ -41,6 +42,7 @@ struct Args {
     pipeline_cache: Option<String>,
     parallel_min: Option<usize>,
     pointer: bool,
+    animated: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -59,6 +61,7 @@ fn parse_args() -> Result<Args, String> {
         pipeline_cache: None,
         parallel_min: None,
         pointer: false,
+        animated: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -81,13 +84,14 @@ fn parse_args() -> Result<Args, String> {
             "--masks" => a.masks = num("--masks")?,
             "--rect-masks" => a.rect_masks = true,
             "--pointer" => a.pointer = true,
+            "--animated" => a.animated = true,
             "--parallel-min" => a.parallel_min = Some(num("--parallel-min")?),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--pipeline-cache" => {
                 a.pipeline_cache = Some(it.next().ok_or("--pipeline-cache needs a directory")?)
             }
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--out FILE.png]");
+                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--pointer] [--animated] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -115,7 +119,13 @@ struct Bunnymark {
     blend_modes: bool,
     /// Bunnies are hit-test targets.
     interactive: bool,
+    /// With --animated: the sheet, and each bunny's animation.
+    sheet: Option<stage2d::Spritesheet>,
+    anims: Vec<stage2d::AnimatedSprite>,
 }
+
+/// The sheet's animations the animated bunnies play.
+const CRITTERS: [&str; 3] = ["blob_walk", "bird_flap", "beetle_crawl"];
 
 impl Bunnymark {
     fn new(renderer: &mut Renderer, args: &Args) -> stage2d::Result<Self> {
@@ -128,6 +138,14 @@ impl Bunnymark {
                 )
             })
             .collect::<stage2d::Result<Vec<_>>>()?;
+        let sheet = match args.animated {
+            true => Some(
+                stage2d::Assets::new()
+                    .load_spritesheet(renderer, common::asset("critters.json"), Sampling::NEAREST)?
+                    .clone(),
+            ),
+            false => None,
+        };
         let mut scene = Scene::new();
         let bunnies = scene.add(scene.root(), Node::container())?;
         let (mut parents, mut masks) = (vec![bunnies], Vec::new());
@@ -159,6 +177,8 @@ impl Bunnymark {
             rng: Rng(0x2545_f491_4f6c_dd1d),
             blend_modes,
             interactive: args.pointer,
+            sheet,
+            anims: Vec::new(),
         })
     }
 
@@ -181,6 +201,10 @@ impl Bunnymark {
             } else {
                 BlendMode::Normal
             };
+            let tex = match &self.sheet {
+                Some(sheet) => sheet.animation(CRITTERS[texture % 3]).unwrap()[0],
+                None => tex,
+            };
             let node = Node::sprite(tex)
                 .anchor(0.5, 1.0)
                 .at(
@@ -190,6 +214,11 @@ impl Bunnymark {
                 .blended(blend);
             let parent = self.parents[i % self.parents.len()];
             let id = self.scene.add(parent, node)?;
+            if let Some(sheet) = &self.sheet {
+                let mut a = stage2d::AnimatedSprite::from_sheet(id, sheet, CRITTERS[texture % 3])?;
+                a.goto_and_play(&mut self.scene, i % 6)?;
+                self.anims.push(a);
+            }
             if self.interactive {
                 self.scene.set_event_mode(id, EventMode::Static)?;
             }
@@ -240,6 +269,10 @@ impl Bunnymark {
                 b.vy = 0.0;
                 p.y = 0.0;
             }
+        }
+        for a in &mut self.anims {
+            // A 60 Hz clock: frames turn 12 times a second.
+            let _ = a.update(&mut self.scene, 1.0 / 60.0);
         }
     }
 }
@@ -384,7 +417,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{},\"culled_per_frame\":{},",
             "\"startup_ms\":{:.2},\"first_frame_ms\":{:.2},\"worst_frame_first_second_ms\":{:.2},\"pipeline_cache\":{},",
             "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{},",
-            "\"pointer\":{},\"pointer_dispatch_ms_median\":{},\"pointer_dispatch_share_of_cpu\":{},\"pointer_moves_seen\":{}}}"
+            "\"pointer\":{},\"pointer_dispatch_ms_median\":{},\"pointer_dispatch_share_of_cpu\":{},\"pointer_moves_seen\":{},\"animated\":{}}}"
         ),
         args.sprites,
         args.frames,
@@ -438,6 +471,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         pointer_ms,
         pointer_share,
         moves,
+        args.animated,
     );
     Ok(())
 }

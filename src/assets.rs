@@ -36,6 +36,11 @@ enum Work {
 /// A decoded file on its way from a worker to the GPU: its cache key and the work or what failed.
 type Decoded = (PathBuf, std::result::Result<Work, Error>);
 
+/// Uploads an image the worker premultiplied.
+fn upload(renderer: &mut Renderer, img: &image::RgbaImage, sampling: Sampling) -> Result<Texture> {
+    renderer.texture_from_premultiplied(img.width(), img.height(), img.as_raw(), sampling)
+}
+
 /// Whether a path names a spritesheet's JSON.
 fn is_sheet(path: &Path) -> bool {
     path.extension()
@@ -44,9 +49,14 @@ fn is_sheet(path: &Path) -> bool {
 
 /// A worker's job: decode an image, or read a sheet and decode its image unless `cached` says it is loaded.
 fn decode(given: &Path, cached: impl Fn(&Path) -> bool) -> std::result::Result<Work, Error> {
+    // Premultiplied here, off the renderer's thread, and in place (no second copy of a large image).
     let image = |p: &Path| {
         image::open(p)
-            .map(|i| i.to_rgba8())
+            .map(|i| {
+                let mut rgba = i.to_rgba8();
+                crate::readback::premultiply(&mut rgba);
+                rgba
+            })
             .map_err(|source| Error::ImageFile {
                 path: p.to_owned(),
                 source,
@@ -293,7 +303,7 @@ impl Assets {
     ) -> Result<()> {
         match work {
             Work::Image(img) => {
-                let t = renderer.texture_from_image(&img, sampling)?;
+                let t = upload(renderer, &img, sampling)?;
                 self.textures.insert(k.to_owned(), t);
             }
             Work::Sheet {
@@ -304,7 +314,7 @@ impl Assets {
                 let texture = match (self.textures.get(&image_key), image) {
                     (Some(&t), _) => t,
                     (None, Some(img)) => {
-                        let t = renderer.texture_from_image(&img, sampling)?;
+                        let t = upload(renderer, &img, sampling)?;
                         self.textures.insert(image_key.clone(), t);
                         t
                     }

@@ -48,7 +48,11 @@ impl Sprite {
             );
         }
         let [ox, oy, w, h] = t.trim_rect();
-        let k = size / Vec2::from(t.size());
+        // Stretched by an explicit size; the texture's own size needs no division.
+        let k = match self.size {
+            Some(s) => s / Vec2::from(t.size()),
+            None => Vec2::ONE,
+        };
         let p0 = matrix.transform_point2(lo + Vec2::new(ox, oy) * k);
         let dx = matrix.matrix2.x_axis * (w * k.x);
         let dy = matrix.matrix2.y_axis * (h * k.y);

@@ -11,6 +11,16 @@ use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
+/// One named animation: its frames' indices, handles and anchors (the last two shared by every
+/// [`AnimatedSprite`](crate::AnimatedSprite) playing it, so a crowd reads one copy).
+#[derive(Clone, Debug)]
+pub(crate) struct Animation {
+    name: String,
+    indices: Vec<usize>,
+    pub(crate) textures: std::sync::Arc<[Texture]>,
+    pub(crate) anchors: std::sync::Arc<[Option<Vec2>]>,
+}
+
 /// Named frames of one texture, and named animations (lists of frames), from TexturePacker JSON. Every frame is
 /// a [`Texture`] on the sheet's one texture (trimmed and rotated frames keep their untrimmed size and draw
 /// upright), so a sheet's sprites batch together.
@@ -20,7 +30,7 @@ pub struct Spritesheet {
     /// Name, handle, anchor from the sheet.
     frames: Vec<(String, Texture, Option<Vec2>)>,
     by_name: FxHashMap<String, usize>,
-    animations: Vec<(String, Vec<usize>)>,
+    animations: Vec<Animation>,
     /// The image file the JSON names (`meta.image`), if any.
     image: Option<String>,
 }
@@ -59,11 +69,21 @@ impl Spritesheet {
             by_name.insert(f.name.clone(), i);
             frames.push((f.name, t, f.anchor.map(Vec2::from)));
         }
+        let animations = data
+            .animations
+            .into_iter()
+            .map(|(name, indices)| Animation {
+                textures: indices.iter().map(|&i| frames[i].1).collect(),
+                anchors: indices.iter().map(|&i| frames[i].2).collect(),
+                name,
+                indices,
+            })
+            .collect();
         Ok(Spritesheet {
             texture,
             frames,
             by_name,
-            animations: data.animations,
+            animations,
             image: data.image,
         })
     }
@@ -126,25 +146,25 @@ impl Spritesheet {
 
     /// Animation names, in the sheet's order.
     pub fn animation_names(&self) -> impl Iterator<Item = &str> {
-        self.animations.iter().map(|a| a.0.as_str())
+        self.animations.iter().map(|a| a.name.as_str())
     }
 
     /// The frames of animation `name`, in order.
     pub fn animation(&self, name: &str) -> Option<Vec<Texture>> {
-        self.animation_indices(name)
-            .map(|ix| ix.iter().map(|&i| self.frames[i].1).collect())
+        self.animation_data(name).map(|a| a.textures.to_vec())
     }
 
-    pub(crate) fn animation_indices(&self, name: &str) -> Option<&[usize]> {
-        self.animations
-            .iter()
-            .find(|a| a.0 == name)
-            .map(|a| a.1.as_slice())
+    /// The names of animation `name`'s frames, in order.
+    pub fn animation_frame_names(&self, name: &str) -> Option<Vec<&str>> {
+        self.animation_data(name).map(|a| {
+            a.indices
+                .iter()
+                .map(|&i| self.frames[i].0.as_str())
+                .collect()
+        })
     }
 
-    /// Frame `i`: name, handle and anchor.
-    pub(crate) fn frame_at(&self, i: usize) -> (&str, Texture, Option<Vec2>) {
-        let (n, t, a) = &self.frames[i];
-        (n, *t, *a)
+    pub(crate) fn animation_data(&self, name: &str) -> Option<&Animation> {
+        self.animations.iter().find(|a| a.name == name)
     }
 }

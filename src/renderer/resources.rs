@@ -37,6 +37,23 @@ impl Renderer {
         t
     }
 
+    /// A texture from premultiplied RGBA8 pixels (an image a loader has premultiplied on its own thread).
+    pub(crate) fn texture_from_premultiplied(
+        &mut self,
+        w: u32,
+        h: u32,
+        pixels: &[u8],
+        s: Sampling,
+    ) -> Result<Texture> {
+        self.textures.check_size(w, h)?;
+        let textures = &mut self.textures;
+        let t = crate::device::checked(&self.device, "creating a texture", || {
+            textures.create_from_premultiplied(w, h, pixels, s)
+        });
+        self.absorb_texture_stats();
+        t
+    }
+
     /// A texture from a decoded image.
     pub fn texture_from_image(&mut self, image: &image::RgbaImage, s: Sampling) -> Result<Texture> {
         self.create_texture(image.width(), image.height(), image.as_raw(), s)
