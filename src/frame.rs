@@ -65,6 +65,8 @@ pub(crate) struct Frame {
     attachments: Attachments,
     /// The batch shader for each texture count: entry `k - 1` samples `k` slots.
     batch_shaders: Vec<ShaderId>,
+    /// The variant for batches holding a texture with mipmaps (all slots).
+    batch_shader_mip: ShaderId,
     batch_geometry: GeometryLayoutId,
     draws: Vec<Draw>,
     /// The target the prepared frame is for; `None` between trim and the next prepare.
@@ -102,13 +104,22 @@ impl Frame {
             .map(|k| {
                 pipelines.register_shader(ShaderDesc {
                     label: "stage2d batch",
-                    source: shader::batch_source(k, caps.quad_bit),
+                    source: shader::batch_source(k, caps.quad_bit, false),
                     vertex_entry: "vs_main",
                     fragment_entry: "fs_main",
                     bind_group_layouts: vec![textures.layout().clone(), streams.layout().clone()],
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        // Batches holding a texture with mipmaps: one variant, the widest (sampling with derivatives costs GPUs
+        // more, so the others stay as they are).
+        let batch_shader_mip = pipelines.register_shader(ShaderDesc {
+            label: "stage2d batch (mipmaps)",
+            source: shader::batch_source(caps.slots, caps.quad_bit, true),
+            vertex_entry: "vs_main",
+            fragment_entry: "fs_main",
+            bind_group_layouts: vec![textures.layout().clone(), streams.layout().clone()],
+        })?;
         // No vertex buffer: the shader pulls quads and mesh vertices from storage buffers by index.
         let batch_geometry = pipelines.register_geometry(GeometryLayout {
             stride: 0,
@@ -120,6 +131,7 @@ impl Frame {
             streams,
             attachments: Attachments::default(),
             batch_shaders,
+            batch_shader_mip,
             batch_geometry,
             draws: Vec::new(),
             prepared: None,
@@ -251,9 +263,13 @@ impl Frame {
                 pipelines.set_target_state(base.with_stencil(stencil), desc.format);
             }
             let bind_group = textures.bind_group(&b.textures);
+            let shader = match textures.any_mipmapped(&b.textures) {
+                true => self.batch_shader_mip,
+                false => self.batch_shader_for(b.textures.len()),
+            };
             let pipeline = pipelines.get_pipeline(GraphicsState {
                 geometry: self.batch_geometry,
-                shader: self.batch_shader_for(b.textures.len()),
+                shader,
                 flags: StateFlags::default(),
                 blend: b.blend,
                 topology: b.topology,

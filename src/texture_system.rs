@@ -475,6 +475,16 @@ impl TextureSystem {
         self.groups.len()
     }
 
+    /// Whether any texture of the set has mip levels (its batch samples with derivatives).
+    pub fn any_mipmapped(&self, set: &TextureSet) -> bool {
+        set.ids().any(|id| {
+            self.slots
+                .get(id.slot())
+                .and_then(|s| s.gpu.as_ref())
+                .is_some_and(|g| g.texture.mip_level_count() > 1)
+        })
+    }
+
     /// The cached bind group for a batch's textures, created on first use.
     ///
     /// # Panics
