@@ -407,3 +407,57 @@ fn mipmaps_average_textures_drawn_small() {
     );
     golden("mipmaps", &img);
 }
+
+#[test]
+fn hostile_tiling_and_nine_slice_values_are_skipped_and_the_rest_draws() {
+    let mut r = renderer();
+    let t = r
+        .texture_from_image(&ramp(8, 8), Sampling::NEAREST)
+        .unwrap();
+    let white = r.white_texture();
+    let mut scene = Scene::new();
+    let tilings = [
+        (f32::NAN, 1.0, 0.0),
+        (0.0, 1.0, 0.0),
+        (1e-30, 1.0, 0.0),
+        (1e30, 1e30, 0.0),
+        (1.0, 1.0, f32::NAN),
+        (1.0, 1.0, 1e30),
+    ];
+    for (i, (sx, sy, rot)) in tilings.into_iter().enumerate() {
+        let mut ts = TilingSprite::new(t, 10.0, 10.0);
+        ts.tile_scale = glam::Vec2::new(sx, sy);
+        ts.tile_rotation = rot;
+        scene
+            .add(scene.root(), Node::tiling(ts).at(i as f32 * 10.0, 0.0))
+            .unwrap();
+    }
+    for size in [f32::NAN, f32::INFINITY, -5.0, 1e30, 0.0] {
+        let mut ts = TilingSprite::new(t, size, 4.0);
+        ts.tile_position = glam::Vec2::splat(size);
+        scene.add(scene.root(), Node::tiling(ts)).unwrap();
+        let mut ns = NineSliceSprite::new(t, [size, -3.0, f32::MAX, 2.0]);
+        ns.size = glam::Vec2::new(size, 5.0);
+        scene.add(scene.root(), Node::nine_slice(ns)).unwrap();
+    }
+    // A plain red quad after all of them still draws.
+    scene
+        .add(
+            scene.root(),
+            Node::sprite(white)
+                .sized(6.0, 6.0)
+                .at(60.0, 20.0)
+                .tinted(Color::rgb(1.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let started = std::time::Instant::now();
+    let img = render(&mut r, &scene, 80, 40, CLEAR);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    probe(&img, 63, 23, [255, 0, 0, 255], 0);
+    // An animation with a non-finite rate does nothing.
+    let id = scene.add(scene.root(), Node::sprite(t)).unwrap();
+    let mut a = AnimatedSprite::new(id, vec![t, white]).unwrap();
+    a.fps = f32::NAN;
+    a.play();
+    assert!(!a.update(&mut scene, 0.5).unwrap().frame_changed);
+}

@@ -47,6 +47,9 @@ enum Op {
     AddSprite(N, T),
     AddShape(N),
     AddContainer(N),
+    /// A tiling sprite (turned tiles) or a nine-slice sprite of a texture.
+    AddTiling(N, T),
+    AddNineSlice(N, T),
     Remove(N),
     Reparent(N, N),
     SetMask(N, N),
@@ -105,6 +108,8 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), tex()).prop_map(|(n, t)| Op::AddSprite(n, t)),
         node().prop_map(Op::AddShape),
         node().prop_map(Op::AddContainer),
+        (node(), tex()).prop_map(|(n, t)| Op::AddTiling(n, t)),
+        (node(), tex()).prop_map(|(n, t)| Op::AddNineSlice(n, t)),
         node().prop_map(Op::Remove),
         (node(), node()).prop_map(|(a, b)| Op::Reparent(a, b)),
         (node(), node()).prop_map(|(a, b)| Op::SetMask(a, b)),
@@ -339,6 +344,19 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             add(model, scene, f, n, Node::graphics(g));
         }
         Op::AddContainer(n) => add(model, scene, f, n, Node::container()),
+        Op::AddTiling(n, t) => {
+            let tex = model.texture(f, t).map_or(r.white_texture(), |t| t.0);
+            let mut ts = stage2d::TilingSprite::new(tex, 6.0, 5.0);
+            ts.tile_rotation = 0.7;
+            ts.tile_scale = glam::Vec2::new(0.5, 2.0);
+            add(model, scene, f, n, Node::tiling(ts));
+        }
+        Op::AddNineSlice(n, t) => {
+            let tex = model.texture(f, t).map_or(r.white_texture(), |t| t.0);
+            let mut ns = stage2d::NineSliceSprite::new(tex, [1.0, 1.0, 2.0, 1.0]);
+            ns.size = glam::Vec2::new(7.0, 2.0);
+            add(model, scene, f, n, Node::nine_slice(ns));
+        }
         Op::Remove(n) => {
             let Some((id, want)) = model.pick(scene, f, n) else {
                 return;
