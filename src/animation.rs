@@ -146,7 +146,7 @@ impl AnimatedSprite {
     /// Starts (or resumes) playing. A completed non-looping animation starts again from its first frame (its
     /// last, backwards).
     pub fn play(&mut self) {
-        if !self.looping && self.at_end() {
+        if !self.playing && !self.looping && self.at_end() {
             self.position = if self.speed < 0.0 {
                 self.frames.len() as f64 - 1e-9
             } else {
@@ -206,13 +206,21 @@ impl AnimatedSprite {
                     s.anchor = a;
                 }
             }
-            kind => {
-                // Any other kind becomes a sprite of the frame, keeping the node's transform.
+            NodeKind::Tiling(t) => t.texture = texture,
+            NodeKind::NineSlice(n) => n.texture = texture,
+            kind @ NodeKind::Container => {
+                // A container becomes a sprite of the frame, keeping its transform.
                 let mut s = crate::Sprite::new(texture);
                 if let Some(a) = anchor {
                     s.anchor = a;
                 }
                 *kind = NodeKind::Sprite(s);
+            }
+            _ => {
+                return Err(Error::InvalidFrame(
+                    "an animation plays on a sprite, tiling, nine-slice or empty container node"
+                        .into(),
+                ))
             }
         }
         Ok(())
@@ -264,11 +272,12 @@ impl AnimatedSprite {
                     p = 0.0;
                 }
             }
-        } else if p >= n - 1.0 && delta > 0.0 {
+        } else if p >= n {
+            // Past the last frame's time (as PixiJS: the last frame is shown for its whole time first).
             p = n - 1.0;
             self.playing = false;
             step.completed = true;
-        } else if p <= 0.0 && delta < 0.0 {
+        } else if p < 0.0 {
             p = 0.0;
             self.playing = false;
             step.completed = true;
@@ -361,6 +370,43 @@ mod tests {
         a.play();
         a.update(&mut scene, 0.05).unwrap();
         assert_eq!(a.current_frame(), 0);
+    }
+
+    #[test]
+    fn the_last_frame_shows_for_its_time_before_completing() {
+        let (mut scene, node, frames) = setup(1);
+        let mut a = AnimatedSprite::new(node, frames.clone())
+            .unwrap()
+            .with_fps(10.0)
+            .once();
+        a.play();
+        assert!(
+            !a.update(&mut scene, 0.05).unwrap().completed,
+            "half its time"
+        );
+        assert!(a.update(&mut scene, 0.06).unwrap().completed);
+        let (mut scene, node, frames) = setup(3);
+        let mut a = AnimatedSprite::new(node, frames)
+            .unwrap()
+            .with_fps(10.0)
+            .once();
+        a.play();
+        a.update(&mut scene, 0.25).unwrap();
+        assert_eq!(
+            (a.current_frame(), a.is_playing()),
+            (2, true),
+            "on the last frame"
+        );
+        assert!(a.update(&mut scene, 0.1).unwrap().completed);
+        // Shapes and text are not animated.
+        let g = scene
+            .add(
+                scene.root(),
+                crate::Node::graphics(crate::GraphicsContext::new()),
+            )
+            .unwrap();
+        let mut b = AnimatedSprite::new(g, vec![texture(0), texture(1)]).unwrap();
+        assert!(b.goto_and_stop(&mut scene, 1).is_err());
     }
 
     #[test]

@@ -24,10 +24,10 @@ pub struct BundleId(u64);
 enum Work {
     /// An image, decoded.
     Image(image::RgbaImage),
-    /// A spritesheet: its JSON, and its image's cache key with the image decoded (or `None` if that image is
-    /// cached already).
+    /// A spritesheet: its parsed JSON, and its image's cache key with the image decoded (or `None` if that
+    /// image is cached already).
     Sheet {
-        json: Vec<u8>,
+        data: crate::sheet_json::SheetData,
         image_key: PathBuf,
         image: Option<image::RgbaImage>,
     },
@@ -65,18 +65,15 @@ fn decode(given: &Path, cached: impl Fn(&Path) -> bool) -> std::result::Result<W
     if !is_sheet(given) {
         return image(given).map(Work::Image);
     }
-    let json = std::fs::read(given).map_err(|e| Error::AssetLoad {
-        path: given.to_owned(),
-        reason: e.to_string(),
-    })?;
-    let image_path = Spritesheet::image_path(given, &json)?;
+    let data = Spritesheet::read(given)?;
+    let image_path = Spritesheet::image_path_of(given, &data)?;
     let image_key = key(&image_path);
     let img = match cached(&image_key) {
         true => None,
         false => Some(image(&image_path)?),
     };
     Ok(Work::Sheet {
-        json,
+        data,
         image_key,
         image: img,
     })
@@ -98,6 +95,8 @@ pub struct Assets {
     textures: FxHashMap<PathBuf, Texture>,
     /// Spritesheets by the path of their JSON.
     sheets: FxHashMap<PathBuf, Spritesheet>,
+    /// Images loaded by their own path (not only as a sheet's image): unloading a sheet keeps them.
+    explicit: rustc_hash::FxHashSet<PathBuf>,
     /// Files being decoded, and the bundles waiting for each.
     in_flight: FxHashMap<PathBuf, Vec<BundleId>>,
     bundles: FxHashMap<u64, Bundle>,
@@ -114,6 +113,7 @@ impl Default for Assets {
         Assets {
             textures: FxHashMap::default(),
             sheets: FxHashMap::default(),
+            explicit: Default::default(),
             in_flight: FxHashMap::default(),
             bundles: FxHashMap::default(),
             next_bundle: 1,
@@ -148,9 +148,11 @@ impl Assets {
     ) -> Result<Texture> {
         let k = key(path.as_ref());
         if let Some(t) = self.textures.get(&k) {
+            self.explicit.insert(k);
             return Ok(*t);
         }
         let t = renderer.load_texture(path.as_ref(), sampling)?;
+        self.explicit.insert(k.clone());
         self.textures.insert(k, t);
         Ok(t)
     }
@@ -166,6 +168,7 @@ impl Assets {
         sampling: Sampling,
     ) -> Result<Texture> {
         let k = PathBuf::from(name);
+        self.explicit.insert(k.clone());
         if let Some(t) = self.textures.get(&k) {
             return Ok(*t);
         }
@@ -200,19 +203,30 @@ impl Assets {
     pub fn unload(&mut self, renderer: &mut Renderer, path: impl AsRef<Path>) -> Result<bool> {
         let k = key(path.as_ref());
         if let Some(sheet) = self.sheets.remove(&k) {
+            // Its image goes too, unless another sheet shows it or it was loaded by its own path.
+            let id = sheet.texture().id();
+            let shared = self.sheets.values().any(|s| s.texture().id() == id);
             let image = self
                 .textures
                 .iter()
-                .find(|(_, &t)| t.id() == sheet.texture().id())
+                .find(|(_, &t)| t.id() == id)
                 .map(|(p, _)| p.clone());
-            if let Some(p) = image {
-                self.textures.remove(&p);
+            match image {
+                Some(p) if !shared && !self.explicit.contains(&p) => {
+                    self.textures.remove(&p);
+                    renderer.destroy_texture(sheet.texture())?;
+                }
+                _ => {}
             }
-            renderer.destroy_texture(sheet.texture())?;
             return Ok(true);
         }
+        self.explicit.remove(&k);
         match self.textures.remove(&k) {
-            Some(t) => renderer.destroy_texture(t).map(|_| true),
+            Some(t) => {
+                // Sheets showing it lose their frames' texture: forget them too.
+                self.sheets.retain(|_, s| s.texture().id() != t.id());
+                renderer.destroy_texture(t).map(|_| true)
+            }
             None => Ok(false),
         }
     }
@@ -239,6 +253,9 @@ impl Assets {
             }
             bundle.files.push(k.clone());
             if self.textures.contains_key(&k) || self.sheets.contains_key(&k) {
+                if !is_sheet(&k) {
+                    self.explicit.insert(k.clone());
+                }
                 bundle.done += 1;
                 continue;
             }
@@ -246,8 +263,10 @@ impl Assets {
             waiting.push(id);
             if waiting.len() == 1 {
                 let send = self.send.clone();
-                let cached: Vec<PathBuf> = self.textures.keys().cloned().collect::<Vec<_>>();
-                let cached = if is_sheet(&k) { cached } else { Vec::new() };
+                let cached: Vec<PathBuf> = match is_sheet(&k) {
+                    true => self.textures.keys().cloned().collect(),
+                    false => Vec::new(),
+                };
                 rayon::spawn(move || {
                     let decoded = decode(&given, |p| cached.iter().any(|c| c == p));
                     // The cache may be gone; then nobody waits for the result.
@@ -303,26 +322,39 @@ impl Assets {
     ) -> Result<()> {
         match work {
             Work::Image(img) => {
-                let t = upload(renderer, &img, sampling)?;
-                self.textures.insert(k.to_owned(), t);
+                // Loaded meanwhile (as a sheet's image): the cached texture stays, this copy is dropped.
+                if !self.textures.contains_key(k) {
+                    let t = upload(renderer, &img, sampling)?;
+                    self.textures.insert(k.to_owned(), t);
+                }
+                self.explicit.insert(k.to_owned());
             }
             Work::Sheet {
-                json,
+                data,
                 image_key,
                 image,
             } => {
-                let texture = match (self.textures.get(&image_key), image) {
-                    (Some(&t), _) => t,
-                    (None, Some(img)) => {
-                        let t = upload(renderer, &img, sampling)?;
-                        self.textures.insert(image_key.clone(), t);
-                        t
-                    }
+                let (texture, fresh) = match (self.textures.get(&image_key), image) {
+                    (Some(&t), _) => (t, false),
+                    (None, Some(img)) => (upload(renderer, &img, sampling)?, true),
                     // Unloaded while the worker read the JSON: decode it here.
-                    (None, None) => self.load(renderer, &image_key, sampling)?,
+                    (None, None) => (renderer.load_texture(&image_key, sampling)?, true),
                 };
-                let sheet = Spritesheet::from_json(&json, texture, k)?;
-                self.sheets.insert(k.to_owned(), sheet);
+                match Spritesheet::from_data(data, texture, k) {
+                    Ok(sheet) => {
+                        if fresh {
+                            self.textures.insert(image_key, texture);
+                        }
+                        self.sheets.insert(k.to_owned(), sheet);
+                    }
+                    Err(e) => {
+                        // An image uploaded only for this sheet goes with it.
+                        if fresh {
+                            renderer.destroy_texture(texture)?;
+                        }
+                        return Err(e);
+                    }
+                }
             }
         }
         Ok(())

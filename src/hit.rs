@@ -323,7 +323,7 @@ impl Scene {
             let Some(p) = to_local(node, p_parent) else {
                 continue;
             };
-            if cache.content_contains(node, p) {
+            if cache.mask_shape_contains(node, p) {
                 return true;
             }
             stack.extend(self.children_of(id).iter().map(|&c| (c, p)));

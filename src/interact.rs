@@ -616,9 +616,9 @@ impl QueryCache {
                 b.add_point(o + size);
             }
             NodeKind::NineSlice(n) => {
-                let o = -n.anchor * n.size;
-                b.add_point(o);
-                b.add_point(o + n.size);
+                let (lo, hi) = n.local_rect();
+                b.add_point(lo);
+                b.add_point(hi);
             }
             NodeKind::Tiling(t) => {
                 let o = -t.anchor * t.size;
@@ -638,6 +638,19 @@ impl QueryCache {
             b
         } else {
             Aabb::EMPTY
+        }
+    }
+
+    /// Whether the node's shape as a mask covers the local point `p`: as [`QueryCache::content_contains`], but a
+    /// sprite of a trimmed frame masks with the pixels it draws, as the stencil does, not its untrimmed box.
+    pub(crate) fn mask_shape_contains(&mut self, node: &Node, p: Vec2) -> bool {
+        match &node.kind {
+            NodeKind::Sprite(s) if !s.texture.is_plain() => {
+                let (p0, dx, dy) = s.quad(&glam::Affine2::IDENTITY);
+                let (a, b) = (p0, p0 + dx + dy);
+                p.cmpge(a.min(b)).all() && p.cmple(a.max(b)).all()
+            }
+            _ => self.content_contains(node, p),
         }
     }
 

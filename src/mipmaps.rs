@@ -1,5 +1,6 @@
 //! Mipmap generation on the GPU: each level is drawn from the one above it through a linear sampler (a 2x2 box
-//! filter of premultiplied texels, so transparent texels do not darken their neighbours). The pipeline is made
+//! filter of premultiplied texels where the level above has even sides, so transparent texels do not darken their
+//! neighbours; an odd side is sampled at the new texel centres, which leaves part of a row or column out). The pipeline is made
 //! the first time a texture asks for mipmaps and kept; a texture's chain costs one command buffer at load.
 
 /// The number of levels of a full chain for a `width x height` texture (down to 1x1).

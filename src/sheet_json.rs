@@ -21,8 +21,11 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-/// The largest document accepted, in bytes.
-const MAX_DOCUMENT_BYTES: usize = 64 << 20;
+/// The largest document accepted, in bytes (a hash of the most frames a sheet may hold is about 13 MB).
+pub(crate) const MAX_DOCUMENT_BYTES: usize = 16 << 20;
+/// The most values (counted by their separators, before parsing) a document may hold: a sheet of 65,536 frames
+/// has about 2,000,000; the parsed tree of this many takes about 128 MiB.
+const MAX_VALUES: usize = 4_000_000;
 /// The most frames a sheet may hold.
 const MAX_FRAMES: usize = 65_536;
 /// The longest frame or animation name, in bytes.
@@ -93,6 +96,18 @@ pub(crate) fn parse(json: &[u8]) -> Result<SheetData, SheetError> {
                 "the document is {} bytes long; at most {MAX_DOCUMENT_BYTES} are accepted",
                 json.len()
             ),
+        ));
+    }
+    // Every value but the first follows a `,` or opens after `[` or `{`: an upper bound on the parsed tree's size,
+    // taken before serde_json builds it.
+    let values = json
+        .iter()
+        .filter(|&&b| matches!(b, b',' | b'[' | b'{'))
+        .count();
+    if values > MAX_VALUES {
+        return Err(error(
+            DOCUMENT,
+            format!("the document holds about {values} values; at most {MAX_VALUES} are accepted"),
         ));
     }
     let document: Value =
@@ -1016,6 +1031,17 @@ mod tests {
             r#"{{{frames}, "animations": {{"one": [{half}], "two": [{half}], "three": ["a"]}}}}"#
         );
         assert_eq!(fails(&over).field, "animations");
+    }
+
+    #[test]
+    fn documents_of_too_many_values_are_rejected_before_parsing() {
+        let mut text = String::from(r#"{"frames": ["#);
+        text.push_str(&"0,".repeat(MAX_VALUES));
+        text.push_str("0]}");
+        assert!(text.len() <= MAX_DOCUMENT_BYTES);
+        let e = parse(text.as_bytes()).unwrap_err();
+        assert_eq!(e.field, "(document)");
+        assert!(e.reason.contains("values"), "{}", e.reason);
     }
 
     #[test]

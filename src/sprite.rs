@@ -95,9 +95,10 @@ impl NineSliceSprite {
     }
 
     /// The nine parts: `(local rectangle, texture rectangle)`, each `[x0, y0, x1, y1]`, the local ones from the
-    /// anchored top-left, the texture ones in upright pixels of the stored frame. Parts of zero size are left
-    /// out. `None` for a size or border that is not finite.
-    pub(crate) fn parts(&self) -> Option<Vec<([f32; 4], [f32; 4])>> {
+    /// anchored top-left, the texture ones in upright pixels of the stored frame, and how many there are (parts
+    /// of zero size on screen are left out). A part whose texture span is empty (borders that fill the texture)
+    /// stretches the texel at its seam, as PixiJS does. `None` for a size, anchor or border that is not finite.
+    pub(crate) fn parts(&self) -> Option<([NineSlicePart; 9], usize)> {
         let [tw, th] = self.texture.trim_rect_size();
         let b = self.borders;
         let finite =
@@ -115,31 +116,54 @@ impl NineSliceSprite {
         let k = kx.min(ky);
         let xs = [0.0, l * k, w - r * k, w];
         let ys = [0.0, t * k, h - bo * k, h];
-        let us = [0.0, l, tw - r, tw];
-        let vs = [0.0, t, th - bo, th];
+        let us = seams([0.0, l, tw - r, tw], tw);
+        let vs = seams([0.0, t, th - bo, th], th);
         let lo = -self.anchor * Vec2::new(w, h);
-        let mut out = Vec::with_capacity(9);
+        let mut out = [([0.0; 4], [0.0; 4]); 9];
+        let mut n = 0;
         for j in 0..3 {
             for i in 0..3 {
                 if xs[i + 1] - xs[i] <= 0.0 || ys[j + 1] - ys[j] <= 0.0 {
                     continue;
                 }
-                if us[i + 1] - us[i] <= 0.0 || vs[j + 1] - vs[j] <= 0.0 {
-                    continue;
-                }
-                out.push((
+                out[n] = (
                     [
                         lo.x + xs[i],
                         lo.y + ys[j],
                         lo.x + xs[i + 1],
                         lo.y + ys[j + 1],
                     ],
-                    [us[i], vs[j], us[i + 1], vs[j + 1]],
-                ));
+                    [us[i].0, vs[j].0, us[i].1, vs[j].1],
+                );
+                n += 1;
             }
         }
-        Some(out)
+        Some((out, n))
     }
+
+    /// The rectangle it covers in its node's space: `size` (its sign ignored) placed by the anchor.
+    pub(crate) fn local_rect(&self) -> (Vec2, Vec2) {
+        let size = self.size.abs();
+        let lo = -self.anchor * size;
+        (lo, lo + size)
+    }
+}
+
+/// A nine-slice part: its local rectangle and its texture rectangle.
+pub(crate) type NineSlicePart = ([f32; 4], [f32; 4]);
+
+/// The texture spans `[x_i, x_{i+1}]` of the three parts along one axis; an empty span becomes the texel at its
+/// seam (half a texel either side), so a stretched part shows the seam's colour instead of nothing.
+fn seams(x: [f32; 4], side: f32) -> [(f32, f32); 3] {
+    [0, 1, 2].map(|i| {
+        let (a, b) = (x[i], x[i + 1]);
+        if b - a > 0.0 {
+            (a, b)
+        } else {
+            let c = a.clamp(0.5, (side - 0.5).max(0.5));
+            (c - 0.5, c + 0.5)
+        }
+    })
 }
 
 /// Two borders of one axis clamped to `0..=side` and, together, to `side`.

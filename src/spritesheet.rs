@@ -50,6 +50,15 @@ impl Spritesheet {
     pub fn from_json(json: &[u8], texture: Texture, name: impl AsRef<Path>) -> Result<Spritesheet> {
         let name = name.as_ref();
         let data = sheet_json::parse(json).map_err(|e| sheet_error(name, e))?;
+        Spritesheet::from_data(data, texture, name)
+    }
+
+    /// The sheet of parsed JSON (parsed on a loader's worker).
+    pub(crate) fn from_data(
+        data: sheet_json::SheetData,
+        texture: Texture,
+        name: &Path,
+    ) -> Result<Spritesheet> {
         sheet_json::check_against_image(&data, texture.source_size())
             .map_err(|e| sheet_error(name, e))?;
         let mut frames = Vec::with_capacity(data.frames.len());
@@ -92,7 +101,27 @@ impl Spritesheet {
     pub fn image_path(json_path: impl AsRef<Path>, json: &[u8]) -> Result<PathBuf> {
         let json_path = json_path.as_ref();
         let data = sheet_json::parse(json).map_err(|e| sheet_error(json_path, e))?;
-        let image = data.image.ok_or_else(|| Error::Spritesheet {
+        Spritesheet::image_path_of(json_path, &data)
+    }
+
+    /// Reads a sheet's JSON file (at most 16 MiB) and parses it: what a loader's worker does.
+    pub(crate) fn read(json_path: &Path) -> Result<sheet_json::SheetData> {
+        use std::io::Read;
+        let max = sheet_json::MAX_DOCUMENT_BYTES;
+        let mut json = Vec::new();
+        std::fs::File::open(json_path)
+            .and_then(|f| f.take(max as u64 + 1).read_to_end(&mut json))
+            .map_err(|e| Error::AssetLoad {
+                path: json_path.to_owned(),
+                reason: e.to_string(),
+            })?;
+        // A longer file is cut at one byte past the limit, which `parse` refuses.
+        sheet_json::parse(&json).map_err(|e| sheet_error(json_path, e))
+    }
+
+    /// The image file parsed JSON names, resolved next to the JSON file.
+    pub(crate) fn image_path_of(json_path: &Path, data: &sheet_json::SheetData) -> Result<PathBuf> {
+        let image = data.image.clone().ok_or_else(|| Error::Spritesheet {
             sheet: json_path.to_owned(),
             field: "meta.image".into(),
             reason: "missing: name the sheet's image".into(),

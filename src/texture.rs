@@ -28,8 +28,10 @@ pub enum Wrap {
     Repeat,
 }
 
-/// How a texture is sampled. Samplers are cached by this value.
+/// How a texture is sampled. Samplers are cached by this value. Build it from the constants and methods
+/// (`Sampling::LINEAR.repeat().with_mipmaps()`): fields may be added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Sampling {
     /// Filtering for magnification and minification.
     pub filter: Filter,
@@ -68,6 +70,11 @@ impl Sampling {
             wrap: Wrap::Repeat,
             ..self
         }
+    }
+
+    /// The same sampling with `filter`.
+    pub const fn with_filter(self, filter: Filter) -> Sampling {
+        Sampling { filter, ..self }
     }
 
     /// The same sampling, with mipmaps (see [`Sampling::mipmaps`]).

@@ -187,3 +187,77 @@ fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
     ));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sheets_sharing_an_image_and_a_bundle_of_a_sheet_and_its_image() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    let dir = std::env::temp_dir().join(format!("stage2d-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(asset("critters.png"), dir.join("critters.png")).unwrap();
+    let json = std::fs::read(asset("critters.json")).unwrap();
+    std::fs::write(dir.join("a.json"), &json).unwrap();
+    std::fs::write(dir.join("b.json"), &json).unwrap();
+    // The sheet and its own image in one bundle: one texture, cached once, shared.
+    let bundle = assets.load_bundle(
+        [
+            dir.join("a.json"),
+            dir.join("critters.png"),
+            dir.join("b.json"),
+        ],
+        Sampling::NEAREST,
+    );
+    let started = Instant::now();
+    while !assets.is_done(bundle) {
+        assets.poll(&mut r);
+        assert!(started.elapsed() < Duration::from_secs(20));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        assets.errors(bundle).is_empty(),
+        "{:?}",
+        assets.errors(bundle)
+    );
+    let image = assets.get(dir.join("critters.png")).unwrap();
+    let a = assets.spritesheet(dir.join("a.json")).unwrap().texture();
+    let b = assets.spritesheet(dir.join("b.json")).unwrap().texture();
+    assert_eq!((a, b), (image, image));
+    assert_eq!(assets.len(), 1, "one texture cached");
+    // Unloading one sheet keeps the image the other shows (and that was loaded by its path).
+    assert!(assets.unload(&mut r, dir.join("a.json")).unwrap());
+    assert_eq!(assets.get(dir.join("critters.png")), Some(image));
+    assert!(assets.unload(&mut r, dir.join("b.json")).unwrap());
+    assert_eq!(
+        assets.get(dir.join("critters.png")),
+        Some(image),
+        "loaded by its path"
+    );
+    // Unloading the image forgets sheets still showing it; a sheet alone takes its image with it.
+    let c = assets
+        .load_spritesheet(&mut r, dir.join("a.json"), Sampling::NEAREST)
+        .unwrap()
+        .texture();
+    assert_eq!(c, image);
+    assert!(assets.unload(&mut r, dir.join("critters.png")).unwrap());
+    assert!(assets.spritesheet(dir.join("a.json")).is_none());
+    let d = assets
+        .load_spritesheet(&mut r, dir.join("b.json"), Sampling::NEAREST)
+        .unwrap()
+        .texture();
+    assert_ne!(d, image);
+    assert!(assets.unload(&mut r, dir.join("b.json")).unwrap());
+    assert!(assets.is_empty());
+    assert!(matches!(r.destroy_texture(d), Err(Error::StaleTexture(_))));
+    // A sheet file past the size limit is refused without reading it all.
+    let big = dir.join("big.json");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(64 << 20).unwrap();
+    let e = assets
+        .load_spritesheet(&mut r, &big, Sampling::NEAREST)
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Spritesheet { field, .. } if field == "(document)"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

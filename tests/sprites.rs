@@ -461,3 +461,46 @@ fn hostile_tiling_and_nine_slice_values_are_skipped_and_the_rest_draws() {
     a.play();
     assert!(!a.update(&mut scene, 0.5).unwrap().frame_changed);
 }
+
+#[test]
+fn nine_slices_of_full_borders_and_of_rotated_frames() {
+    let mut r = renderer();
+    // 4x4 with 2-pixel borders on every side: nothing of the texture is left for the middle, which stretches the
+    // texels at the seams (as PixiJS does) instead of leaving a hole.
+    let img = RgbaImage::from_fn(4, 4, |x, y| Rgba([x as u8 * 60, y as u8 * 60, 200, 255]));
+    let t = r.texture_from_image(&img, Sampling::NEAREST).unwrap();
+    let mut scene = Scene::new();
+    let mut n = NineSliceSprite::new(t, [2.0; 4]);
+    n.size = glam::Vec2::new(20.0, 20.0);
+    scene.add(scene.root(), Node::nine_slice(n)).unwrap();
+    let out = render(&mut r, &scene, 20, 20, CLEAR);
+    for y in 0..20 {
+        for x in 0..20 {
+            assert_eq!(px(&out, x, y)[3], 255, "({x},{y}) is drawn");
+        }
+    }
+    // The middle shows the texel at the seam, (2, 2): the first of the right and bottom borders.
+    probe(&out, 10, 10, [120, 120, 200, 255], 0);
+    // A rotated frame slices like the same pixels stored upright.
+    let tile = ramp(12, 8);
+    let upright = r.texture_from_image(&tile, Sampling::NEAREST).unwrap();
+    let mut atlas = RgbaImage::from_pixel(20, 20, Rgba([255, 0, 255, 255]));
+    for (x, y, p) in tile.enumerate_pixels() {
+        atlas.put_pixel(1 + 7 - y, 1 + x, *p);
+    }
+    let atlas = r.texture_from_image(&atlas, Sampling::NEAREST).unwrap();
+    let turned = atlas
+        .packed_frame([1, 1, 8, 12], true, [12, 8], [0, 0])
+        .unwrap();
+    let draw = |r: &mut stage2d::Renderer, t| {
+        let mut scene = Scene::new();
+        let mut n = NineSliceSprite::new(t, [3.0, 2.0, 4.0, 3.0]);
+        n.size = glam::Vec2::new(40.0, 30.0);
+        scene
+            .add(scene.root(), Node::nine_slice(n).at(3.0, 2.0))
+            .unwrap();
+        render(r, &scene, 48, 36, CLEAR)
+    };
+    let (a, b) = (draw(&mut r, upright), draw(&mut r, turned));
+    assert_eq!(a, b, "a rotated frame slices as the upright one");
+}

@@ -376,34 +376,37 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             }
         }
         NodeKind::NineSlice(n) => {
-            let Some(parts) = n.parts() else {
-                skip(cx.stats, id, "non-finite nine-slice size or border");
+            let Some((parts, count)) = n.parts() else {
+                skip(cx.stats, id, "non-finite nine-slice size, anchor or border");
                 return None;
             };
             if !texture_usable(cx, id, n.texture.id()) {
                 return None;
             }
-            for (rect, part) in parts {
-                let lo = Vec2::new(rect[0], rect[1]);
-                let p0 = matrix.transform_point2(lo);
+            // All parts checked before any is pushed: a node is drawn whole or not at all.
+            let mut quads = [(Vec2::ZERO, Vec2::ZERO, Vec2::ZERO); 9];
+            for (q, (rect, _)) in quads.iter_mut().zip(&parts[..count]) {
+                let p0 = matrix.transform_point2(Vec2::new(rect[0], rect[1]));
                 let dx = matrix.matrix2.x_axis * (rect[2] - rect[0]);
                 let dy = matrix.matrix2.y_axis * (rect[3] - rect[1]);
-                let (p0, dx, dy) = if n.texture.is_rotated() {
-                    (p0 + dy, -dy, dx)
-                } else {
-                    (p0, dx, dy)
-                };
                 if !all_finite(p0, dx, dy) {
                     skip(cx.stats, id, "non-finite transform");
                     return None;
                 }
+                *q = if n.texture.is_rotated() {
+                    (p0 + dy, -dy, dx)
+                } else {
+                    (p0, dx, dy)
+                };
+            }
+            for (&(p0, dx, dy), (_, part)) in quads.iter().zip(&parts[..count]) {
                 if cx.track {
                     cx.acc.add_quad(p0, dx, dy);
                 }
                 cx.batcher.push_quad(
                     n.texture.id(),
                     [p0.into(), dx.into(), dy.into()],
-                    n.texture.part_uvs(part),
+                    n.texture.part_uvs(*part),
                     inh.packed,
                     inh.blend,
                 );
