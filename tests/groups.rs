@@ -269,8 +269,22 @@ mod differential {
     ];
 
     fn node(m: &M, textures: &[stage2d::Texture], group: bool) -> Node {
+        // Texture 0 as a sprite, 1 as a nine-slice sprite, 2 (a test card) as a tiling sprite with turned tiles,
+        // so recorded groups replay every kind of quad (a tiling sprite's two entries included).
         let mut n = match m.texture {
-            Some(t) => Node::sprite(textures[t as usize]).sized(6.0, 6.0),
+            Some(0) => Node::sprite(textures[0]).sized(6.0, 6.0),
+            Some(1) => {
+                let mut ns = stage2d::NineSliceSprite::new(textures[1], [1.0; 4]);
+                ns.size = Vec2::new(7.0, 5.0);
+                Node::nine_slice(ns)
+            }
+            Some(t) => {
+                let mut ts = stage2d::TilingSprite::new(textures[t as usize], 9.0, 7.0);
+                ts.tile_scale = Vec2::splat(1.5);
+                ts.tile_rotation = 0.3;
+                ts.tile_position = Vec2::new(1.0, 2.0);
+                Node::tiling(ts)
+            }
             None => Node::container(),
         };
         n.position = m.pos;
@@ -314,8 +328,10 @@ mod differential {
         fn render_groups_and_culling_never_show_a_stale_picture(ops in prop::collection::vec(op(), 1..24)) {
             let (mut rc, mut rp) = (renderer(), renderer());
             let colours = [[255, 0, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]];
-            let tc: Vec<_> = colours.iter().map(|&c| solid(&mut rc, 2, 2, c)).collect();
-            let tp: Vec<_> = colours.iter().map(|&c| solid(&mut rp, 2, 2, c)).collect();
+            let mut tc: Vec<_> = colours[..2].iter().map(|&c| solid(&mut rc, 2, 2, c)).collect();
+            let mut tp: Vec<_> = colours[..2].iter().map(|&c| solid(&mut rp, 2, 2, c)).collect();
+            tc.push(card(&mut rc, 4, 4));
+            tp.push(card(&mut rp, 4, 4));
             let (target_c, target_p) = (rc.create_render_target(64, 64).unwrap(), rp.create_render_target(64, 64).unwrap());
             let mut model = vec![M { parent: None, pos: Vec2::ZERO, tint: 0, visible: true, group: false, texture: None, alive: true }];
             let mut scene = Scene::new();
