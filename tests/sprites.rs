@@ -504,3 +504,51 @@ fn nine_slices_of_full_borders_and_of_rotated_frames() {
     let (a, b) = (draw(&mut r, upright), draw(&mut r, turned));
     assert_eq!(a, b, "a rotated frame slices as the upright one");
 }
+
+#[test]
+fn tiling_and_nine_slice_sprites_mask_and_are_masked() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let t = r
+        .texture_from_image(&ramp(8, 8), Sampling::NEAREST)
+        .unwrap();
+    let mut scene = Scene::new();
+    let root = scene.root();
+    // A red square masked by a tiling sprite covering its left half (a mask is its quad's rectangle).
+    let red = scene
+        .add(
+            root,
+            Node::sprite(white)
+                .sized(20.0, 20.0)
+                .at(2.0, 2.0)
+                .tinted(Color::rgb(1.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let mut ts = TilingSprite::new(t, 10.0, 20.0);
+    ts.tile_rotation = 0.5;
+    let m = scene.add_detached(Node::tiling(ts).at(2.0, 2.0));
+    scene.set_mask(red, m, false).unwrap();
+    // A nine-slice sprite masked by a 10x10 white rectangle inside it.
+    let mut ns = NineSliceSprite::new(t, [2.0; 4]);
+    ns.size = glam::Vec2::new(20.0, 20.0);
+    let slice = scene.add(root, Node::nine_slice(ns).at(30.0, 2.0)).unwrap();
+    let rect = scene.add_detached(Node::sprite(white).sized(10.0, 10.0).at(35.0, 7.0));
+    scene.set_mask(slice, rect, false).unwrap();
+    let img = render(&mut r, &scene, 56, 24, CLEAR);
+    probe(&img, 5, 10, [255, 0, 0, 255], 0);
+    assert_eq!(px(&img, 15, 10)[3], 0, "outside the tiling mask");
+    assert_eq!(px(&img, 32, 4)[3], 0, "nine-slice outside its mask");
+    assert_eq!(px(&img, 40, 12)[3], 255, "nine-slice inside its mask");
+    // Hit testing agrees: the masked halves miss.
+    scene
+        .set_event_mode(red, stage2d::EventMode::Static)
+        .unwrap();
+    scene
+        .set_event_mode(slice, stage2d::EventMode::Static)
+        .unwrap();
+    let at = |x: f32, y: f32| glam::Vec2::new(x, y);
+    assert_eq!(scene.hit_test(at(5.0, 10.0)), Some(red));
+    assert_eq!(scene.hit_test(at(15.0, 10.0)), None);
+    assert_eq!(scene.hit_test(at(40.0, 12.0)), Some(slice));
+    assert_eq!(scene.hit_test(at(32.0, 4.0)), None);
+}

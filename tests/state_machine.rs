@@ -212,6 +212,8 @@ struct Model {
     in_flight: [u32; 4],
     /// Render targets the renderer held when the case began.
     base_targets: u64,
+    /// Each masked node's mask node (`Scene::mask` must agree after every operation).
+    masks: HashMap<NodeId, NodeId>,
 }
 
 impl Model {
@@ -276,6 +278,7 @@ impl Model {
             .into_iter()
             .chain((root != scene_root).then_some(root))
         {
+            self.masks.remove(&n);
             self.parent.remove(&n);
             self.live.retain(|&l| l != n);
             self.removed.push(n);
@@ -392,12 +395,18 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 w => w,
             };
             assert_eq!(got(&scene.set_mask(t, m, false)), want, "{op:?}");
+            if want == Want::Ok {
+                model.masks.insert(t, m);
+            }
         }
         Op::ClearMask(n) => {
             let Some((t, want)) = model.pick(scene, f, n) else {
                 return;
             };
             assert_eq!(got(&scene.clear_mask(t)), want, "{op:?}");
+            if want == Want::Ok {
+                model.masks.remove(&t);
+            }
         }
         Op::CreateTexture => {
             model
@@ -597,9 +606,23 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
         prepared: false,
         in_flight: [0; 4],
         base_targets: r.stats().live.render_targets,
+        masks: HashMap::new(),
     };
     for op in ops {
         apply(r, &mut scene, &mut model, f, op);
+        // Masks follow their targets: set, cleared, gone with a removed node (and not inherited by a slot's
+        // next node).
+        for &n in model.live.iter().chain([&scene.root()]) {
+            let want = model.masks.get(&n).copied();
+            assert_eq!(
+                scene.mask(n).map(|m| m.node),
+                want,
+                "mask of {n:?} after {op:?}"
+            );
+        }
+        for &n in &model.removed {
+            assert_eq!(scene.mask(n), None, "a removed node has no mask");
+        }
     }
     // A frame left prepared ends here (its pass, if recorded, was submitted).
     r.trim();
