@@ -11,7 +11,8 @@
 //! - **device** (`device.rs`): adapter selection, device checks, wgpu errors turned into [`Error`]s;
 //! - **pipelines** (`pipeline/`): the two-tier PipelineSystem, shader-module and vertex-layout caches, and the
 //!   warm-start file (`pipeline/warm.rs`);
-//! - **textures** (`texture_system.rs`): textures behind generational ids, samplers, batch bind groups;
+//! - **textures** (`texture_system.rs`): textures behind generational ids, samplers, batch bind groups, and mip
+//!   chains drawn on the GPU (`mipmaps.rs`);
 //! - **render textures** (`target.rs`) and **attachments** (`attachments.rs`: MSAA colour and stencil);
 //! - **streams** (`streams.rs`, `upload.rs`): grow-only GPU buffers, recycled staging, dirty-range uploads;
 //! - **text pages** (`text/pages.rs`): glyph-atlas pages as textures;
@@ -25,7 +26,8 @@
 //!    the target are culled (`cull.rs`); render groups ([`Node::render_group`]) replay their recorded geometry
 //!    through one transform (`collect/group.rs`); the leaf sprites of containers with 32,768 children or more
 //!    are computed on every core first where there are four or more (`collect/parallel.rs`).
-//! 2. **Batch** (`batcher.rs`; the element layouts in `elements.rs`): sprites and glyphs as 48-byte quads and shapes as mesh vertices in grow-only
+//! 2. **Batch** (`batcher.rs`; the element layouts in `elements.rs`): sprites, glyphs and nine-slice parts as
+//!    48-byte quads (a tiling sprite as two: its quad and its tile coordinates) and shapes as mesh vertices in grow-only
 //!    streams drawn by one index stream; batches break only on blend mode, topology, stencil state or texture
 //!    overflow (16 textures per batch by default).
 //! 3. **Upload**: the byte ranges that changed since the last frame, copied ahead of the pass.
@@ -35,6 +37,11 @@
 //! 6. **Submit**, then **trim**: the counters go into [`Stats`], per-frame caches are trimmed.
 //!
 //! ## Between frames
+//! Assets (`assets.rs`): [`Assets`] loads textures and TexturePacker [`Spritesheet`]s once per path, in bundles
+//! decoded on worker threads with progress; a sheet's frames are [`Texture`] handles (trimmed and rotated frames
+//! included) on one texture, so its sprites batch together; [`AnimatedSprite`] turns a node's frames by the
+//! app's clock. [`TilingSprite`] and [`NineSliceSprite`] nodes batch with sprites.
+//!
 //! Bounds and hit testing run on the scene alone (`hit.rs`, with the types and caches in `interact.rs`):
 //! [`Scene::local_bounds`], [`Scene::world_bounds`], [`Scene::hit_test`] and [`Scene::hit_test_all`], in draw order
 //! with [`Scene::set_z_index`]. [`Events`] dispatches [`PointerInput`]s to handlers per node and [`EventKind`]
