@@ -17,8 +17,7 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Animation {
     name: String,
     indices: Vec<usize>,
-    pub(crate) textures: std::sync::Arc<[Texture]>,
-    pub(crate) anchors: std::sync::Arc<[Option<Vec2>]>,
+    pub(crate) frames: std::sync::Arc<crate::animation::Frames>,
 }
 
 /// Named frames of one texture, and named animations (lists of frames), from TexturePacker JSON. Every frame is
@@ -82,8 +81,10 @@ impl Spritesheet {
             .animations
             .into_iter()
             .map(|(name, indices)| Animation {
-                textures: indices.iter().map(|&i| frames[i].1).collect(),
-                anchors: indices.iter().map(|&i| frames[i].2).collect(),
+                frames: std::sync::Arc::new(crate::animation::Frames {
+                    textures: indices.iter().map(|&i| frames[i].1).collect(),
+                    anchors: Some(indices.iter().map(|&i| frames[i].2).collect()),
+                }),
                 name,
                 indices,
             })
@@ -180,7 +181,7 @@ impl Spritesheet {
 
     /// The frames of animation `name`, in order.
     pub fn animation(&self, name: &str) -> Option<Vec<Texture>> {
-        self.animation_data(name).map(|a| a.textures.to_vec())
+        self.animation_data(name).map(|a| a.frames.textures.to_vec())
     }
 
     /// The names of animation `name`'s frames, in order.
