@@ -123,5 +123,10 @@ fn pipeline_lookup(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, collect_and_batch, animation_update, pipeline_lookup);
+criterion_group!(
+    benches,
+    collect_and_batch,
+    animation_update,
+    pipeline_lookup
+);
 criterion_main!(benches);

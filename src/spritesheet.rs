@@ -181,7 +181,8 @@ impl Spritesheet {
 
     /// The frames of animation `name`, in order.
     pub fn animation(&self, name: &str) -> Option<Vec<Texture>> {
-        self.animation_data(name).map(|a| a.frames.textures.to_vec())
+        self.animation_data(name)
+            .map(|a| a.frames.textures.to_vec())
     }
 
     /// The names of animation `name`'s frames, in order.
