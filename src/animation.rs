@@ -262,7 +262,7 @@ impl AnimatedSprite {
     #[inline(never)]
     fn advance(&mut self, scene: &mut Scene, dt: f32) -> Result<AnimationStep> {
         let mut step = AnimationStep::default();
-        if !self.playing || !(dt.is_finite() && dt > 0.0) {
+        if !(self.playing && dt.is_finite() && dt > 0.0) {
             return Ok(step);
         }
         let delta = f64::from(self.fps) * f64::from(self.speed) * f64::from(dt);
