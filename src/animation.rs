@@ -8,8 +8,8 @@
 //! sprites costs plus one texture write each time a frame turns; frames of one sheet share one texture, so
 //! turning adds no bind group and uploads nothing.
 
+use crate::spritesheet::Frames;
 use crate::{Error, NodeId, NodeKind, Result, Scene, Texture};
-use glam::Vec2;
 use std::sync::Arc;
 
 /// What happened during one [`AnimatedSprite::update`].
@@ -50,13 +50,6 @@ pub struct AnimatedSprite {
     /// The frames and their anchors, shared by every animation of one sheet animation.
     frames: Arc<Frames>,
     on_complete: Option<OnComplete>,
-}
-
-/// An animation's frames, and one anchor per frame from a sheet.
-#[derive(Debug)]
-pub(crate) struct Frames {
-    pub(crate) textures: Box<[Texture]>,
-    pub(crate) anchors: Option<Box<[Option<Vec2>]>>,
 }
 
 impl std::fmt::Debug for AnimatedSprite {

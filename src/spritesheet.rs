@@ -2,7 +2,7 @@
 //! forms PixiJS reads), with trimmed and rotated frames, anchors and named animations.
 //!
 //! Every frame is a [`Texture`] handle on the sheet's one texture, so sprites of a sheet share a batch slot and
-//! switching frames (an [`AnimatedSprite`](crate::AnimatedSprite)) changes no bind group. The JSON is parsed
+//! switching frames (an `AnimatedSprite`) changes no bind group. The JSON is parsed
 //! by `sheet_json.rs`; here its frames are checked against the image and turned into handles.
 
 use crate::sheet_json::{self, SheetError};
@@ -11,13 +11,20 @@ use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
+/// An animation's frames, and one anchor per frame from a sheet (shared by the animations playing them).
+#[derive(Debug)]
+pub(crate) struct Frames {
+    pub(crate) textures: Box<[Texture]>,
+    pub(crate) anchors: Option<Box<[Option<Vec2>]>>,
+}
+
 /// One named animation: its frames' indices, handles and anchors (the last two shared by every
-/// [`AnimatedSprite`](crate::AnimatedSprite) playing it, so a crowd reads one copy).
+/// `AnimatedSprite` playing it, so a crowd reads one copy).
 #[derive(Clone, Debug)]
 pub(crate) struct Animation {
     name: String,
     indices: Vec<usize>,
-    pub(crate) frames: std::sync::Arc<crate::animation::Frames>,
+    pub(crate) frames: std::sync::Arc<Frames>,
 }
 
 /// Named frames of one texture, and named animations (lists of frames), from TexturePacker JSON. Every frame is
@@ -81,7 +88,7 @@ impl Spritesheet {
             .animations
             .into_iter()
             .map(|(name, indices)| Animation {
-                frames: std::sync::Arc::new(crate::animation::Frames {
+                frames: std::sync::Arc::new(Frames {
                     textures: indices.iter().map(|&i| frames[i].1).collect(),
                     anchors: Some(indices.iter().map(|&i| frames[i].2).collect()),
                 }),
