@@ -401,19 +401,9 @@ impl Batcher {
         color: u32,
         blend: BlendMode,
     ) {
-        if self.quads.len() >= self.max_quads() {
-            log::warn!(
-                "more than {} quads in one frame: the rest are not drawn",
-                self.max_quads()
-            );
+        let Some(slot) = self.open_quads(1, texture, blend) else {
             return;
-        }
-        let slot = self.prepare(texture, blend, Topology::TriangleList);
-        if self.run.quads == 0 {
-            self.run.index_start = self.indices.len() as u32;
-            self.run.quad_start = self.quads.len() as u32;
-        }
-        self.run.quads += 1;
+        };
         self.quads.push_value::<12>(Quad {
             origin: geometry[0],
             x_edge: geometry[1],
@@ -423,7 +413,6 @@ impl Batcher {
             color,
             texture: slot,
         });
-        self.current.index_count += 6;
     }
 
     /// Adds a tiling quad: the parallelogram `geometry` showing the frame `uv` repeated, with `tile` giving
@@ -439,19 +428,9 @@ impl Batcher {
         color: u32,
         blend: BlendMode,
     ) {
-        if self.quads.len() + 2 > self.max_quads() {
-            log::warn!(
-                "more than {} quads in one frame: the rest are not drawn",
-                self.max_quads()
-            );
+        let Some(slot) = self.open_quads(2, texture, blend) else {
             return;
-        }
-        let slot = self.prepare(texture, blend, Topology::TriangleList);
-        if self.run.quads == 0 {
-            self.run.index_start = self.indices.len() as u32;
-            self.run.quad_start = self.quads.len() as u32;
-        }
-        self.run.quads += 2;
+        };
         self.quads.push_value::<12>(Quad {
             origin: geometry[0],
             x_edge: geometry[1],
@@ -470,7 +449,33 @@ impl Batcher {
             color: 0,
             texture: slot | DATA_FLAG,
         });
-        self.current.index_count += 12;
+    }
+
+    /// Makes room for `n` more quads of `texture` in the open quad run and returns the texture's slot, or `None`
+    /// (logged) when they would pass [`Batcher::max_quads`].
+    #[inline(always)]
+    fn open_quads(&mut self, n: u32, texture: TextureId, blend: BlendMode) -> Option<u32> {
+        if self.quads.len() + n as usize > self.max_quads() {
+            log::warn!(
+                "more than {} quads in one frame: the rest are not drawn",
+                self.max_quads()
+            );
+            return None;
+        }
+        let slot = self.prepare(texture, blend, Topology::TriangleList);
+        self.start_quad_run();
+        self.run.quads += n;
+        self.current.index_count += 6 * n;
+        Some(slot)
+    }
+
+    /// Opens a quad run at the end of the streams if none is open.
+    #[inline(always)]
+    fn start_quad_run(&mut self) {
+        if self.run.quads == 0 {
+            self.run.index_start = self.indices.len() as u32;
+            self.run.quad_start = self.quads.len() as u32;
+        }
     }
 
     /// Adds quads computed ahead (on other threads): `quads[i]` shows `meta[i].texture` with `meta[i].blend`.
@@ -490,10 +495,7 @@ impl Batcher {
         if n == 0 {
             return;
         }
-        if self.run.quads == 0 {
-            self.run.index_start = self.indices.len() as u32;
-            self.run.quad_start = self.quads.len() as u32;
-        }
+        self.start_quad_run();
         let mut slots = std::mem::take(&mut self.prep_slots);
         slots.clear();
         for m in &meta[..n] {

@@ -3,6 +3,29 @@
 /// The batch shader template (`shaders/batch.wgsl`).
 pub const BATCH_TEMPLATE: &str = include_str!("../shaders/batch.wgsl");
 
+/// The bind-group layout entries of a filterable 2D texture at `binding` and its sampler at `binding + 1`, seen by
+/// the fragment stage: how the batch shader and the mipmap shader declare what they sample.
+pub fn texture_and_sampler(binding: u32) -> [wgpu::BindGroupLayoutEntry; 2] {
+    [
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        },
+        wgpu::BindGroupLayoutEntry {
+            binding: binding + 1,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        },
+    ]
+}
+
 /// The batch shader for `slots` texture + sampler pairs (at least 1), with `quad_bit` marking quad corners in the
 /// index stream (see [`crate::batcher`]). With `mipmaps` it samples with the derivatives of the texture
 /// coordinates, so textures with mip levels blend them; without, it samples level 0, which is faster on GPUs

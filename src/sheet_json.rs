@@ -207,12 +207,7 @@ fn hash_frames(map: &Map<String, Value>) -> Result<Vec<FrameData>, SheetError> {
             return Err(error("frames", long_name(name)));
         }
         let at = format!("frames[\"{name}\"]");
-        let Some(object) = value.as_object() else {
-            return Err(error(
-                at,
-                format!("expected an object, found {}", kind(value)),
-            ));
-        };
+        let object = as_object(value, &at)?;
         frames.push(parse_frame(name.clone(), object, &at)?);
     }
     Ok(frames)
@@ -224,12 +219,7 @@ fn array_frames(list: &[Value]) -> Result<Vec<FrameData>, SheetError> {
     let mut frames = Vec::with_capacity(list.len());
     for (index, value) in list.iter().enumerate() {
         let at = format!("frames[{index}]");
-        let Some(object) = value.as_object() else {
-            return Err(error(
-                at,
-                format!("expected an object, found {}", kind(value)),
-            ));
-        };
+        let object = as_object(value, &at)?;
         let name = match member(object, "filename") {
             Some(Value::String(name)) => name,
             Some(other) => {
@@ -457,20 +447,22 @@ fn path(parent: &str, key: &str) -> String {
     }
 }
 
+/// A value that must be an object; `at` is its path.
+fn as_object<'a>(value: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SheetError> {
+    value
+        .as_object()
+        .ok_or_else(|| error(at, format!("expected an object, found {}", kind(value))))
+}
+
 /// An optional member that must be an object.
 fn object_member<'a>(
     object: &'a Map<String, Value>,
     key: &str,
     parent: &str,
 ) -> Result<Option<&'a Map<String, Value>>, SheetError> {
-    match member(object, key) {
-        None => Ok(None),
-        Some(Value::Object(inner)) => Ok(Some(inner)),
-        Some(other) => Err(error(
-            path(parent, key),
-            format!("expected an object, found {}", kind(other)),
-        )),
-    }
+    member(object, key)
+        .map(|inner| as_object(inner, &path(parent, key)))
+        .transpose()
 }
 
 /// An optional member that must be `true` or `false`.
@@ -485,17 +477,22 @@ fn flag(object: &Map<String, Value>, key: &str, parent: &str) -> Result<Option<b
     }
 }
 
-/// A required coordinate or size: a finite number from 0 to 65,536, floored.
-fn coordinate(object: &Map<String, Value>, key: &str, parent: &str) -> Result<u32, SheetError> {
+/// A required member that must be a number.
+fn number(object: &Map<String, Value>, key: &str, parent: &str) -> Result<f64, SheetError> {
     let Some(value) = member(object, key) else {
         return Err(error(path(parent, key), "missing (a number is required)"));
     };
-    let Some(number) = value.as_f64() else {
-        return Err(error(
+    value.as_f64().ok_or_else(|| {
+        error(
             path(parent, key),
             format!("expected a number, found {}", describe(value)),
-        ));
-    };
+        )
+    })
+}
+
+/// A required coordinate or size: a finite number from 0 to 65,536, floored.
+fn coordinate(object: &Map<String, Value>, key: &str, parent: &str) -> Result<u32, SheetError> {
+    let number = number(object, key, parent)?;
     if !number.is_finite() {
         return Err(error(
             path(parent, key),
@@ -529,15 +526,7 @@ fn point(
 
 /// A required number that is finite as an `f32`.
 fn finite(object: &Map<String, Value>, key: &str, parent: &str) -> Result<f32, SheetError> {
-    let Some(value) = member(object, key) else {
-        return Err(error(path(parent, key), "missing (a number is required)"));
-    };
-    let Some(number) = value.as_f64() else {
-        return Err(error(
-            path(parent, key),
-            format!("expected a number, found {}", describe(value)),
-        ));
-    };
+    let number = number(object, key, parent)?;
     let single = number as f32;
     if !single.is_finite() {
         return Err(error(

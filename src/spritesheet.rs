@@ -105,13 +105,6 @@ impl Spritesheet {
         })
     }
 
-    /// The image file a sheet's JSON names (`meta.image`), resolved next to the JSON file.
-    pub fn image_path(json_path: impl AsRef<Path>, json: &[u8]) -> Result<PathBuf> {
-        let json_path = json_path.as_ref();
-        let data = sheet_json::parse(json).map_err(|e| sheet_error(json_path, e))?;
-        Spritesheet::image_path_of(json_path, &data)
-    }
-
     /// Reads a sheet's JSON file (at most 16 MiB) and parses it: what a loader's worker does.
     pub(crate) fn read(json_path: &Path) -> Result<sheet_json::SheetData> {
         use std::io::Read;

@@ -179,9 +179,9 @@ impl Texture {
         self.trim[2] != 0
     }
 
-    /// The upright size of the stored pixels.
+    /// The upright size of the stored pixels (what a trimmed frame keeps).
     #[inline]
-    fn stored_upright(&self) -> [f32; 2] {
+    pub(crate) fn trim_rect_size(&self) -> [f32; 2] {
         let (w, h) = (self.frame[2] as f32 + 1.0, self.frame[3] as f32 + 1.0);
         if self.is_rotated() {
             [h, w]
@@ -196,7 +196,7 @@ impl Texture {
         if self.trim[2] != 0 {
             [self.trim[2] as f32, self.trim[3] as f32]
         } else {
-            self.stored_upright()
+            self.trim_rect_size()
         }
     }
 
@@ -204,18 +204,12 @@ impl Texture {
     /// [`Texture::size`] for an untrimmed frame).
     #[inline]
     pub fn trim_rect(&self) -> [f32; 4] {
-        let [w, h] = self.stored_upright();
+        let [w, h] = self.trim_rect_size();
         if self.trim[2] != 0 {
             [(self.trim[0] & !ROTATED) as f32, self.trim[1] as f32, w, h]
         } else {
             [0.0, 0.0, w, h]
         }
-    }
-
-    /// The upright size of the stored pixels (what a trimmed frame keeps).
-    #[inline]
-    pub(crate) fn trim_rect_size(&self) -> [f32; 2] {
-        self.stored_upright()
     }
 
     /// Texture coordinates of `part` (`[x0, y0, x1, y1]` in upright pixels of the stored frame) as stored:

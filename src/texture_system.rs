@@ -61,25 +61,9 @@ pub struct TextureSystem {
 impl TextureSystem {
     /// A system whose batch bind groups hold `slots_per_group` textures.
     pub fn new(device: wgpu::Device, queue: wgpu::Queue, slots_per_group: usize) -> Self {
-        let mut entries = Vec::new();
-        for i in 0..slots_per_group as u32 {
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: 2 * i,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            });
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: 2 * i + 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            });
-        }
+        let entries: Vec<_> = (0..slots_per_group as u32)
+            .flat_map(|i| crate::shader::texture_and_sampler(2 * i))
+            .collect();
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("stage2d batch textures"),
             entries: &entries,

@@ -14,6 +14,27 @@ fn asset(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Polls until every file of `bundle` is uploaded or failed (at most 20 s), checking progress only grows.
+fn load_all(assets: &mut Assets, r: &mut stage2d::Renderer, bundle: stage2d::BundleId) {
+    let (mut last, started) = (0.0, Instant::now());
+    while !assets.is_done(bundle) {
+        assets.poll(r);
+        let p = assets.progress(bundle);
+        assert!(p >= last, "progress goes one way");
+        last = p;
+        assert!(started.elapsed() < Duration::from_secs(20), "stuck at {p}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// A fresh temporary directory named for `tag` holding a copy of the shipped sheet's image.
+fn dir_with_sheet_image(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stage2d-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(asset("critters.png"), dir.join("critters.png")).unwrap();
+    dir
+}
+
 #[test]
 fn a_path_loads_once_until_unloaded() {
     let mut r = common::renderer();
@@ -77,15 +98,7 @@ fn a_bundle_loads_in_the_background_with_progress_and_names_its_failures() {
     let bundle = assets.load_bundle(&files, Sampling::NEAREST);
     // bunny2 was cached already: 1 of 14 done before any poll.
     assert!((assets.progress(bundle) - 1.0 / 14.0).abs() < 1e-6);
-    let (mut last, started) = (0.0, Instant::now());
-    while !assets.is_done(bundle) {
-        assets.poll(&mut r);
-        let p = assets.progress(bundle);
-        assert!(p >= last, "progress goes one way");
-        last = p;
-        assert!(started.elapsed() < Duration::from_secs(20), "stuck at {p}");
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    load_all(&mut assets, &mut r, bundle);
     assert_eq!(assets.progress(bundle), 1.0);
     let errors = assets.errors(bundle);
     assert_eq!(errors.len(), 2, "{errors:?}");
@@ -113,9 +126,7 @@ fn a_bundle_loads_in_the_background_with_progress_and_names_its_failures() {
 fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
     let mut r = common::renderer();
     let mut assets = Assets::new();
-    let dir = std::env::temp_dir().join(format!("stage2d-sheets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(asset("critters.png"), dir.join("critters.png")).unwrap();
+    let dir = dir_with_sheet_image("sheets");
     let good = std::fs::read_to_string(asset("critters.json")).unwrap();
     // Malformed JSON, a frame past the image's edge, and a sheet naming a missing image.
     std::fs::write(dir.join("malformed.json"), &good[..good.len() / 2]).unwrap();
@@ -135,12 +146,7 @@ fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
         dir.join("no_image.json"),
     ];
     let bundle = assets.load_bundle(&files, Sampling::LINEAR);
-    let started = Instant::now();
-    while !assets.is_done(bundle) {
-        assets.poll(&mut r);
-        assert!(started.elapsed() < Duration::from_secs(20));
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    load_all(&mut assets, &mut r, bundle);
     let errors: Vec<String> = assets
         .errors(bundle)
         .iter()
@@ -192,9 +198,7 @@ fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
 fn sheets_sharing_an_image_and_a_bundle_of_a_sheet_and_its_image() {
     let mut r = common::renderer();
     let mut assets = Assets::new();
-    let dir = std::env::temp_dir().join(format!("stage2d-shared-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(asset("critters.png"), dir.join("critters.png")).unwrap();
+    let dir = dir_with_sheet_image("shared");
     let json = std::fs::read(asset("critters.json")).unwrap();
     std::fs::write(dir.join("a.json"), &json).unwrap();
     std::fs::write(dir.join("b.json"), &json).unwrap();
@@ -207,12 +211,7 @@ fn sheets_sharing_an_image_and_a_bundle_of_a_sheet_and_its_image() {
         ],
         Sampling::NEAREST,
     );
-    let started = Instant::now();
-    while !assets.is_done(bundle) {
-        assets.poll(&mut r);
-        assert!(started.elapsed() < Duration::from_secs(20));
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    load_all(&mut assets, &mut r, bundle);
     assert!(
         assets.errors(bundle).is_empty(),
         "{:?}",

@@ -4,32 +4,16 @@
 
 mod common;
 
-use std::process::Command;
-
 #[test]
 fn the_example_loads_its_bundle_and_draws_the_critters_in_one_call() {
-    let bin = common::example("assets");
-    assert!(bin.exists(), "{} is built by `cargo test`", bin.display());
-    let out = std::env::temp_dir().join(format!("stage2d-assets-{}.png", std::process::id()));
-    let run = Command::new(bin)
-        .args(["--headless", "--critters", "40", "--frames", "30", "--out"])
-        .arg(&out)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&run.stderr)
+    let (stdout, img) = common::run_headless(
+        "assets",
+        &["--headless", "--critters", "40", "--frames", "30"],
     );
     assert!(stdout.contains("\"critters\":40"), "{stdout}");
     assert!(stdout.contains("\"draw_calls\":1,"), "{stdout}");
     // 40 critters, the background and the panel.
     assert!(stdout.contains("\"sprites\":42"), "{stdout}");
-    let img = image::open(&out).unwrap().to_rgba8();
-    let _ = std::fs::remove_file(&out);
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;
     // Grass outside the panel (green dominant), the panel's gold border, its dark translucent centre.
     for (x, y) in [(20, 300), (780, 580), (400, 570)] {

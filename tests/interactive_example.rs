@@ -5,32 +5,9 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
-/// The example binary `cargo test` builds beside the test binaries.
-fn example() -> PathBuf {
-    let bin = common::example("interactive");
-    assert!(bin.exists(), "{} is built by `cargo test`", bin.display());
-    bin
-}
-
 #[test]
 fn the_scripted_session_clicks_drags_and_hovers() {
-    let out = std::env::temp_dir().join(format!("stage2d-interactive-{}.png", std::process::id()));
-    let run = Command::new(example())
-        .args(["--headless", "--out"])
-        .arg(&out)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let (stdout, img) = common::run_headless("interactive", &["--headless"]);
     // Button 2 clicked twice; button 3 pressed and left (no click); one drag; the ring hovered last.
     assert!(stdout.contains("\"clicks\":[0, 2, 0]"), "{stdout}");
     assert!(stdout.contains("\"drops\":1"), "{stdout}");
@@ -40,8 +17,6 @@ fn the_scripted_session_clicks_drags_and_hovers() {
     );
     assert!(stdout.contains("\"ring_hovered\":true"), "{stdout}");
     assert!(stdout.contains("\"cursor\":\"Crosshair\""), "{stdout}");
-    let img = image::open(&out).unwrap().to_rgba8();
-    let _ = std::fs::remove_file(&out);
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;
     let near = |a: [u8; 4], b: [u8; 4]| {
         a.iter()

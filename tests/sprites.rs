@@ -203,6 +203,12 @@ fn ramp(w: u32, h: u32) -> RgbaImage {
     })
 }
 
+/// `ramp(8, 8)` as a texture sampled nearest.
+fn ramp_texture(r: &mut stage2d::Renderer) -> stage2d::Texture {
+    r.texture_from_image(&ramp(8, 8), Sampling::NEAREST)
+        .unwrap()
+}
+
 #[test]
 fn tiling_sprites_repeat_whole_textures_and_frames() {
     let mut r = renderer();
@@ -269,9 +275,7 @@ fn tiling_sprites_repeat_whole_textures_and_frames() {
 #[test]
 fn tiling_sprites_batch_with_sprites() {
     let mut r = renderer();
-    let t = r
-        .texture_from_image(&ramp(8, 8), Sampling::NEAREST)
-        .unwrap();
+    let t = ramp_texture(&mut r);
     let mut scene = Scene::new();
     for i in 0..4 {
         scene
@@ -411,9 +415,7 @@ fn mipmaps_average_textures_drawn_small() {
 #[test]
 fn hostile_tiling_and_nine_slice_values_are_skipped_and_the_rest_draws() {
     let mut r = renderer();
-    let t = r
-        .texture_from_image(&ramp(8, 8), Sampling::NEAREST)
-        .unwrap();
+    let t = ramp_texture(&mut r);
     let white = r.white_texture();
     let mut scene = Scene::new();
     let tilings = [
@@ -509,9 +511,7 @@ fn nine_slices_of_full_borders_and_of_rotated_frames() {
 fn tiling_and_nine_slice_sprites_mask_and_are_masked() {
     let mut r = renderer();
     let white = r.white_texture();
-    let t = r
-        .texture_from_image(&ramp(8, 8), Sampling::NEAREST)
-        .unwrap();
+    let t = ramp_texture(&mut r);
     let mut scene = Scene::new();
     let root = scene.root();
     // A red square masked by a tiling sprite covering its left half (a mask is its quad's rectangle).

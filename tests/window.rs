@@ -226,13 +226,7 @@ fn the_interactive_example_takes_real_clicks_in_a_window() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = common::succeeded(child.wait_with_output().unwrap());
     assert!(stdout.contains("\"mode\":\"window\""), "{stdout}");
     assert!(stdout.contains("\"clicks\":[0, 2, 0]"), "{stdout}");
     assert!(

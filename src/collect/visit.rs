@@ -193,25 +193,7 @@ pub(super) fn push_ready<F: Fn(TextureId) -> bool>(
     };
     let mut from = 0;
     for k in 0..ids.len() {
-        let t = meta[k].texture;
-        let ok = if Some(t) == cx.forbidden {
-            cx.feedback_loop = true;
-            cx.incomplete = true;
-            skip(cx.stats, ids[k], "its texture is the target being drawn");
-            false
-        } else if cx.live != Some(t) {
-            let live = (cx.is_live)(t);
-            if live {
-                cx.live = Some(t);
-            } else {
-                cx.stats.dead_textures += 1;
-                skip(cx.stats, ids[k], "its texture was destroyed");
-            }
-            live
-        } else {
-            true
-        };
-        if !ok {
+        if !texture_usable(cx, ids[k], meta[k].texture) {
             flush(cx, &quads[from..k], &meta[from..k]);
             from = k + 1;
         }
@@ -249,19 +231,8 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     mask: bool,
 ) -> bool {
     let id_tex = sprite.texture.id();
-    if Some(id_tex) == cx.forbidden {
-        cx.feedback_loop = true;
-        cx.incomplete = true;
-        skip(cx.stats, id, "its texture is the target being drawn");
+    if !texture_usable(cx, id, id_tex) {
         return false;
-    }
-    if cx.live != Some(id_tex) {
-        if !(cx.is_live)(id_tex) {
-            cx.stats.dead_textures += 1;
-            skip(cx.stats, id, "its texture was destroyed");
-            return false;
-        }
-        cx.live = Some(id_tex);
     }
     let (p0, dx, dy) = sprite.quad(matrix);
     if !all_finite(p0, dx, dy) {
@@ -299,12 +270,16 @@ pub(crate) fn raster_scale(world: f32, size: f32) -> f32 {
 }
 
 /// Whether a node's texture may be drawn (not destroyed, not the target being drawn); counted and logged if
-/// not.
+/// not. `cx.live` remembers the last texture found usable, so a run of sprites of one texture asks once.
+#[inline(always)]
 fn texture_usable<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
     id: NodeId,
     tex: TextureId,
 ) -> bool {
+    if cx.live == Some(tex) {
+        return true;
+    }
     if Some(tex) == cx.forbidden {
         cx.feedback_loop = true;
         cx.incomplete = true;
@@ -316,6 +291,7 @@ fn texture_usable<F: Fn(TextureId) -> bool>(
         skip(cx.stats, id, "its texture was destroyed");
         return false;
     }
+    cx.live = Some(tex);
     true
 }
 

@@ -29,12 +29,7 @@ impl Renderer {
         }
         let mut pixels = rgba.to_vec();
         readback::premultiply(&mut pixels);
-        let textures = &mut self.textures;
-        let t = crate::device::checked(&self.device, "creating a texture", || {
-            textures.create_from_premultiplied(w, h, &pixels, s)
-        });
-        self.absorb_texture_stats();
-        t
+        self.texture_from_premultiplied(w, h, &pixels, s)
     }
 
     /// A texture from premultiplied RGBA8 pixels (an image a loader has premultiplied on its own thread).
@@ -45,7 +40,6 @@ impl Renderer {
         pixels: &[u8],
         s: Sampling,
     ) -> Result<Texture> {
-        self.textures.check_size(w, h)?;
         let textures = &mut self.textures;
         let t = crate::device::checked(&self.device, "creating a texture", || {
             textures.create_from_premultiplied(w, h, pixels, s)

@@ -18,6 +18,39 @@ pub fn example(name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// The standard output of a finished example run, after asserting it succeeded (its output in the message if not).
+#[track_caller]
+pub fn succeeded(run: std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    stdout
+}
+
+/// Runs example `name` with no display, `args` and `--out` a temporary PNG; asserts it succeeded and returns what
+/// it printed and the picture it wrote.
+#[track_caller]
+pub fn run_headless(name: &str, args: &[&str]) -> (String, RgbaImage) {
+    let bin = example(name);
+    assert!(bin.exists(), "{} is built by `cargo test`", bin.display());
+    let out = std::env::temp_dir().join(format!("stage2d-{name}-{}.png", std::process::id()));
+    let run = std::process::Command::new(bin)
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stdout = succeeded(run);
+    let img = stage2d::image::open(&out).unwrap().to_rgba8();
+    let _ = std::fs::remove_file(&out);
+    (stdout, img)
+}
+
 /// Whether the GPU tests run with 4x MSAA (`STAGE2D_TEST_MSAA=1`; CI runs them with and without, on Vulkan and
 /// on GL). Goldens then compare against `NAME.msaa.png`.
 pub fn test_msaa() -> bool {
