@@ -107,16 +107,22 @@ impl Spritesheet {
 
     /// Reads a sheet's JSON file (at most 16 MiB) and parses it: what a loader's worker does.
     pub(crate) fn read(json_path: &Path) -> Result<sheet_json::SheetData> {
-        use std::io::Read;
+        let unreadable = |e: std::io::Error| Error::AssetLoad {
+            path: json_path.to_owned(),
+            reason: e.to_string(),
+        };
+        let len = std::fs::metadata(json_path).map_err(unreadable)?.len();
         let max = sheet_json::MAX_DOCUMENT_BYTES;
-        let mut json = Vec::new();
-        std::fs::File::open(json_path)
-            .and_then(|f| f.take(max as u64 + 1).read_to_end(&mut json))
-            .map_err(|e| Error::AssetLoad {
-                path: json_path.to_owned(),
-                reason: e.to_string(),
-            })?;
-        // A longer file is cut at one byte past the limit, which `parse` refuses.
+        if len > max as u64 {
+            return Err(sheet_error(
+                json_path,
+                SheetError {
+                    field: "(document)".into(),
+                    reason: format!("the document is {len} bytes long; at most {max} are accepted"),
+                },
+            ));
+        }
+        let json = std::fs::read(json_path).map_err(unreadable)?;
         sheet_json::parse(&json).map_err(|e| sheet_error(json_path, e))
     }
 
