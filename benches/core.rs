@@ -51,6 +51,40 @@ fn collect_and_batch(c: &mut Criterion) {
     }
 }
 
+/// The same frames through `collect_frame`, which keeps the walk and computes again only the changed quads.
+fn update_and_keep(c: &mut Criterion) {
+    let tex = stage2d::internals::bench_texture(1, 1);
+    for n in [10_000usize, 100_000] {
+        let (mut scene, ids) = scene_of(n);
+        let mut batcher = Batcher::new(16);
+        let mut collector = Collector::default();
+        let view = View::new(800, 600, tex.id());
+        let root = scene.root();
+        c.bench_function(&format!("update+kept walk {n} sprites"), |b| {
+            let mut t = 0.0f32;
+            b.iter(|| {
+                t += 1.0;
+                let dx = t.sin();
+                for id in &ids {
+                    scene.get_mut(*id).unwrap().position.x += dx;
+                }
+                let mut stats = FrameStats::default();
+                collector.collect_frame(
+                    &scene,
+                    root,
+                    view,
+                    &mut batcher,
+                    |_: TextureId| true,
+                    None,
+                    0,
+                    &mut stats,
+                );
+                black_box(batcher.quads.len());
+            })
+        });
+    }
+}
+
 /// The app-side cost of an animated crowd: 10,000 animation clocks at 12 frames a second stepped by 1/60 s (a
 /// fifth of them turn a frame each step), against moving the same 10,000 sprites.
 fn animation_update(c: &mut Criterion) {
@@ -121,6 +155,7 @@ fn pipeline_lookup(c: &mut Criterion) {
 criterion_group!(
     benches,
     collect_and_batch,
+    update_and_keep,
     animation_update,
     pipeline_lookup
 );

@@ -11,7 +11,8 @@
 //! computed on every core; default 32,768), `--pointer` (every bunny interactive, and each frame a pointer move
 //! goes through an `Events` dispatcher first, with hover handlers tinting the bunny under it: the JSON adds the
 //! dispatch's median and its share of the CPU frame), `--animated` (bunnies become critters of the shipped
-//! spritesheet, each an `AnimatedSprite` turning frames at 12 per second of a 60 Hz clock).
+//! spritesheet, each an `AnimatedSprite` turning frames at 12 per second of a 60 Hz clock), `--moving N` (only
+//! the first N bunnies move; the others stay where they were added: a mostly static scene).
 
 mod common;
 use common::Rng;
@@ -43,6 +44,7 @@ struct Args {
     parallel_min: Option<usize>,
     pointer: bool,
     animated: bool,
+    moving: Option<usize>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -62,6 +64,7 @@ fn parse_args() -> Result<Args, String> {
         parallel_min: None,
         pointer: false,
         animated: false,
+        moving: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -85,13 +88,14 @@ fn parse_args() -> Result<Args, String> {
             "--rect-masks" => a.rect_masks = true,
             "--pointer" => a.pointer = true,
             "--animated" => a.animated = true,
+            "--moving" => a.moving = Some(num("--moving")?),
             "--parallel-min" => a.parallel_min = Some(num("--parallel-min")?),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--pipeline-cache" => {
                 a.pipeline_cache = Some(it.next().ok_or("--pipeline-cache needs a directory")?)
             }
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--pointer] [--animated] [--out FILE.png]");
+                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--pointer] [--animated] [--moving N] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -119,6 +123,8 @@ struct Bunnymark {
     blend_modes: bool,
     /// Bunnies are hit-test targets.
     interactive: bool,
+    /// How many bunnies move (the first ones).
+    moving: usize,
     /// With --animated: the sheet, and each bunny's animation.
     sheet: Option<stage2d::Spritesheet>,
     anims: Vec<stage2d::AnimatedSprite>,
@@ -177,6 +183,7 @@ impl Bunnymark {
             rng: Rng(0x2545_f491_4f6c_dd1d),
             blend_modes,
             interactive: args.pointer,
+            moving: args.moving.unwrap_or(usize::MAX),
             sheet,
             anims: Vec::new(),
         })
@@ -244,7 +251,8 @@ impl Bunnymark {
                 n.position = base + Vec2::new(a.cos(), a.sin()) * 20.0;
             }
         }
-        for b in &mut self.bunnies {
+        let moving = self.moving.min(self.bunnies.len());
+        for b in &mut self.bunnies[..moving] {
             let Some(node) = self.scene.get_mut(b.id) else {
                 continue;
             };
@@ -415,6 +423,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"update_ms_mean\":{:.4},\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"record_ms_mean\":{:.4},",
             "\"submit_ms_mean\":{:.4},\"masks\":{},\"rect_masks\":{},\"masks_pushed_per_frame\":{},",
             "\"scissor_masks_per_frame\":{},\"stencil_mode_switches_per_frame\":{},\"pipe_cache_switches_per_frame\":{},\"culled_per_frame\":{},",
+            "\"moving\":{},\"walks_kept_per_frame\":{},\"sprites_updated_per_frame\":{},",
             "\"startup_ms\":{:.2},\"first_frame_ms\":{:.2},\"worst_frame_first_second_ms\":{:.2},\"pipeline_cache\":{},",
             "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{},",
             "\"pointer\":{},\"pointer_dispatch_ms_median\":{},\"pointer_dispatch_share_of_cpu\":{},\"pointer_moves_seen\":{},\"animated\":{}}}"
@@ -459,6 +468,9 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         per(t.stencil_mode_switches, warm.stencil_mode_switches),
         per(t.pipe_cache_switches, warm.pipe_cache_switches),
         per(t.culled, warm.culled),
+        args.moving.unwrap_or(args.sprites).min(args.sprites),
+        per(t.walks_kept, warm.walks_kept),
+        per(t.sprites_updated, warm.sprites_updated),
         startup_ms,
         first_frame_ms,
         worst_first_second_ms,

@@ -415,6 +415,36 @@ impl Batcher {
         });
     }
 
+    /// Writes quad `i` of the stream again with new corners, frame and colour, keeping its texture slot (a
+    /// sprite whose texture did not change); marks it dirty if it changed.
+    #[inline(always)]
+    pub fn patch_quad(&mut self, i: usize, geometry: [[f32; 2]; 3], uv: [f32; 4], color: u32) {
+        let Some(texture) = self.quads.get(i).map(|q| q.texture) else {
+            return;
+        };
+        self.quads.set_value::<12>(
+            i,
+            Quad {
+                origin: geometry[0],
+                x_edge: geometry[1],
+                y_edge: geometry[2],
+                uv0: [uv[0], uv[1]],
+                uv1: [uv[2], uv[3]],
+                color,
+                texture,
+            },
+        );
+    }
+
+    /// Starts a frame that keeps the last one's streams and batches (see `collect/retain.rs`): nothing is
+    /// rewound; what the last frame uploaded is no longer dirty.
+    pub fn keep_frame(&mut self) {
+        self.quads.keep_all();
+        self.vertices.keep_all();
+        self.indices.keep_all();
+        self.transforms.keep_all();
+    }
+
     /// Adds a tiling quad: the parallelogram `geometry` showing the frame `uv` repeated, with `tile` giving
     /// the texture coordinates in tiles at its corners in the layout of `geometry` (origin, then the change along
     /// each edge). Stored as two quads: the drawn one, flagged [`TILING_FLAG`], and one holding `tile`, flagged

@@ -199,6 +199,7 @@ impl Frame {
         // never got: forget it, so this frame uploads everything it writes.
         if std::mem::replace(&mut self.walk_not_uploaded, true) | self.streams.take_lost_upload() {
             self.batcher.forget_uploads();
+            self.collector.forget_kept();
         }
         let mut frame = FrameStats::default();
         let before = pipelines.counters();
@@ -305,9 +306,8 @@ impl Frame {
             let caches = &mut self.collector.caches;
             caches.pages.reserve(&mut caches.text, textures);
         }
-        self.batcher.begin();
         let textures = &*textures;
-        self.collector.collect_from(
+        self.collector.collect_frame(
             scene,
             start,
             View::scaled(
@@ -319,9 +319,9 @@ impl Frame {
             &mut self.batcher,
             |t| textures.is_live(t),
             target_texture,
+            textures.liveness(),
             frame,
         );
-        self.batcher.finish();
         match target_texture.filter(|_| self.collector.feedback_loop) {
             // Nothing was uploaded or recorded yet: the frame is dropped whole.
             Some(t) => Err(Error::FeedbackLoop(t)),
@@ -444,15 +444,19 @@ impl Frame {
         frame.pipelines_created = after.pipelines_created - before.pipelines_created;
         frame.shader_modules_created = after.shader_modules_created - before.shader_modules_created;
         frame.accumulate(&textures.take_stats());
-        let caches = &mut self.collector.caches;
-        frame.tessellations = caches.tessellation.tessellations;
-        frame.shape_instructions_skipped = caches.tessellation.skipped_instructions;
-        frame.tessellations_pending = caches.tessellation.pending() as u64;
-        caches.tessellation.trim();
-        #[cfg(feature = "text")]
-        {
-            frame.text_layouts = caches.text.layouts_this_frame;
-            caches.text.trim();
+        // A frame that kept the last walk used the meshes and glyphs that walk used without saying so: their
+        // caches do not age (nor count work) for it.
+        if frame.walks_kept == 0 {
+            let caches = &mut self.collector.caches;
+            frame.tessellations = caches.tessellation.tessellations;
+            frame.shape_instructions_skipped = caches.tessellation.skipped_instructions;
+            frame.tessellations_pending = caches.tessellation.pending() as u64;
+            caches.tessellation.trim();
+            #[cfg(feature = "text")]
+            {
+                frame.text_layouts = caches.text.layouts_this_frame;
+                caches.text.trim();
+            }
         }
         stats.last_frame = frame;
         stats.total.accumulate(&frame);

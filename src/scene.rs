@@ -104,6 +104,16 @@ pub struct Scene {
     stamps: Vec<Stamps>,
     /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
     up: Vec<u32>,
+    /// Walks by renderers so far (see [`Scene::begin_render_walk`]; hit-test queries do not count).
+    render_walks: AtomicU64,
+    /// The leaf nodes changed through [`Scene::get_mut`] since render walk `changes_walk` began, in the order
+    /// they were changed (a node changed twice is listed twice), while `changes_overflow` is unset.
+    changes: Vec<u32>,
+    changes_walk: u64,
+    changes_overflow: bool,
+    /// The epoch of the last change that is not a leaf's own: a node added, removed or moved, a child order or
+    /// mask changed, or a node with children changed.
+    structural: u64,
     /// Per slot: event mode, hit area, cursor, z-index.
     interact: Vec<Interact>,
     /// Per slot: the mask set with [`Scene::set_mask`] (the slot's `masked` says whether to look).
@@ -144,6 +154,11 @@ impl Scene {
             epoch: AtomicU64::new(1),
             stamps: vec![Stamps { own: 1, below: 1 }],
             up: vec![NO_PARENT],
+            render_walks: AtomicU64::new(0),
+            changes: Vec::new(),
+            changes_walk: 0,
+            changes_overflow: false,
+            structural: 1,
             interact: vec![Interact::default()],
             masks: vec![None],
             query: Mutex::default(),
@@ -175,17 +190,74 @@ impl Scene {
     }
 
     /// Stamps the node in `slot` as changed now, and marks its ancestors (in the common case, where the parent
-    /// was marked this epoch already, one comparison).
+    /// was marked this epoch already, one comparison). A leaf is listed among the changes a renderer's next walk
+    /// patches (see [`Scene::changes_since`]); a node with children counts as a structural change.
     #[inline(always)]
     fn touch(&mut self, slot: usize) {
         let e = *self.epoch.get_mut();
         if self.slots[slot].child_count() != 0 {
             self.stamps[slot].own = e;
+            self.structural = e;
+        } else {
+            let w = *self.render_walks.get_mut();
+            if self.changes_walk != w {
+                self.changes.clear();
+                self.changes_walk = w;
+                self.changes_overflow = false;
+            }
+            // Bounded: past twice the slots (nodes changed many times over), a walk is cheaper than the list.
+            if self.changes.len() <= 2 * self.slots.len() {
+                self.changes.push(slot as u32);
+            } else {
+                self.changes_overflow = true;
+            }
         }
         let up = self.up[slot];
         if up != NO_PARENT && self.stamps[up as usize].below != e {
             self.mark_up(up, e);
         }
+    }
+
+    /// Marks `slot` and its ancestors as changed below, as a structural change (see [`Scene::changes_since`]).
+    fn mark_structure(&mut self, slot: u32) {
+        let e = *self.epoch.get_mut();
+        self.structural = e;
+        self.mark_up(slot, e);
+    }
+
+    /// Starts a renderer's walk: [`Scene::begin_walk`]'s epoch, and the number of render walks before this one.
+    pub(crate) fn begin_render_walk(&self) -> (u64, u64) {
+        let walks = self.render_walks.fetch_add(1, Ordering::Relaxed);
+        (self.begin_walk(), walks)
+    }
+
+    /// The leaf slots changed since a render walk that was the scene's `walks`-th (counting from 0, as
+    /// [`Scene::begin_render_walk`] returned it) and saw epoch `epoch`, if they are all that changed: `None` when
+    /// another render walk came between, something structural changed since, or the list overflowed. Read
+    /// before the next walk begins. Slots may repeat, and any field of a listed node may have changed.
+    pub(crate) fn changes_since(&self, walks: u64, epoch: u64) -> Option<&[u32]> {
+        let now = self.render_walks.load(Ordering::Relaxed);
+        if now != walks + 1 || self.structural > epoch {
+            return None;
+        }
+        if self.changes_walk != now {
+            // Nothing was changed since that walk began.
+            return Some(&[]);
+        }
+        (!self.changes_overflow).then_some(self.changes.as_slice())
+    }
+
+    /// Takes back the count of the last render walk (a test's reference walk that the renderer under test must
+    /// not see).
+    #[cfg(test)]
+    pub(crate) fn forget_render_walk(&self) {
+        self.render_walks.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// The node in `slot` (live or not) with its child count and mask bit.
+    #[inline(always)]
+    pub(crate) fn slot_at(&self, slot: usize) -> &Slot {
+        &self.slots[slot]
     }
 
     /// Marks `slot` and its ancestors as changed below. Stops at the first already marked this epoch: its
@@ -345,6 +417,7 @@ impl Scene {
             }
         };
         let e = *self.epoch.get_mut();
+        self.structural = e;
         let st = &mut self.stamps[slot as usize];
         st.own = e;
         st.below = e;
@@ -360,8 +433,7 @@ impl Scene {
         self.slots[parent.slot()].set_child_count(kids.len() as u32);
         self.links[child.slot()].parent = Some(parent);
         self.up[child.slot()] = parent.slot() as u32;
-        let e = *self.epoch.get_mut();
-        self.mark_up(parent.slot() as u32, e);
+        self.mark_structure(parent.slot() as u32);
         let n = self.interactive_below[child.slot()];
         self.add_interactive(parent.slot(), n as i64);
     }
@@ -406,8 +478,7 @@ impl Scene {
             return;
         }
         kids.sort_by_key(|c| interact[c.slot()].z);
-        let e = *self.epoch.get_mut();
-        self.mark_up(parent.slot() as u32, e);
+        self.mark_structure(parent.slot() as u32);
     }
 
     /// Takes `child` out of its parent's list (it keeps no parent).
@@ -418,8 +489,7 @@ impl Scene {
             let kids = &mut self.links[parent.slot()].children;
             kids.retain(|&c| c != child);
             self.slots[parent.slot()].set_child_count(kids.len() as u32);
-            let e = *self.epoch.get_mut();
-            self.mark_up(parent.slot() as u32, e);
+            self.mark_structure(parent.slot() as u32);
         }
         self.up[child.slot()] = NO_PARENT;
     }
@@ -430,8 +500,7 @@ impl Scene {
         self.detach(id);
         let mut stack = std::mem::take(&mut self.links[id.slot()].children);
         self.slots[id.slot()].set_child_count(0);
-        let e = *self.epoch.get_mut();
-        self.mark_up(id.slot() as u32, e);
+        self.mark_structure(id.slot() as u32);
         if id != self.root {
             stack.push(id);
         }
@@ -512,6 +581,7 @@ impl Scene {
             inverse,
         });
         self.slots[target.slot()].set_masked(true);
+        self.structural = *self.epoch.get_mut();
         Ok(())
     }
 
@@ -521,6 +591,7 @@ impl Scene {
         self.get_mut(target).ok_or(Error::StaleNode(target))?;
         self.masks[target.slot()] = None;
         self.slots[target.slot()].set_masked(false);
+        self.structural = *self.epoch.get_mut();
         Ok(())
     }
 
@@ -548,8 +619,7 @@ impl Scene {
         let index = self.sorted_index(parent, child, index);
         let kids = &mut self.links[parent.slot()].children;
         kids.insert(index.min(kids.len()), child);
-        let e = *self.epoch.get_mut();
-        self.mark_up(parent.slot() as u32, e);
+        self.mark_structure(parent.slot() as u32);
         Ok(())
     }
 

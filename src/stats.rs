@@ -50,6 +50,11 @@ pub struct FrameStats {
     pub groups_replayed: u64,
     /// Render groups whose geometry was rebuilt because something below them changed.
     pub groups_rebuilt: u64,
+    /// Frames that kept the last frame's walk and batches, computing again only the quads of the sprites that
+    /// changed (1 or 0 a frame; see [`Scene::get_mut`](crate::Scene::get_mut)).
+    pub walks_kept: u64,
+    /// Sprite quads computed again in frames that kept their walk.
+    pub sprites_updated: u64,
     /// Render passes begun.
     pub render_passes: u64,
     /// `set_pipeline` calls sent to wgpu.
@@ -134,6 +139,8 @@ impl FrameStats {
             culled,
             groups_replayed,
             groups_rebuilt,
+            walks_kept,
+            sprites_updated,
             render_passes,
             set_pipeline_issued,
             set_pipeline_skipped,

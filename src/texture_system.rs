@@ -56,6 +56,9 @@ pub struct TextureSystem {
     retiring: Vec<TextureId>,
     /// Made for the first texture with mipmaps.
     mipmaps: Option<crate::mipmaps::MipGenerator>,
+    /// Counts changes to which handles are live (filled, destroyed, retired, renewed): a walk kept from an
+    /// earlier frame is reused only while it stays the same.
+    liveness: u64,
 }
 
 impl TextureSystem {
@@ -93,6 +96,7 @@ impl TextureSystem {
             retired: Vec::new(),
             retiring: Vec::new(),
             mipmaps: None,
+            liveness: 0,
         };
         sys.white = sys
             .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
@@ -113,6 +117,11 @@ impl TextureSystem {
     /// Counters of work done since the last [`TextureSystem::take_stats`].
     pub fn take_stats(&mut self) -> FrameStats {
         std::mem::take(&mut self.stats)
+    }
+
+    /// Changes so far to which handles are live.
+    pub fn liveness(&self) -> u64 {
+        self.liveness
     }
 
     /// Whether `id` names a live texture.
@@ -276,6 +285,7 @@ impl TextureSystem {
         self.stats.textures_created += 1;
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
+        self.liveness += 1;
         let slot = &mut self.slots[id.slot()];
         debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
         debug_assert_eq!(slot.generation, id.generation);
@@ -295,6 +305,7 @@ impl TextureSystem {
         let id = self.reserve()?;
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
+        self.liveness += 1;
         self.slots[id.slot()].gpu = Some(GpuTexture {
             texture,
             view,
@@ -359,6 +370,7 @@ impl TextureSystem {
             return Err(Error::StaleTexture(id));
         }
         self.slots[id.slot()].retiring = true;
+        self.liveness += 1;
         self.retiring.push(id);
         Ok(())
     }
@@ -384,6 +396,7 @@ impl TextureSystem {
         }
         slot.generation = 0;
         slot.retiring = false;
+        self.liveness += 1;
         self.free.push(id.slot() as u32);
         self.retire_groups_of(id);
     }
@@ -395,6 +408,7 @@ impl TextureSystem {
         self.check(id)?;
         let generation = next_generation();
         self.slots[id.slot()].generation = generation;
+        self.liveness += 1;
         self.retire_groups_of(id);
         Ok(TextureId::new(id.slot() as u32, self.owner, generation))
     }

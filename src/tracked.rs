@@ -130,6 +130,44 @@ impl<T: Pod + Default> TrackedVec<T> {
     /// last frame. This is the per-sprite path. The item is compared and stored as a value, never through a
     /// reference to a stack copy: building it with 8-byte stores and reading it back with 16-byte loads stalled on
     /// store forwarding, which cost a tenth of the walk.
+    /// Writes `item` over element `i` (below the length) and marks it dirty if it changed.
+    #[inline(always)]
+    pub fn set_value<const W: usize>(&mut self, i: usize, item: T)
+    where
+        [u32; W]: Pod,
+    {
+        if i >= self.len {
+            return;
+        }
+        let old = &mut self.data[i];
+        let new: [u32; W] = bytemuck::cast(item);
+        let was: [u32; W] = bytemuck::cast(*old);
+        let diff = was.iter().zip(&new).fold(0u32, |acc, (x, y)| acc | (x ^ y));
+        if diff != 0 {
+            *old = item;
+            self.mark(i..i + 1);
+        }
+    }
+
+    /// Element `i`.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Option<&T> {
+        self.data[..self.len].get(i)
+    }
+
+    /// Marks `r` (clipped to the length) dirty: the GPU copy of it is out of date.
+    pub fn mark_dirty(&mut self, r: Range<usize>) {
+        let r = r.start.min(self.len)..r.end.min(self.len);
+        if !r.is_empty() {
+            self.mark(r);
+        }
+    }
+
+    /// Keeps every element and forgets the dirty ranges (they were uploaded): a frame that reuses the last.
+    pub fn keep_all(&mut self) {
+        self.dirty.clear();
+    }
+
     #[inline(always)]
     pub fn push_value<const W: usize>(&mut self, item: T)
     where

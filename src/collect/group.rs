@@ -214,6 +214,7 @@ impl Groups {
                 incomplete: false,
                 pad: Vec2::ZERO,
                 epoch: cx.epoch,
+                volatile: false,
             };
             let stack = &mut groups.stack;
             stack.clear();
@@ -261,6 +262,7 @@ impl Groups {
             // record again next frame.
             g.stamp = if incomplete { 0 } else { cx.epoch };
             cx.incomplete |= incomplete;
+            cx.volatile |= incomplete;
             g.unfit = 0;
             g.blend = blend;
             g.scale = scale;

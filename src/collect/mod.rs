@@ -8,6 +8,7 @@
 
 mod group;
 mod parallel;
+mod retain;
 mod visit;
 
 use visit::{push_ready, skip, visit, visit_leaf_sprite, visit_slot, Ctx, Inherited};
@@ -55,6 +56,8 @@ struct Frame {
     measure: Measure,
     /// The level of quads computed ahead for this node's children, and the child it begins at.
     ahead: Option<(usize, usize)>,
+    /// What the children inherit, as noted for a later frame that keeps the walk (see `retain.rs`).
+    kept: u32,
 }
 
 /// Mask counters of one walk.
@@ -90,6 +93,8 @@ pub struct Collector {
     ahead: parallel::Ahead,
     /// Children left in a container from which they are computed ahead (see `parallel.rs`).
     parallel_min: usize,
+    /// The last walk, for frames that keep it.
+    kept: retain::Kept,
 }
 
 impl Default for Collector {
@@ -105,6 +110,7 @@ impl Default for Collector {
             bounds: BoundsCache::default(),
             groups: group::Groups::default(),
             ahead: parallel::Ahead::default(),
+            kept: retain::Kept::default(),
             // Two threads (a 2-vCPU VM, where the other one is busy) gain nothing measurable: see parallel.rs.
             parallel_min: if rayon::current_num_threads() >= 4 {
                 parallel::PARALLEL_MIN
@@ -140,6 +146,53 @@ impl Collector {
         self.collect_from(scene, scene.root(), view, batcher, is_live, None, stats);
     }
 
+    /// A renderer's frame: keeps the last walk if the scene allows it (see `retain.rs`: the quads of the leaf
+    /// sprites changed since are computed again in place), and otherwise begins `batcher`, walks the subtree of
+    /// `start` as [`Collector::collect_from`] and finishes it. `liveness` counts changes to which textures are
+    /// live ([`TextureSystem::liveness`](crate::texture_system::TextureSystem::liveness)).
+    #[allow(clippy::too_many_arguments)]
+    pub fn collect_frame(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: View,
+        batcher: &mut Batcher,
+        is_live: impl Fn(TextureId) -> bool,
+        forbidden: Option<TextureId>,
+        liveness: u64,
+        stats: &mut FrameStats,
+    ) {
+        let key = retain::Key {
+            start,
+            view,
+            forbidden,
+            liveness,
+        };
+        if self.kept.patch(scene, &key, batcher, stats) {
+            return;
+        }
+        batcher.begin();
+        let (epoch, walks) = self.walk(scene, start, view, batcher, is_live, forbidden, stats);
+        batcher.finish();
+        if let Some(r) = self.kept.patched.take() {
+            // Quads a kept frame patched before it met a change that needed this walk never reached the GPU.
+            batcher.quads.mark_dirty(r);
+        }
+        // Glyphs refused as too large are counted by the atlas until the upload; a kept frame repeats them.
+        #[allow(unused_mut)]
+        let mut seen = *stats;
+        #[cfg(feature = "text")]
+        {
+            seen.glyphs_too_large += self.caches.text.atlas.too_large_this_frame;
+        }
+        self.kept.end_walk(key, walks, epoch, &seen);
+    }
+
+    /// Forgets the last walk for frames that would keep it (its streams never reached the GPU).
+    pub fn forget_kept(&mut self) {
+        self.kept.forget();
+    }
+
     /// Walks the subtree of `start` (drawn even if hidden; its ancestors are ignored) into `view`. Sprites
     /// showing `forbidden` (the texture being drawn into) are skipped and flag [`Collector::feedback_loop`].
     #[allow(clippy::too_many_arguments)]
@@ -153,6 +206,24 @@ impl Collector {
         forbidden: Option<TextureId>,
         stats: &mut FrameStats,
     ) {
+        self.walk(scene, start, view, batcher, is_live, forbidden, stats);
+    }
+
+    /// [`Collector::collect_from`], noting what a later frame needs to keep it; returns the walk's epoch and
+    /// render-walk number.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        scene: &Scene,
+        start: NodeId,
+        view: View,
+        batcher: &mut Batcher,
+        is_live: impl Fn(TextureId) -> bool,
+        forbidden: Option<TextureId>,
+        stats: &mut FrameStats,
+    ) -> (u64, u64) {
+        let (epoch, walks) = scene.begin_render_walk();
+        self.kept.begin_walk();
         let mut cx = Ctx {
             scene,
             view,
@@ -166,7 +237,8 @@ impl Collector {
             track: false,
             incomplete: false,
             pad: Vec2::splat(2.0) / view.half_size,
-            epoch: scene.begin_walk(),
+            epoch,
+            volatile: false,
         };
         self.bounds.begin();
         self.groups.begin();
@@ -184,6 +256,7 @@ impl Collector {
         while let Some(top) = self.stack.last_mut() {
             let kids = scene.children_of(top.node);
             let inh = top.inherited;
+            let top_kept = top.kept;
             let start = top.cursor;
             // Many children left: compute their leaf sprites on every core first (parallel.rs).
             if top.ahead.is_none() && kids.len() - start.min(kids.len()) >= self.parallel_min {
@@ -200,7 +273,19 @@ impl Collector {
                     let (k, end) = (i - from, kids.len() - from);
                     if meta[k].ready {
                         let j = k + meta[k..end].iter().take_while(|m| m.ready).count();
+                        let first = cx.batcher.quads.len();
                         push_ready(&mut cx, &kids[i..i + (j - k)], &quads[k..j], &meta[k..j]);
+                        if cx.batcher.quads.len() - first == j - k {
+                            for (n, (id, m)) in
+                                kids[i..i + (j - k)].iter().zip(&meta[k..j]).enumerate()
+                            {
+                                let q = (first + n) as u32;
+                                self.kept.note(id.slot(), q, top_kept, m.texture, m.blend);
+                            }
+                        } else {
+                            // Some were skipped: which, the walk does not note.
+                            self.kept.volatile();
+                        }
                         i += j - k;
                         continue;
                     }
@@ -213,7 +298,18 @@ impl Collector {
                 let simple = slot.child_count() == 0 && !slot.masked();
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
+                        let q = cx.batcher.quads.len();
                         visit_leaf_sprite(&mut cx, child, &slot.node, sprite, &inh);
+                        if cx.batcher.quads.len() != q {
+                            let blend = slot.node.blend_mode.resolve(inh.blend);
+                            self.kept.note(
+                                child.slot(),
+                                q as u32,
+                                top_kept,
+                                sprite.texture.id(),
+                                blend,
+                            );
+                        }
                     } else {
                         visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
                     }
@@ -245,6 +341,10 @@ impl Collector {
         debug_assert!(self.masks.is_empty(), "every mask pushed was popped");
         cx.batcher.set_state(Default::default());
         self.feedback_loop = cx.feedback_loop;
+        if cx.volatile {
+            self.kept.volatile();
+        }
+        (epoch, walks)
     }
 
     /// Draws `id` (pushing its mask first) and, if it has children, pushes a frame for them; otherwise pops the
@@ -301,6 +401,7 @@ impl Collector {
                     // Not drawn for a reason of this frame or target (the mask is empty here, or nests too
                     // deep): an enclosing measurement must not take its absence as final.
                     cx.incomplete = true;
+                    cx.volatile = true;
                     return;
                 }
             },
@@ -327,6 +428,7 @@ impl Collector {
                         pop,
                         measure,
                         ahead: None,
+                        kept: self.kept.container(inh),
                     })
                 }
             }
@@ -362,6 +464,8 @@ impl Collector {
                 let mine = cx.acc;
                 if let (Some(m), false) = (matrix, cx.incomplete) {
                     self.bounds.store(id, cx.epoch, mine, m);
+                    // Measured wholly outside the target: the next walk culls it, so it must walk.
+                    cx.volatile |= !mine.is_empty() && !mine.touches_view(cx.pad);
                 }
                 cx.acc = acc;
                 cx.track = track;
@@ -397,6 +501,7 @@ impl Collector {
             );
             return None;
         };
+        self.kept.mask(mask.node.slot());
         let parent_matrix = cx.view.to_clip * parent;
         let matrix = parent_matrix * node.local_transform();
         if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
@@ -505,6 +610,7 @@ impl Collector {
             pop: Pop::None,
             measure: Measure::None,
             ahead: None,
+            kept: 0,
         });
         while let Some(top) = self.mask_walk.last_mut() {
             let kids = cx.scene.children_of(top.node);
@@ -514,6 +620,7 @@ impl Collector {
             };
             top.cursor += 1;
             let inh = top.inherited;
+            self.kept.mask(child.slot());
             if cx.scene.get(child).is_some_and(|n| n.visible) {
                 if let Some((ci, true)) = visit(cx, &mut self.caches, child, inh, true) {
                     self.mask_walk.push(Frame {
@@ -523,6 +630,7 @@ impl Collector {
                         pop: Pop::None,
                         measure: Measure::None,
                         ahead: None,
+                        kept: 0,
                     });
                 }
             }

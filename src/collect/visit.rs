@@ -25,6 +25,16 @@ pub(super) struct Inherited {
     pub(super) blend: BlendMode,
 }
 
+impl Inherited {
+    /// What a walk's start passes down before the view is applied (a placeholder).
+    pub(super) const ROOT: Inherited = Inherited {
+        matrix: Affine2::IDENTITY,
+        color: Color::WHITE,
+        packed: u32::MAX,
+        blend: BlendMode::Normal,
+    };
+}
+
 /// The projection from pixels (origin top-left, y down) of a `width x height` target to clip space.
 pub fn pixel_to_clip(width: u32, height: u32) -> Affine2 {
     Affine2::from_cols(
@@ -35,7 +45,7 @@ pub fn pixel_to_clip(width: u32, height: u32) -> Affine2 {
 }
 
 /// Where a walk draws to.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct View {
     /// Pixels to clip space.
     pub to_clip: Affine2,
@@ -129,6 +139,9 @@ pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
     pub(super) pad: Vec2,
     /// The scene epoch this walk sees (cache stamps).
     pub(super) epoch: u64,
+    /// Whether the walk drew something that depends on this frame (text, a shape still being tessellated, a
+    /// subtree left out for this frame's reasons): a later frame cannot keep it (see `retain.rs`).
+    pub(super) volatile: bool,
 }
 
 pub(super) fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, bool)> {
@@ -283,6 +296,7 @@ fn texture_usable<F: Fn(TextureId) -> bool>(
     if Some(tex) == cx.forbidden {
         cx.feedback_loop = true;
         cx.incomplete = true;
+        cx.volatile = true;
         skip(cx.stats, id, "its texture is the target being drawn");
         return false;
     }
@@ -436,6 +450,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 .max((matrix.matrix2.y_axis * cx.view.half_size).length());
             let mesh = caches.tessellation.get(ctx, scale);
             cx.incomplete |= caches.tessellation.last_was_stand_in;
+            cx.volatile |= caches.tessellation.last_was_stand_in;
             for part in &mesh.parts {
                 let (tex, uv) = match part.texture {
                     Some(t) if (cx.is_live)(t.id()) => (t.id(), t.uvs()),

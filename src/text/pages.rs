@@ -47,9 +47,9 @@ impl GlyphPages {
                 textures.fill_reserved(id, page, page, Sampling::LINEAR);
             }
         }
-        frame.glyph_uploads = text.atlas.uploads_this_frame;
-        frame.glyph_rasterizations = text.atlas.rasterized_this_frame;
-        frame.glyphs_too_large = text.atlas.too_large_this_frame;
+        frame.glyph_uploads += text.atlas.uploads_this_frame;
+        frame.glyph_rasterizations += text.atlas.rasterized_this_frame;
+        frame.glyphs_too_large += text.atlas.too_large_this_frame;
         for u in text.atlas.take_uploads() {
             textures.write_region(self.ids[u.page as usize], u.rect, &u.rgba);
         }

@@ -1,0 +1,601 @@
+//! Kept walks: a frame whose scene changed since the last walk only in leaf sprites' own fields keeps that walk's
+//! batches and streams, and computes again only the quads of the sprites that changed (PixiJS v8 re-batches only
+//! when the structure changed, and otherwise updates the changed renderables in place).
+//!
+//! A full walk notes, for every plain leaf sprite it draws, where its quad went, the colour and transform its
+//! container passed down, and the texture and blend mode it was batched with. The next frame may keep the walk
+//! when it draws the same subtree into the same view, nothing structural changed in the scene since (no node
+//! added, removed or moved, no child order or mask changed, no node with children changed: see
+//! [`Scene::changes_since`]), no texture became live or stale, and the walk itself did not depend on this
+//! frame (no text, no shape still on the tessellation worker, no mask left out). Then each changed node is looked
+//! up: one that was drawn as a plain leaf sprite and still is one, visible, showing the same texture with the same
+//! blend mode and finite corners, has its quad computed again in place (compared, and only changed bytes
+//! uploaded); any other change (a node hidden or shown, a texture switched to another texture, a sprite never
+//! drawn) falls back to a full walk, which then also uploads the quads patched before the change was met.
+//!
+//! Unchanged sprites are neither computed nor compared. What a kept frame does not do: cull a container whose
+//! sprites moved out of view (they are drawn off-target until the next full walk), or bring a texture's changed
+//! frame into a batch of other textures (same texture, other frame: patched). The counters of the frame are the
+//! last walk's (sprites, culled, skipped, groups replayed), with the work counters at zero.
+
+use super::visit::{all_finite, node_color, Inherited, View};
+use crate::batcher::Batcher;
+use crate::scene::Scene;
+use crate::stats::FrameStats;
+use crate::{BlendMode, NodeId, NodeKind, TextureId};
+use std::ops::Range;
+
+/// What the last walk drew for one node slot.
+#[derive(Clone, Copy, Debug)]
+struct Drawn {
+    /// The walk that wrote the entry ([`Kept::walk`]); entries of other walks are stale.
+    walk: u32,
+    /// The quad's index in the quad stream.
+    quad: u32,
+    /// The node's container in [`Kept::parents`].
+    parent: u32,
+    texture: TextureId,
+    blend: BlendMode,
+}
+
+const STALE: Drawn = Drawn {
+    walk: 0,
+    quad: 0,
+    parent: 0,
+    texture: TextureId {
+        index: 0,
+        generation: 0,
+    },
+    blend: BlendMode::Normal,
+};
+
+/// What a walk must match to be kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Key {
+    pub start: NodeId,
+    pub view: View,
+    pub forbidden: Option<TextureId>,
+    /// [`TextureSystem::liveness`](crate::texture_system::TextureSystem::liveness) when it walked.
+    pub liveness: u64,
+}
+
+/// The last walk, as far as a later frame can keep it.
+#[derive(Debug, Default)]
+pub(super) struct Kept {
+    /// Per node slot: what the walk drew for it, if it was a plain leaf sprite.
+    drawn: Vec<Drawn>,
+    /// What each container of the walk passed down (index 0 unused).
+    pub parents: Vec<Inherited>,
+    /// This walk's stamp for `drawn` (never 0).
+    walk: u32,
+    /// Whether the walk in progress can still be kept.
+    keepable: bool,
+    /// Nodes used as masks this walk: their changes always need a walk.
+    mask_slots: Vec<u32>,
+    /// The kept walk: its key, its render-walk number and epoch (see [`Scene::changes_since`]), its counters.
+    kept: Option<(Key, u64, u64, FrameStats)>,
+    /// Quads patched by a kept frame that then needed a walk: uploaded with that walk.
+    pub patched: Option<Range<usize>>,
+}
+
+impl Kept {
+    /// Starts noting a full walk.
+    pub fn begin_walk(&mut self) {
+        self.kept = None;
+        self.walk = self.walk.wrapping_add(1);
+        if self.walk == 0 {
+            // Stamps came round: forget every entry.
+            self.drawn.iter_mut().for_each(|d| *d = STALE);
+            self.walk = 1;
+        }
+        self.keepable = true;
+        self.parents.clear();
+        self.parents.push(Inherited::ROOT);
+        self.mask_slots.clear();
+    }
+
+    /// Notes a container's inheritance; returns its index for [`Kept::note`].
+    #[inline]
+    pub fn container(&mut self, inh: Inherited) -> u32 {
+        self.parents.push(inh);
+        self.parents.len() as u32 - 1
+    }
+
+    /// Notes that the leaf sprite in `slot`, child of container `parent`, drew quad `quad`.
+    #[inline(always)]
+    pub fn note(
+        &mut self,
+        slot: usize,
+        quad: u32,
+        parent: u32,
+        texture: TextureId,
+        blend: BlendMode,
+    ) {
+        if slot >= self.drawn.len() {
+            self.drawn.resize(slot + 1, STALE);
+        }
+        self.drawn[slot] = Drawn {
+            walk: self.walk,
+            quad,
+            parent,
+            texture,
+            blend,
+        };
+    }
+
+    /// Notes that `slot` is used as a mask.
+    pub fn mask(&mut self, slot: usize) {
+        self.mask_slots.push(slot as u32);
+    }
+
+    /// The walk depends on this frame: it cannot be kept.
+    pub fn volatile(&mut self) {
+        self.keepable = false;
+    }
+
+    /// Ends a full walk that saw render walk `walks` at `epoch`, drawn under `key` with counters `stats`.
+    pub fn end_walk(&mut self, key: Key, walks: u64, epoch: u64, stats: &FrameStats) {
+        for &s in &self.mask_slots {
+            if let Some(d) = self.drawn.get_mut(s as usize) {
+                *d = STALE;
+            }
+        }
+        if self.keepable {
+            let kept = FrameStats {
+                sprites: stats.sprites,
+                shapes: stats.shapes,
+                dead_textures: stats.dead_textures,
+                nodes_skipped: stats.nodes_skipped,
+                culled: stats.culled,
+                masks_too_deep: stats.masks_too_deep,
+                texts: stats.texts,
+                glyphs_too_large: stats.glyphs_too_large,
+                groups_replayed: stats.groups_replayed,
+                ..FrameStats::default()
+            };
+            self.kept = Some((key, walks, epoch, kept));
+        }
+    }
+
+    /// Forgets the kept walk (its streams were not uploaded).
+    pub fn forget(&mut self) {
+        self.kept = None;
+    }
+
+    /// Keeps the last walk for this frame if it may be (see the module docs): patches the quads of the changed
+    /// sprites into `batcher`'s streams, adds the walk's counters to `stats` and returns `true`. Otherwise
+    /// returns `false` with the streams as the walk left them, apart from quads patched before a change that
+    /// needs a walk was met (in [`Kept::patched`]).
+    pub fn patch(
+        &mut self,
+        scene: &Scene,
+        key: &Key,
+        batcher: &mut Batcher,
+        stats: &mut FrameStats,
+    ) -> bool {
+        let Some((kept_key, walks, epoch, counters)) = &self.kept else {
+            return false;
+        };
+        if kept_key != key {
+            return false;
+        }
+        let Some(changes) = scene.changes_since(*walks, *epoch) else {
+            return false;
+        };
+        let walk = self.walk;
+        batcher.keep_frame();
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        let mut ok = true;
+        for &s in changes {
+            let s = s as usize;
+            let Some(d) = self.drawn.get(s).filter(|d| d.walk == walk) else {
+                ok = false;
+                break;
+            };
+            let Some(q) = quad_of(scene, s, d, &self.parents[d.parent as usize]) else {
+                ok = false;
+                break;
+            };
+            let i = d.quad as usize;
+            batcher.patch_quad(i, q.0, q.1, q.2);
+            lo = lo.min(i);
+            hi = hi.max(i + 1);
+        }
+        if lo < hi {
+            self.patched = Some(lo..hi);
+        }
+        if !ok {
+            return false;
+        }
+        self.patched = None;
+        stats.accumulate(counters);
+        stats.walks_kept += 1;
+        stats.sprites_updated += changes.len() as u64;
+        // Changes after this frame are counted from now.
+        let (epoch, walks) = scene.begin_render_walk();
+        if let Some(k) = &mut self.kept {
+            k.1 = walks;
+            k.2 = epoch;
+        }
+        true
+    }
+}
+
+/// The quad of the node in `slot` drawn as `d` under `parent`, if it is still the plain leaf sprite it was (same
+/// texture and blend mode, visible, finite).
+#[inline(always)]
+fn quad_of(
+    scene: &Scene,
+    slot: usize,
+    d: &Drawn,
+    parent: &Inherited,
+) -> Option<([[f32; 2]; 3], [f32; 4], u32)> {
+    let s = scene.slot_at(slot);
+    let node = &s.node;
+    if s.child_count() != 0 || s.masked() || !node.visible {
+        return None;
+    }
+    let NodeKind::Sprite(sprite) = &node.kind else {
+        return None;
+    };
+    if sprite.texture.id() != d.texture || node.blend_mode.resolve(parent.blend) != d.blend {
+        return None;
+    }
+    let matrix = parent.matrix * node.local_transform();
+    let (_, packed) = node_color(node, parent)?;
+    let (p0, dx, dy) = sprite.quad(&matrix);
+    if !all_finite(p0, dx, dy) {
+        return None;
+    }
+    Some((
+        [p0.into(), dx.into(), dy.into()],
+        sprite.texture.uvs(),
+        packed,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Collector;
+    use super::*;
+    use crate::{Color, Node, Texture};
+    use glam::{Affine2, Vec2};
+    use proptest::prelude::*;
+
+    fn tex(i: u32) -> Texture {
+        Texture::new(
+            TextureId {
+                index: i,
+                generation: 0,
+            },
+            16,
+            16,
+        )
+    }
+
+    const VIEW: View = View {
+        to_clip: Affine2::from_cols(Vec2::new(0.01, 0.0), Vec2::new(0.0, -0.01), Vec2::ZERO),
+        half_size: Vec2::splat(100.0),
+        white: TextureId {
+            index: 99,
+            generation: 0,
+        },
+    };
+
+    /// A renderer's collector and batcher, with the GPU's copy of the quad and index streams as the dirty ranges
+    /// left it.
+    struct Frames {
+        c: Collector,
+        b: Batcher,
+        gpu_quads: Vec<crate::batcher::Quad>,
+        gpu_indices: Vec<u32>,
+        liveness: u64,
+    }
+
+    impl Frames {
+        fn new() -> Frames {
+            Frames {
+                c: Collector::default(),
+                b: Batcher::new(4),
+                gpu_quads: Vec::new(),
+                gpu_indices: Vec::new(),
+                liveness: 0,
+            }
+        }
+
+        fn frame(&mut self, scene: &Scene) -> FrameStats {
+            let mut s = FrameStats::default();
+            let root = scene.root();
+            let live = |t: TextureId| t.index < 50;
+            let b = &mut self.b;
+            self.c
+                .collect_frame(scene, root, VIEW, b, live, None, self.liveness, &mut s);
+            fn apply<T: bytemuck::Pod + Default>(
+                gpu: &mut Vec<T>,
+                v: &crate::tracked::TrackedVec<T>,
+            ) {
+                gpu.resize(gpu.len().max(v.len()), T::default());
+                for r in v.dirty_ranges() {
+                    gpu[r.clone()].copy_from_slice(&v.as_slice()[r.clone()]);
+                }
+            }
+            apply(&mut self.gpu_quads, &self.b.quads);
+            apply(&mut self.gpu_indices, &self.b.indices);
+            s
+        }
+    }
+
+    /// A fresh full walk of `scene`: quads, indices, batches and what was drawn.
+    fn reference(
+        scene: &Scene,
+    ) -> (
+        Vec<crate::batcher::Quad>,
+        Vec<u32>,
+        Vec<crate::batcher::Batch>,
+        [u64; 3],
+    ) {
+        let mut f = Frames::new();
+        let s = f.frame(scene);
+        scene.forget_render_walk();
+        assert_eq!(s.walks_kept, 0);
+        (
+            f.b.quads.as_slice().to_vec(),
+            f.b.indices.as_slice().to_vec(),
+            f.b.batches().to_vec(),
+            [s.sprites, s.nodes_skipped, s.dead_textures],
+        )
+    }
+
+    /// Root, two containers (one tinted, one adding), and `n` sprites spread over them and the root.
+    fn scene(n: usize) -> (Scene, Vec<NodeId>) {
+        let mut s = Scene::new();
+        let r = s.root();
+        let a = s.add(r, Node::container().at(10.0, 5.0)).unwrap();
+        let b = s
+            .add(
+                r,
+                Node::container()
+                    .blended(BlendMode::Add)
+                    .tinted(Color::rgba(1.0, 0.5, 0.5, 0.5)),
+            )
+            .unwrap();
+        let mut ids = vec![r, a, b];
+        for i in 0..n {
+            let parent = ids[i % 3];
+            let id = s
+                .add(
+                    parent,
+                    Node::sprite(tex(i as u32 % 6)).at(i as f32, 2.0 * i as f32),
+                )
+                .unwrap();
+            ids.push(id);
+        }
+        (s, ids)
+    }
+
+    #[test]
+    fn moved_sprites_keep_the_walk_and_only_their_quads_change() {
+        let (mut s, ids) = scene(40);
+        let mut f = Frames::new();
+        assert_eq!(f.frame(&s).walks_kept, 0);
+        // Nothing changed: the walk is kept and nothing is computed or uploaded.
+        let st = f.frame(&s);
+        assert_eq!((st.walks_kept, st.sprites_updated, st.sprites), (1, 0, 40));
+        assert!(f.b.quads.dirty_ranges().is_empty());
+        // Two sprites moved: their quads alone are computed and uploaded.
+        s.get_mut(ids[3]).unwrap().position.x += 3.0;
+        s.get_mut(ids[42]).unwrap().alpha = 0.5;
+        let st = f.frame(&s);
+        assert_eq!((st.walks_kept, st.sprites_updated, st.sprites), (1, 2, 40));
+        let dirty: usize = f.b.quads.dirty_ranges().iter().map(|r| r.len()).sum();
+        assert_eq!(dirty, 2);
+        let want = reference(&s);
+        assert!(f.b.quads.as_slice() == want.0.as_slice());
+        assert!(f.gpu_quads == want.0);
+        // A hit-test query between frames does not stop the next frame from keeping the walk.
+        s.get_mut(ids[5]).unwrap().rotation = 1.0;
+        let _ = s.world_bounds(ids[5]);
+        assert_eq!(f.frame(&s).walks_kept, 1);
+        assert!(f.b.quads.as_slice() == reference(&s).0.as_slice());
+    }
+
+    #[test]
+    fn changes_a_kept_walk_cannot_take_walk_again() {
+        let (mut s, ids) = scene(12);
+        let mut f = Frames::new();
+        f.frame(&s);
+        type Change = fn(&mut Scene, &[NodeId]);
+        let cases: [(&str, Change); 8] = [
+            ("hidden", |s, ids| {
+                s.get_mut(ids[4]).unwrap().visible = false
+            }),
+            ("other texture", |s, ids| {
+                s.get_mut(ids[4]).unwrap().kind =
+                    crate::NodeKind::Sprite(crate::Sprite::new(tex(7)))
+            }),
+            ("blend mode", |s, ids| {
+                s.get_mut(ids[4]).unwrap().blend_mode = BlendMode::Multiply
+            }),
+            ("non-finite", |s, ids| {
+                s.get_mut(ids[4]).unwrap().position.x = f32::NAN
+            }),
+            ("container moved", |s, ids| {
+                s.get_mut(ids[1]).unwrap().position.x = 3.0
+            }),
+            ("child added", |s, ids| {
+                s.add(ids[2], Node::sprite(tex(1))).unwrap();
+            }),
+            ("node removed", |s, ids| s.remove(ids[6]).unwrap()),
+            ("mask set", |s, ids| {
+                s.set_mask(ids[1], ids[7], false).unwrap()
+            }),
+        ];
+        for (what, change) in cases {
+            // A kept frame first (a sprite moved), then the change with another sprite moved before it.
+            s.get_mut(ids[3]).unwrap().position.y += 1.0;
+            assert_eq!(f.frame(&s).walks_kept, 1, "{what}: before");
+            s.get_mut(ids[8]).unwrap().position.y += 1.0;
+            change(&mut s, &ids);
+            let st = f.frame(&s);
+            assert_eq!(st.walks_kept, 0, "{what}");
+            let want = reference(&s);
+            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{what}");
+            assert!(f.gpu_quads[..want.0.len()] == want.0[..], "{what}: uploads");
+            assert_eq!(
+                [st.sprites, st.nodes_skipped, st.dead_textures],
+                want.3,
+                "{what}"
+            );
+        }
+        // Another walk of the scene in between (another renderer, a render texture) and a texture becoming
+        // live or stale both need a walk.
+        f.frame(&s);
+        s.get_mut(ids[3]).unwrap().position.y += 1.0;
+        Frames::new().frame(&s);
+        assert_eq!(f.frame(&s).walks_kept, 0, "another walk");
+        f.liveness += 1;
+        assert_eq!(f.frame(&s).walks_kept, 0, "liveness");
+        assert_eq!(f.frame(&s).walks_kept, 1, "then kept again");
+        // A mask node's changes always walk (its shape is drawn into the stencil, not as a quad of its own).
+        s.get_mut(ids[7]).unwrap().position.x += 1.0;
+        assert_eq!(f.frame(&s).walks_kept, 0, "mask moved");
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Move(usize, f32, f32),
+        Turn(usize, f32),
+        Fade(usize, f32),
+        Frame(usize, u32),
+        Texture(usize, u32),
+        Show(usize, bool),
+        Blend(usize, bool),
+        Nan(usize),
+        Add(usize, u32),
+        Remove(usize),
+        Query(usize),
+        OtherWalk,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let i = 0usize..64;
+        prop_oneof![
+            6 => (i.clone(), -50f32..50.0, -50f32..50.0).prop_map(|(i, x, y)| Op::Move(i, x, y)),
+            2 => (i.clone(), -3f32..3.0).prop_map(|(i, r)| Op::Turn(i, r)),
+            2 => (i.clone(), 0f32..1.0).prop_map(|(i, a)| Op::Fade(i, a)),
+            2 => (i.clone(), 0u32..4).prop_map(|(i, f)| Op::Frame(i, f)),
+            1 => (i.clone(), 0u32..60).prop_map(|(i, t)| Op::Texture(i, t)),
+            1 => (i.clone(), any::<bool>()).prop_map(|(i, v)| Op::Show(i, v)),
+            1 => (i.clone(), any::<bool>()).prop_map(|(i, v)| Op::Blend(i, v)),
+            1 => i.clone().prop_map(Op::Nan),
+            1 => (i.clone(), 0u32..8).prop_map(|(i, t)| Op::Add(i, t)),
+            1 => i.clone().prop_map(Op::Remove),
+            1 => i.prop_map(Op::Query),
+            1 => Just(Op::OtherWalk),
+        ]
+    }
+
+    fn apply(s: &mut Scene, ids: &mut Vec<NodeId>, op: &Op) {
+        let at = |i: usize| ids[i % ids.len()];
+        match *op {
+            Op::Move(i, x, y) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    n.position += Vec2::new(x, y);
+                }
+            }
+            Op::Turn(i, r) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    n.rotation = r;
+                }
+            }
+            Op::Fade(i, a) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    n.alpha = a;
+                }
+            }
+            Op::Frame(i, f) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    if let crate::NodeKind::Sprite(sp) = &mut n.kind {
+                        sp.texture = tex(sp.texture.id().index).frame(f * 4, 0, 4, 8).unwrap();
+                    }
+                }
+            }
+            Op::Texture(i, t) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    if let crate::NodeKind::Sprite(sp) = &mut n.kind {
+                        sp.texture = tex(t);
+                    }
+                }
+            }
+            Op::Show(i, v) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    n.visible = v;
+                }
+            }
+            Op::Blend(i, add) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    n.blend_mode = if add {
+                        BlendMode::Add
+                    } else {
+                        BlendMode::Inherit
+                    };
+                }
+            }
+            Op::Nan(i) => {
+                if let Some(n) = s.get_mut(at(i)) {
+                    n.position.y = f32::NAN;
+                }
+            }
+            Op::Add(i, t) => {
+                let p = at(i);
+                if s.contains(p) {
+                    ids.push(s.add(p, Node::sprite(tex(t)).at(3.0, 4.0)).unwrap());
+                }
+            }
+            Op::Remove(i) => {
+                let id = at(i);
+                if id != s.root() {
+                    let _ = s.remove(id);
+                }
+            }
+            Op::Query(i) => {
+                let _ = s.world_bounds(at(i));
+            }
+            Op::OtherWalk => {
+                Frames::new().frame(s);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// Frames that keep their walk draw what a fresh walk draws, and upload every quad that changed.
+        #[test]
+        fn kept_walks_draw_what_a_fresh_walk_draws(
+            frames in prop::collection::vec(prop::collection::vec(op(), 0..4), 1..16),
+        ) {
+            let (mut s, mut ids) = scene(40);
+            let mut f = Frames::new();
+            f.frame(&s);
+            let mut kept = 0;
+            for (k, ops) in frames.iter().enumerate() {
+                for op in ops {
+                    apply(&mut s, &mut ids, op);
+                }
+                let st = f.frame(&s);
+                kept += st.walks_kept;
+                let want = reference(&s);
+                prop_assert!(f.b.quads.as_slice() == want.0.as_slice(), "frame {}: quads", k);
+                prop_assert!(f.b.indices.as_slice() == want.1.as_slice(), "frame {}: indices", k);
+                prop_assert!(f.b.batches() == want.2.as_slice(), "frame {}: batches", k);
+                prop_assert_eq!([st.sprites, st.nodes_skipped, st.dead_textures], want.3, "frame {}", k);
+                prop_assert!(f.gpu_quads[..want.0.len()] == want.0[..], "frame {}: uploaded quads", k);
+                prop_assert!(f.gpu_indices[..want.1.len()] == want.1[..], "frame {}: uploaded indices", k);
+            }
+            // Most frames only move, turn, fade or re-frame sprites: some must have kept their walk.
+            let only_leaf = frames.iter().filter(|ops| ops.iter().all(|o| matches!(o, Op::Move(..) | Op::Turn(..) | Op::Fade(..)))).count();
+            prop_assert!(only_leaf < 2 || kept > 0, "{} frames only moved sprites, none kept its walk", only_leaf);
+        }
+    }
+}
