@@ -436,6 +436,33 @@ impl Batcher {
         );
     }
 
+    /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k)` gives quad `start + k`'s
+    /// corners, frame and colour, or `None` to give up. Returns whether none gave up.
+    pub fn patch_quads_par(
+        &mut self,
+        start: usize,
+        n: usize,
+        f: impl Fn(usize) -> Option<([[f32; 2]; 3], [f32; 4], u32)> + Sync,
+    ) -> bool {
+        let mut changed = std::mem::take(&mut self.prep_changed);
+        let ok = self
+            .quads
+            .patch_par(start, n, 1024, &mut changed, |k, q| match f(k) {
+                Some((g, uv, color)) => {
+                    q.origin = g[0];
+                    q.x_edge = g[1];
+                    q.y_edge = g[2];
+                    q.uv0 = [uv[0], uv[1]];
+                    q.uv1 = [uv[2], uv[3]];
+                    q.color = color;
+                    true
+                }
+                None => false,
+            });
+        self.prep_changed = changed;
+        ok
+    }
+
     /// Starts a frame that keeps the last one's streams and batches (see `collect/retain.rs`): nothing is
     /// rewound; what the last frame uploaded is no longer dirty.
     pub fn keep_frame(&mut self) {

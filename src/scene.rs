@@ -320,6 +320,12 @@ impl Scene {
     ///
     /// The node counts as changed: caches built from it (its subtree's bounds, a render group holding it) are
     /// rebuilt by the next frame that meets them. Read through [`Scene::get`] what you do not change.
+    ///
+    /// While the only nodes changed between two frames are sprites without children that stay visible, show the
+    /// same texture (any frame of it) with the same blend mode, and nothing is added, removed, moved, re-ordered or
+    /// masked, the next frame keeps the last one's batches and computes only those sprites' quads again
+    /// ([`FrameStats::walks_kept`](crate::FrameStats::walks_kept)); anything else walks the scene again. A frame
+    /// that keeps its walk does not cull: sprites moved out of view are drawn off the target until the next walk.
     #[inline]
     pub fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         let owned = id.owned_by(self.owner);

@@ -149,6 +149,52 @@ impl<T: Pod + Default> TrackedVec<T> {
         }
     }
 
+    /// Rewrites elements `start..start + n` (below the length) on every core, `chunk` at a time: `f(k, item)`
+    /// rewrites element `start + k` in place and returns `false` to give up (the rest of its chunk is then left
+    /// as it was). Chunks that changed are marked dirty. Returns whether no call gave up.
+    pub fn patch_par(
+        &mut self,
+        start: usize,
+        n: usize,
+        chunk: usize,
+        changed: &mut Vec<bool>,
+        f: impl Fn(usize, &mut T) -> bool + Sync,
+    ) -> bool
+    where
+        T: Send + Sync,
+    {
+        use rayon::prelude::*;
+        let chunk = chunk.max(1);
+        let end = (start + n).min(self.len);
+        if start >= end {
+            return true;
+        }
+        changed.clear();
+        changed.resize((end - start).div_ceil(chunk), false);
+        let ok = self.data[start..end]
+            .par_chunks_mut(chunk)
+            .zip(changed.par_iter_mut())
+            .enumerate()
+            .map(|(c, (dst, flag))| {
+                for (j, d) in dst.iter_mut().enumerate() {
+                    let was = *d;
+                    if !f(c * chunk + j, d) {
+                        *flag = true;
+                        return false;
+                    }
+                    *flag |= bytemuck::bytes_of(&was) != bytemuck::bytes_of(d);
+                }
+                true
+            })
+            .reduce(|| true, |a, b| a && b);
+        for (c, &flag) in changed.iter().enumerate() {
+            if flag {
+                self.mark(start + c * chunk..(start + (c + 1) * chunk).min(end));
+            }
+        }
+        ok
+    }
+
     /// Element `i`.
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<&T> {

@@ -168,7 +168,10 @@ impl Collector {
             forbidden,
             liveness,
         };
-        if self.kept.patch(scene, &key, batcher, stats) {
+        if self
+            .kept
+            .patch(scene, &key, batcher, self.parallel_min, stats)
+        {
             return;
         }
         batcher.begin();
@@ -282,10 +285,9 @@ impl Collector {
                                 let q = (first + n) as u32;
                                 self.kept.note(id.slot(), q, top_kept, m.texture, m.blend);
                             }
-                        } else {
-                            // Some were skipped: which, the walk does not note.
-                            self.kept.volatile();
                         }
+                        // Otherwise some were skipped: which, the walk does not know, so it notes none of them
+                        // (a change to one of them walks).
                         i += j - k;
                         continue;
                     }
