@@ -445,20 +445,22 @@ impl Batcher {
         f: impl Fn(usize) -> Option<([[f32; 2]; 3], [f32; 4], u32)> + Sync,
     ) -> bool {
         let mut changed = std::mem::take(&mut self.prep_changed);
-        let ok = self
-            .quads
-            .patch_par(start, n, 1024, &mut changed, |k, q| match f(k) {
-                Some((g, uv, color)) => {
-                    q.origin = g[0];
-                    q.x_edge = g[1];
-                    q.y_edge = g[2];
-                    q.uv0 = [uv[0], uv[1]];
-                    q.uv1 = [uv[2], uv[3]];
-                    q.color = color;
-                    true
-                }
-                None => false,
-            });
+        let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
+            let (g, uv, color) = f(k)?;
+            let new = Quad {
+                origin: g[0],
+                x_edge: g[1],
+                y_edge: g[2],
+                uv0: [uv[0], uv[1]],
+                uv1: [uv[2], uv[3]],
+                color,
+                texture: q.texture,
+            };
+            let (was, now): ([u32; 12], [u32; 12]) = (bytemuck::cast(*q), bytemuck::cast(new));
+            let diff = was.iter().zip(&now).fold(0u32, |acc, (x, y)| acc | (x ^ y));
+            *q = new;
+            Some(diff != 0)
+        });
         self.prep_changed = changed;
         ok
     }

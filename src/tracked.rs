@@ -150,15 +150,15 @@ impl<T: Pod + Default> TrackedVec<T> {
     }
 
     /// Rewrites elements `start..start + n` (below the length) on every core, `chunk` at a time: `f(k, item)`
-    /// rewrites element `start + k` in place and returns `false` to give up (the rest of its chunk is then left
-    /// as it was). Chunks that changed are marked dirty. Returns whether no call gave up.
+    /// rewrites element `start + k` in place and says whether it changed, or `None` to give up (the rest of its
+    /// chunk is then left as it was). Chunks that changed are marked dirty. Returns whether no call gave up.
     pub fn patch_par(
         &mut self,
         start: usize,
         n: usize,
         chunk: usize,
         changed: &mut Vec<bool>,
-        f: impl Fn(usize, &mut T) -> bool + Sync,
+        f: impl Fn(usize, &mut T) -> Option<bool> + Sync,
     ) -> bool
     where
         T: Send + Sync,
@@ -176,15 +176,22 @@ impl<T: Pod + Default> TrackedVec<T> {
             .zip(changed.par_iter_mut())
             .enumerate()
             .map(|(c, (dst, flag))| {
+                // One write to the shared flags per chunk: they sit side by side in one cache line.
+                let mut any = false;
+                let mut ok = true;
                 for (j, d) in dst.iter_mut().enumerate() {
-                    let was = *d;
-                    if !f(c * chunk + j, d) {
-                        *flag = true;
-                        return false;
+                    match f(c * chunk + j, d) {
+                        Some(changed) => any |= changed,
+                        None => {
+                            // What this chunk wrote so far is uploaded with the walk that follows.
+                            any = true;
+                            ok = false;
+                            break;
+                        }
                     }
-                    *flag |= bytemuck::bytes_of(&was) != bytemuck::bytes_of(d);
                 }
-                true
+                *flag = any;
+                ok
             })
             .reduce(|| true, |a, b| a && b);
         for (c, &flag) in changed.iter().enumerate() {
