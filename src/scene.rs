@@ -104,13 +104,15 @@ pub struct Scene {
     stamps: Vec<Stamps>,
     /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
     up: Vec<u32>,
-    /// Walks by renderers so far (see [`Scene::begin_render_walk`]; hit-test queries do not count).
-    render_walks: AtomicU64,
-    /// The leaf nodes changed through [`Scene::get_mut`] since render walk `changes_walk` began, in the order
-    /// they were changed (a node changed twice is listed twice), while `changes_overflow` is unset.
+    /// The log of leaf nodes changed through [`Scene::get_mut`], in order (a node changed twice is listed twice):
+    /// `changes[i]` is entry `changes_base + i` of the log since the scene began. Entries before the last render
+    /// walk's position (see [`Scene::begin_render_walk`]) are dropped when the list is full; when it still is
+    /// (past twice the slots, nodes changed many times over) the whole list is, and walks that began before
+    /// cannot use it.
     changes: Vec<u32>,
-    changes_walk: u64,
-    changes_overflow: bool,
+    changes_base: u64,
+    /// The log position the last render walk began at.
+    last_walk: AtomicU64,
     /// The epoch of the last change that is not a leaf's own: a node added, removed or moved, a child order or
     /// mask changed, or a node with children changed.
     structural: u64,
@@ -154,10 +156,9 @@ impl Scene {
             epoch: AtomicU64::new(1),
             stamps: vec![Stamps { own: 1, below: 1 }],
             up: vec![NO_PARENT],
-            render_walks: AtomicU64::new(0),
             changes: Vec::new(),
-            changes_walk: 0,
-            changes_overflow: false,
+            changes_base: 0,
+            last_walk: AtomicU64::new(0),
             structural: 1,
             interact: vec![Interact::default()],
             masks: vec![None],
@@ -198,24 +199,39 @@ impl Scene {
         if self.slots[slot].child_count() != 0 {
             self.stamps[slot].own = e;
             self.structural = e;
+        } else if self.changes.len() < self.changes.capacity() {
+            // The common case, kept small so that `get_mut` stays inlined in the caller's loop.
+            self.changes.push(slot as u32);
         } else {
-            let w = *self.render_walks.get_mut();
-            if self.changes_walk != w {
-                self.changes.clear();
-                self.changes_walk = w;
-                self.changes_overflow = false;
-            }
-            // Bounded: past twice the slots (nodes changed many times over), a walk is cheaper than the list.
-            if self.changes.len() <= 2 * self.slots.len() {
-                self.changes.push(slot as u32);
-            } else {
-                self.changes_overflow = true;
-            }
+            self.list_change(slot as u32);
         }
         let up = self.up[slot];
         if up != NO_PARENT && self.stamps[up as usize].below != e {
             self.mark_up(up, e);
         }
+    }
+
+    /// Lists a changed leaf when the list is full: entries before the last render walk's position go first (no
+    /// walk can use them: a frame keeps only its own last walk); then the list grows, up to twice the slots; past
+    /// that it starts again empty.
+    #[cold]
+    #[inline(never)]
+    fn list_change(&mut self, slot: u32) {
+        let last = *self.last_walk.get_mut();
+        let old = (last.saturating_sub(self.changes_base) as usize).min(self.changes.len());
+        self.changes.drain(..old);
+        self.changes_base += old as u64;
+        let bound = 2 * self.slots.len() + 64;
+        if self.changes.len() == self.changes.capacity() {
+            if self.changes.len() >= bound {
+                self.changes_base += self.changes.len() as u64;
+                self.changes.clear();
+            } else {
+                let room = (self.changes.len() + 64).min(bound) - self.changes.len();
+                self.changes.reserve(room);
+            }
+        }
+        self.changes.push(slot);
     }
 
     /// Marks `slot` and its ancestors as changed below, as a structural change (see [`Scene::changes_since`]).
@@ -225,33 +241,23 @@ impl Scene {
         self.mark_up(slot, e);
     }
 
-    /// Starts a renderer's walk: [`Scene::begin_walk`]'s epoch, and the number of render walks before this one.
+    /// Starts a renderer's walk: [`Scene::begin_walk`]'s epoch, and the position in the log of changed leaves
+    /// from which [`Scene::changes_since`] lists what changes after it.
     pub(crate) fn begin_render_walk(&self) -> (u64, u64) {
-        let walks = self.render_walks.fetch_add(1, Ordering::Relaxed);
-        (self.begin_walk(), walks)
+        let at = self.changes_base + self.changes.len() as u64;
+        self.last_walk.store(at, Ordering::Relaxed);
+        (self.begin_walk(), at)
     }
 
-    /// The leaf slots changed since a render walk that was the scene's `walks`-th (counting from 0, as
-    /// [`Scene::begin_render_walk`] returned it) and saw epoch `epoch`, if they are all that changed: `None` when
-    /// another render walk came between, something structural changed since, or the list overflowed. Read
-    /// before the next walk begins. Slots may repeat, and any field of a listed node may have changed.
-    pub(crate) fn changes_since(&self, walks: u64, epoch: u64) -> Option<&[u32]> {
-        let now = self.render_walks.load(Ordering::Relaxed);
-        if now != walks + 1 || self.structural > epoch {
+    /// The leaf slots changed since a render walk that began at log position `at` and saw epoch `epoch`, if they
+    /// are all that changed: `None` when something structural changed since or the list no longer reaches back
+    /// that far. Slots may repeat, and any field of a listed node may have changed.
+    pub(crate) fn changes_since(&self, at: u64, epoch: u64) -> Option<&[u32]> {
+        if self.structural > epoch || at < self.changes_base {
             return None;
         }
-        if self.changes_walk != now {
-            // Nothing was changed since that walk began.
-            return Some(&[]);
-        }
-        (!self.changes_overflow).then_some(self.changes.as_slice())
-    }
-
-    /// Takes back the count of the last render walk (a test's reference walk that the renderer under test must
-    /// not see).
-    #[cfg(test)]
-    pub(crate) fn forget_render_walk(&self) {
-        self.render_walks.fetch_sub(1, Ordering::Relaxed);
+        let from = (at - self.changes_base) as usize;
+        self.changes.get(from..)
     }
 
     /// The node in `slot` (live or not) with its child count and mask bit.
