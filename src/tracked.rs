@@ -126,10 +126,6 @@ impl<T: Pod + Default> TrackedVec<T> {
         }
     }
 
-    /// Appends one item of `W` 32-bit words, comparing it word by word (inlined, branch-free) with what stood there
-    /// last frame. This is the per-sprite path. The item is compared and stored as a value, never through a
-    /// reference to a stack copy: building it with 8-byte stores and reading it back with 16-byte loads stalled on
-    /// store forwarding, which cost a tenth of the walk.
     /// Writes `item` over element `i` (below the length) and marks it dirty if it changed.
     #[inline(always)]
     pub fn set_value<const W: usize>(&mut self, i: usize, item: T)
@@ -208,8 +204,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.data[..self.len].get(i)
     }
 
-    /// Marks `r` (clipped to the length) dirty: the GPU copy of it is out of date.
+    /// Says the GPU copy of `r` is out of date: its part below the length is marked dirty, and what is kept past
+    /// the length is forgotten if `r` reaches there (elements written again later are then uploaded, not
+    /// compared with values the GPU never received).
     pub fn mark_dirty(&mut self, r: Range<usize>) {
+        if r.end > self.len {
+            self.data.truncate(self.len);
+        }
         let r = r.start.min(self.len)..r.end.min(self.len);
         if !r.is_empty() {
             self.mark(r);
@@ -221,6 +222,10 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.dirty.clear();
     }
 
+    /// Appends one item of `W` 32-bit words, comparing it word by word (inlined, branch-free) with what stood there
+    /// last frame. This is the per-sprite path. The item is compared and stored as a value, never through a
+    /// reference to a stack copy: building it with 8-byte stores and reading it back with 16-byte loads stalled on
+    /// store forwarding, which cost a tenth of the walk.
     #[inline(always)]
     pub fn push_value<const W: usize>(&mut self, item: T)
     where

@@ -186,7 +186,12 @@ impl Collector {
         let mut seen = *stats;
         #[cfg(feature = "text")]
         {
-            seen.glyphs_too_large += self.caches.text.atlas.too_large_this_frame;
+            let atlas = &self.caches.text.atlas;
+            seen.glyphs_too_large += atlas.too_large_this_frame;
+            // A glyph put off for lack of atlas room is drawn by a later walk, which may make room.
+            if atlas.deferred_this_frame > 0 {
+                self.kept.volatile();
+            }
         }
         self.kept.end_walk(key, walks, epoch, &seen);
     }

@@ -7,7 +7,7 @@
 //! when it draws the same subtree into the same view, nothing structural changed in the scene since (no node
 //! added, removed or moved, no child order or mask changed, no node with children changed: see
 //! [`Scene::changes_since`]), no texture became live or stale, and the walk itself did not depend on this
-//! frame (no text, no shape still on the tessellation worker, no mask left out). Then each changed node is looked
+//! frame (no glyph left out for lack of atlas room, no shape still on the tessellation worker, no mask left out). Then each changed node is looked
 //! up: one that was drawn as a plain leaf sprite and still is one, visible, showing the same texture with the same
 //! blend mode and finite corners, has its quad computed again in place (compared, and only changed bytes
 //! uploaded); any other change (a node hidden or shown, a texture switched to another texture, a sprite never
@@ -517,6 +517,30 @@ mod tests {
         // A mask node's changes always walk (its shape is drawn into the stencil, not as a quad of its own).
         s.get_mut(ids[7]).unwrap().position.x += 1.0;
         assert_eq!(f.frame(&s).walks_kept, 0, "mask moved");
+    }
+
+    /// A kept frame that patched the last quad and then met a change that needs a walk, whose walk draws one quad
+    /// fewer: the patched quad never reached the GPU, so when it is drawn again it must be uploaded, not compared
+    /// with the value the CPU wrote.
+    #[test]
+    fn quads_patched_past_a_shorter_walk_are_uploaded_when_drawn_again() {
+        let (mut s, ids) = scene(40);
+        let mut f = Frames::new();
+        f.frame(&s);
+        // ids[42] (the root's last sprite) draws the last quad; ids[3] draws an earlier one.
+        s.get_mut(ids[42]).unwrap().position.x += 5.0;
+        s.get_mut(ids[3]).unwrap().visible = false;
+        let st = f.frame(&s);
+        assert_eq!((st.walks_kept, st.sprites), (0, 39));
+        s.get_mut(ids[3]).unwrap().visible = true;
+        let st = f.frame(&s);
+        assert_eq!(st.sprites, 40);
+        let want = reference(&s);
+        assert!(f.b.quads.as_slice() == want.0.as_slice());
+        assert!(
+            f.gpu_quads[..want.0.len()] == want.0[..],
+            "the moved sprite's quad was uploaded"
+        );
     }
 
     #[derive(Clone, Debug)]
