@@ -118,11 +118,40 @@ impl<T: Pod + Default> TrackedVec<T> {
         let gap = MERGE_GAP_BYTES / std::mem::size_of::<T>().max(1);
         let full = self.dirty.len() == MAX_DIRTY_RANGES;
         match self.dirty.last_mut() {
+            // Before the last range and not near it (elements changed out of order, as a kept walk's changes
+            // listed in update order rather than draw order): placed among the others instead of widening it.
+            Some(last) if r.end + gap < last.start => self.mark_before(r, gap),
             Some(last) if full || r.start <= last.end + gap => {
                 last.start = last.start.min(r.start);
                 last.end = last.end.max(r.end);
             }
             _ => self.dirty.push(r),
+        }
+    }
+
+    /// [`TrackedVec::mark`] for a range before the last: inserted in order, merged with ranges within `gap`; past
+    /// [`MAX_DIRTY_RANGES`] the two closest ranges merge.
+    #[cold]
+    fn mark_before(&mut self, r: Range<usize>, gap: usize) {
+        let d = &mut self.dirty;
+        let at = d.partition_point(|x| x.start <= r.start);
+        d.insert(at, r);
+        let mut out = 0;
+        for j in 1..d.len() {
+            if d[j].start <= d[out].end + gap {
+                d[out].end = d[out].end.max(d[j].end);
+            } else {
+                out += 1;
+                d[out] = d[j].clone();
+            }
+        }
+        d.truncate(out + 1);
+        while d.len() > MAX_DIRTY_RANGES {
+            let j = (0..d.len() - 1)
+                .min_by_key(|&j| d[j + 1].start - d[j].end)
+                .expect("two ranges or more");
+            let next = d.remove(j + 1);
+            d[j].end = d[j].end.max(next.end);
         }
     }
 
@@ -319,6 +348,49 @@ impl<T: Pod + Default> TrackedVec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Elements rewritten in any order: the dirty ranges stay at most MAX_DIRTY_RANGES, in order, and cover
+        /// every element that changed; changes made in order upload no more than before.
+        #[test]
+        fn dirty_ranges_cover_changes_in_any_order(
+            writes in prop::collection::vec((0usize..4000, any::<u32>()), 0..200),
+        ) {
+            let mut v = TrackedVec::<u32>::default();
+            v.rewind();
+            v.push_slice(&vec![0; 4000]);
+            v.keep_all();
+            let mut changed = std::collections::BTreeSet::new();
+            for &(i, x) in &writes {
+                let was = v.as_slice()[i];
+                v.set_value::<1>(i, x);
+                if x != was {
+                    changed.insert(i);
+                }
+            }
+            let d = v.dirty_ranges();
+            prop_assert!(d.len() <= MAX_DIRTY_RANGES);
+            prop_assert!(d.windows(2).all(|w| w[0].end <= w[1].start), "{:?}", d);
+            for i in changed {
+                prop_assert!(d.iter().any(|r| r.contains(&i)), "{} outside {:?}", i, d);
+            }
+        }
+    }
+
+    #[test]
+    fn a_change_before_the_last_range_does_not_widen_it() {
+        let mut v = TrackedVec::<u32>::default();
+        v.push_slice(&vec![0; 10_000]);
+        v.keep_all();
+        v.set_value::<1>(9_000, 1);
+        v.set_value::<1>(10, 1);
+        v.set_value::<1>(5_000, 1);
+        assert_eq!(
+            v.dirty_ranges().to_vec(),
+            vec![10..11, 5_000..5_001, 9_000..9_001]
+        );
+    }
 
     #[test]
     fn parallel_appends_mark_changed_chunks_and_growth() {

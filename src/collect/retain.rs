@@ -519,6 +519,42 @@ mod tests {
         assert_eq!(f.frame(&s).walks_kept, 0, "mask moved");
     }
 
+    /// Sprites changed in another order than they are drawn (here: creation order, spread over three containers)
+    /// upload their own quads, not everything between them.
+    #[test]
+    fn changes_out_of_draw_order_upload_only_their_quads() {
+        let (mut s, ids) = scene(40);
+        let mut f = Frames::new();
+        f.frame(&s);
+        for &i in &[42usize, 4, 23, 5, 41] {
+            s.get_mut(ids[i]).unwrap().position.y += 1.0;
+        }
+        assert_eq!(f.frame(&s).walks_kept, 1);
+        let dirty: usize = f.b.quads.dirty_ranges().iter().map(|r| r.len()).sum();
+        // Their quads, and those less than 256 bytes from another changed one (one copy is cheaper than two);
+        // merging each change into the last range instead uploaded all 40.
+        let want: usize = {
+            let mut q: Vec<usize> = [42usize, 4, 23, 5, 41]
+                .iter()
+                .map(|&i| f.c.kept.drawn[ids[i].slot()].quad as usize)
+                .collect();
+            q.sort_unstable();
+            let gap = 256 / std::mem::size_of::<crate::batcher::Quad>();
+            let mut runs = vec![q[0]..q[0] + 1];
+            for &i in &q[1..] {
+                let last = runs.last_mut().unwrap();
+                if i <= last.end + gap {
+                    last.end = i + 1;
+                } else {
+                    runs.push(i..i + 1);
+                }
+            }
+            runs.iter().map(|r| r.len()).sum()
+        };
+        assert_eq!(dirty, want, "{:?}", f.b.quads.dirty_ranges());
+        assert!(f.gpu_quads[..] == reference(&s).0[..]);
+    }
+
     /// A kept frame that patched the last quad and then met a change that needs a walk, whose walk draws one quad
     /// fewer: the patched quad never reached the GPU, so when it is drawn again it must be uploaded, not compared
     /// with the value the CPU wrote.
