@@ -540,7 +540,8 @@ mod tests {
                 .collect();
             q.sort_unstable();
             let gap = 256 / std::mem::size_of::<crate::batcher::Quad>();
-            let mut runs = vec![q[0]..q[0] + 1];
+            let mut runs: Vec<Range<usize>> = Vec::new();
+            runs.push(q[0]..q[0] + 1);
             for &i in &q[1..] {
                 let last = runs.last_mut().unwrap();
                 if i <= last.end + gap {
