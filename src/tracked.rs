@@ -5,7 +5,8 @@
 use bytemuck::Pod;
 use std::ops::Range;
 
-/// Most dirty ranges a stream keeps a frame; past them the last range widens to cover new changes.
+/// Most dirty ranges a stream keeps a frame; past them a change after the last range widens it, and one before
+/// it merges the two closest ranges.
 pub(crate) const MAX_DIRTY_RANGES: usize = 32;
 
 /// Two dirty ranges closer than this many bytes are uploaded as one: a copy command costs more than copying a few
@@ -111,8 +112,9 @@ impl<T: Pod + Default> TrackedVec<T> {
         }
     }
 
-    /// Adds `r` to the dirty ranges: joined to the last one when they are close, else a range of its own (the
-    /// last one widens instead once there are [`MAX_DIRTY_RANGES`], or for a range marked out of order).
+    /// Adds `r` to the dirty ranges: joined to the last one when they are close, else a range of its own (after
+    /// the last one; placed in order before it). Past [`MAX_DIRTY_RANGES`] the last range widens, or for a range
+    /// before it, the two closest merge.
     #[inline]
     fn mark(&mut self, r: Range<usize>) {
         let gap = MERGE_GAP_BYTES / std::mem::size_of::<T>().max(1);
