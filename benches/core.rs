@@ -26,62 +26,47 @@ fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
     (s, ids)
 }
 
+/// A frame of `n` moved sprites: walked and batched again, or through `collect_frame`, which keeps the walk and
+/// computes again only the changed quads.
 fn collect_and_batch(c: &mut Criterion) {
     let tex = stage2d::internals::bench_texture(1, 1);
-    for n in [1_000usize, 10_000, 100_000] {
-        let (mut scene, ids) = scene_of(n);
-        let mut batcher = Batcher::new(16);
-        let mut collector = Collector::default();
-        let view = View::new(800, 600, tex.id());
-        c.bench_function(&format!("update+collect+batch {n} sprites"), |b| {
-            let mut t = 0.0f32;
-            b.iter(|| {
-                t += 1.0;
-                let dx = t.sin();
-                for id in &ids {
-                    scene.get_mut(*id).unwrap().position.x += dx;
-                }
-                let mut stats = FrameStats::default();
-                batcher.begin();
-                collector.collect(&scene, view, &mut batcher, |_: TextureId| true, &mut stats);
-                batcher.finish();
-                black_box(batcher.quads.len());
-            })
-        });
-    }
-}
-
-/// The same frames through `collect_frame`, which keeps the walk and computes again only the changed quads.
-fn update_and_keep(c: &mut Criterion) {
-    let tex = stage2d::internals::bench_texture(1, 1);
-    for n in [10_000usize, 100_000] {
-        let (mut scene, ids) = scene_of(n);
-        let mut batcher = Batcher::new(16);
-        let mut collector = Collector::default();
-        let view = View::new(800, 600, tex.id());
-        let root = scene.root();
-        c.bench_function(&format!("update+kept walk {n} sprites"), |b| {
-            let mut t = 0.0f32;
-            b.iter(|| {
-                t += 1.0;
-                let dx = t.sin();
-                for id in &ids {
-                    scene.get_mut(*id).unwrap().position.x += dx;
-                }
-                let mut stats = FrameStats::default();
-                collector.collect_frame(
-                    &scene,
-                    root,
-                    view,
-                    &mut batcher,
-                    |_: TextureId| true,
-                    None,
-                    0,
-                    &mut stats,
-                );
-                black_box(batcher.quads.len());
-            })
-        });
+    for (name, kept) in [("update+collect+batch", false), ("update+kept walk", true)] {
+        for n in [1_000usize, 10_000, 100_000] {
+            let (mut scene, ids) = scene_of(n);
+            let mut batcher = Batcher::new(16);
+            let mut collector = Collector::default();
+            let view = View::new(800, 600, tex.id());
+            let root = scene.root();
+            c.bench_function(&format!("{name} {n} sprites"), |b| {
+                let mut t = 0.0f32;
+                b.iter(|| {
+                    t += 1.0;
+                    let dx = t.sin();
+                    for id in &ids {
+                        scene.get_mut(*id).unwrap().position.x += dx;
+                    }
+                    let mut stats = FrameStats::default();
+                    let live = |_: TextureId| true;
+                    if kept {
+                        collector.collect_frame(
+                            &scene,
+                            root,
+                            view,
+                            &mut batcher,
+                            live,
+                            None,
+                            0,
+                            &mut stats,
+                        );
+                    } else {
+                        batcher.begin();
+                        collector.collect(&scene, view, &mut batcher, live, &mut stats);
+                        batcher.finish();
+                    }
+                    black_box(batcher.quads.len());
+                })
+            });
+        }
     }
 }
 
@@ -155,7 +140,6 @@ fn pipeline_lookup(c: &mut Criterion) {
 criterion_group!(
     benches,
     collect_and_batch,
-    update_and_keep,
     animation_update,
     pipeline_lookup
 );

@@ -404,15 +404,8 @@ impl Batcher {
         let Some(slot) = self.open_quads(1, texture, blend) else {
             return;
         };
-        self.quads.push_value::<12>(Quad {
-            origin: geometry[0],
-            x_edge: geometry[1],
-            y_edge: geometry[2],
-            uv0: [uv[0], uv[1]],
-            uv1: [uv[2], uv[3]],
-            color,
-            texture: slot,
-        });
+        self.quads
+            .push_value::<12>(Quad::new(geometry, uv, color, slot));
     }
 
     /// Writes quad `i` of the stream again with new corners, frame and colour, keeping its texture slot (a
@@ -422,18 +415,8 @@ impl Batcher {
         let Some(texture) = self.quads.get(i).map(|q| q.texture) else {
             return;
         };
-        self.quads.set_value::<12>(
-            i,
-            Quad {
-                origin: geometry[0],
-                x_edge: geometry[1],
-                y_edge: geometry[2],
-                uv0: [uv[0], uv[1]],
-                uv1: [uv[2], uv[3]],
-                color,
-                texture,
-            },
-        );
+        self.quads
+            .set_value::<12>(i, Quad::new(geometry, uv, color, texture));
     }
 
     /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k)` gives quad `start + k`'s
@@ -447,19 +430,8 @@ impl Batcher {
         let mut changed = std::mem::take(&mut self.prep_changed);
         let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
             let (g, uv, color) = f(k)?;
-            let new = Quad {
-                origin: g[0],
-                x_edge: g[1],
-                y_edge: g[2],
-                uv0: [uv[0], uv[1]],
-                uv1: [uv[2], uv[3]],
-                color,
-                texture: q.texture,
-            };
-            let (was, now): ([u32; 12], [u32; 12]) = (bytemuck::cast(*q), bytemuck::cast(new));
-            let diff = was.iter().zip(&now).fold(0u32, |acc, (x, y)| acc | (x ^ y));
-            *q = new;
-            Some(diff != 0)
+            let new = Quad::new(g, uv, color, q.texture);
+            Some(crate::tracked::store_if_changed::<_, 12>(q, new))
         });
         self.prep_changed = changed;
         ok
@@ -490,24 +462,10 @@ impl Batcher {
         let Some(slot) = self.open_quads(2, texture, blend) else {
             return;
         };
-        self.quads.push_value::<12>(Quad {
-            origin: geometry[0],
-            x_edge: geometry[1],
-            y_edge: geometry[2],
-            uv0: [uv[0], uv[1]],
-            uv1: [uv[2], uv[3]],
-            color,
-            texture: slot | TILING_FLAG,
-        });
-        self.quads.push_value::<12>(Quad {
-            origin: tile[0],
-            x_edge: tile[1],
-            y_edge: tile[2],
-            uv0: [0.0; 2],
-            uv1: [0.0; 2],
-            color: 0,
-            texture: slot | DATA_FLAG,
-        });
+        self.quads
+            .push_value::<12>(Quad::new(geometry, uv, color, slot | TILING_FLAG));
+        self.quads
+            .push_value::<12>(Quad::new(tile, [0.0; 4], 0, slot | DATA_FLAG));
     }
 
     /// Makes room for `n` more quads of `texture` in the open quad run and returns the texture's slot, or `None`

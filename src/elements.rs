@@ -37,6 +37,21 @@ pub struct Quad {
 }
 
 impl Quad {
+    /// The quad with corners `geometry` (origin, x edge, y edge), frame `uv` (`[u0, v0, u1, v1]`), `color` and
+    /// texture slot word `texture`.
+    #[inline(always)]
+    pub fn new(geometry: [[f32; 2]; 3], uv: [f32; 4], color: u32, texture: u32) -> Quad {
+        Quad {
+            origin: geometry[0],
+            x_edge: geometry[1],
+            y_edge: geometry[2],
+            uv0: [uv[0], uv[1]],
+            uv1: [uv[2], uv[3]],
+            color,
+            texture,
+        }
+    }
+
     /// Corner `c` (0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left, taken modulo 4) as the vertex shader
     /// makes it: position and texture coordinates.
     pub fn corner(&self, c: usize) -> ([f32; 2], [f32; 2]) {

@@ -14,6 +14,20 @@ pub(crate) const MAX_DIRTY_RANGES: usize = 32;
 const MERGE_GAP_BYTES: usize = 256;
 
 /// A `Vec` rewritten each frame from the start, remembering which ranges differ from the previous frame.
+/// Stores `item` in `old` if they differ, comparing their `W` 32-bit words branch-free; returns whether they did.
+#[inline(always)]
+pub(crate) fn store_if_changed<T: Pod, const W: usize>(old: &mut T, item: T) -> bool
+where
+    [u32; W]: Pod,
+{
+    let (was, new): ([u32; W], [u32; W]) = (bytemuck::cast(*old), bytemuck::cast(item));
+    let diff = was.iter().zip(&new).fold(0u32, |acc, (x, y)| acc | (x ^ y));
+    if diff != 0 {
+        *old = item;
+    }
+    diff != 0
+}
+
 #[derive(Debug, Default)]
 pub struct TrackedVec<T> {
     /// Last frame's contents beyond `len`, this frame's before it.
@@ -166,12 +180,7 @@ impl<T: Pod + Default> TrackedVec<T> {
         if i >= self.len {
             return;
         }
-        let old = &mut self.data[i];
-        let new: [u32; W] = bytemuck::cast(item);
-        let was: [u32; W] = bytemuck::cast(*old);
-        let diff = was.iter().zip(&new).fold(0u32, |acc, (x, y)| acc | (x ^ y));
-        if diff != 0 {
-            *old = item;
+        if store_if_changed::<T, W>(&mut self.data[i], item) {
             self.mark(i..i + 1);
         }
     }
@@ -264,11 +273,7 @@ impl<T: Pod + Default> TrackedVec<T> {
     {
         let i = self.len;
         if let Some(old) = self.data.get_mut(i) {
-            let new: [u32; W] = bytemuck::cast(item);
-            let was: [u32; W] = bytemuck::cast(*old);
-            let diff = was.iter().zip(&new).fold(0u32, |acc, (x, y)| acc | (x ^ y));
-            if diff != 0 {
-                *old = item;
+            if store_if_changed::<T, W>(old, item) {
                 self.mark(i..i + 1);
             }
             self.len = i + 1;

@@ -175,7 +175,7 @@ impl Collector {
             return;
         }
         batcher.begin();
-        let (epoch, walks) = self.walk(scene, start, view, batcher, is_live, forbidden, stats);
+        self.collect_from(scene, start, view, batcher, is_live, forbidden, stats);
         batcher.finish();
         if let Some(r) = self.kept.patched.take() {
             // Quads a kept frame patched before it met a change that needed this walk never reached the GPU.
@@ -193,7 +193,7 @@ impl Collector {
                 self.kept.volatile();
             }
         }
-        self.kept.end_walk(key, walks, epoch, &seen);
+        self.kept.end_walk(key, &seen);
     }
 
     /// Forgets the last walk for frames that would keep it (its streams never reached the GPU).
@@ -201,8 +201,9 @@ impl Collector {
         self.kept.forget();
     }
 
-    /// Walks the subtree of `start` (drawn even if hidden; its ancestors are ignored) into `view`. Sprites
-    /// showing `forbidden` (the texture being drawn into) are skipped and flag [`Collector::feedback_loop`].
+    /// Walks the subtree of `start` (drawn even if hidden; its ancestors are ignored) into `view`, noting what a
+    /// later frame needs to keep the walk. Sprites showing `forbidden` (the texture being drawn into) are skipped
+    /// and flag [`Collector::feedback_loop`].
     #[allow(clippy::too_many_arguments)]
     pub fn collect_from(
         &mut self,
@@ -214,24 +215,8 @@ impl Collector {
         forbidden: Option<TextureId>,
         stats: &mut FrameStats,
     ) {
-        self.walk(scene, start, view, batcher, is_live, forbidden, stats);
-    }
-
-    /// [`Collector::collect_from`], noting what a later frame needs to keep it; returns the walk's epoch and
-    /// render-walk number.
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &mut self,
-        scene: &Scene,
-        start: NodeId,
-        view: View,
-        batcher: &mut Batcher,
-        is_live: impl Fn(TextureId) -> bool,
-        forbidden: Option<TextureId>,
-        stats: &mut FrameStats,
-    ) -> (u64, u64) {
-        let (epoch, walks) = scene.begin_render_walk();
-        self.kept.begin_walk();
+        let since = scene.begin_render_walk();
+        self.kept.begin_walk(since);
         let mut cx = Ctx {
             scene,
             view,
@@ -245,7 +230,7 @@ impl Collector {
             track: false,
             incomplete: false,
             pad: Vec2::splat(2.0) / view.half_size,
-            epoch,
+            epoch: since.0,
             volatile: false,
         };
         self.bounds.begin();
@@ -351,7 +336,6 @@ impl Collector {
         if cx.volatile {
             self.kept.volatile();
         }
-        (epoch, walks)
     }
 
     /// Draws `id` (pushing its mask first) and, if it has children, pushes a frame for them; otherwise pops the
@@ -702,20 +686,23 @@ fn single_rect(g: &GraphicsContext) -> Option<(Vec2, Vec2)> {
     axis_aligned.then(|| (a.min(*c), a.max(*c)))
 }
 
+/// A `side` x `side` texture handle with index `i` (walks never touch the GPU), for the tests of the walk.
+#[cfg(test)]
+fn test_texture(i: u32, side: u32) -> crate::Texture {
+    let id = TextureId {
+        index: i,
+        generation: 0,
+    };
+    crate::Texture::new(id, side, side)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Node, Texture};
 
     fn tex(i: u32) -> Texture {
-        Texture::new(
-            TextureId {
-                index: i,
-                generation: 0,
-            },
-            10,
-            10,
-        )
+        test_texture(i, 10)
     }
 
     fn run(scene: &Scene) -> (Batcher, FrameStats) {

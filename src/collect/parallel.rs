@@ -113,16 +113,12 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
     if !all_finite(p0, dx, dy) {
         return NOT_READY;
     }
-    let uv = sprite.texture.uvs();
-    *out = Quad {
-        origin: p0.into(),
-        x_edge: dx.into(),
-        y_edge: dy.into(),
-        uv0: [uv[0], uv[1]],
-        uv1: [uv[2], uv[3]],
-        color: packed,
-        texture: 0,
-    };
+    *out = Quad::new(
+        [p0.into(), dx.into(), dy.into()],
+        sprite.texture.uvs(),
+        packed,
+        0,
+    );
     QuadMeta {
         texture: sprite.texture.id(),
         blend: node.blend_mode.resolve(inh.blend),

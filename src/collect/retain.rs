@@ -72,17 +72,20 @@ pub(super) struct Kept {
     keepable: bool,
     /// Nodes used as masks this walk: their changes always need a walk.
     mask_slots: Vec<u32>,
-    /// The kept walk: its key, where it began in the scene's log of changes and its epoch (see
-    /// [`Scene::changes_since`]), its counters.
-    kept: Option<(Key, u64, u64, FrameStats)>,
+    /// The epoch the walk in progress sees and its position in the scene's log of changes (see
+    /// [`Scene::begin_render_walk`]).
+    since: (u64, u64),
+    /// The kept walk: its key, epoch and log position, and its counters.
+    kept: Option<(Key, (u64, u64), FrameStats)>,
     /// Quads patched by a kept frame that then needed a walk: uploaded with that walk.
     pub patched: Option<Range<usize>>,
 }
 
 impl Kept {
-    /// Starts noting a full walk.
-    pub fn begin_walk(&mut self) {
+    /// Starts noting a full walk that sees epoch `since.0` and began at log position `since.1`.
+    pub fn begin_walk(&mut self, since: (u64, u64)) {
         self.kept = None;
+        self.since = since;
         self.walk = self.walk.wrapping_add(1);
         if self.walk == 0 {
             // Stamps came round: forget every entry.
@@ -134,9 +137,8 @@ impl Kept {
         self.keepable = false;
     }
 
-    /// Ends a full walk that began at log position `walks` and epoch `epoch`, drawn under `key` with counters
-    /// `stats`.
-    pub fn end_walk(&mut self, key: Key, walks: u64, epoch: u64, stats: &FrameStats) {
+    /// Ends the full walk, drawn under `key` with counters `stats`.
+    pub fn end_walk(&mut self, key: Key, stats: &FrameStats) {
         for &s in &self.mask_slots {
             if let Some(d) = self.drawn.get_mut(s as usize) {
                 *d = STALE;
@@ -155,7 +157,7 @@ impl Kept {
                 groups_replayed: stats.groups_replayed,
                 ..FrameStats::default()
             };
-            self.kept = Some((key, walks, epoch, kept));
+            self.kept = Some((key, self.since, kept));
         }
     }
 
@@ -176,13 +178,13 @@ impl Kept {
         parallel_min: usize,
         stats: &mut FrameStats,
     ) -> bool {
-        let Some((kept_key, walks, epoch, counters)) = &self.kept else {
+        let Some((kept_key, (epoch, at), counters)) = &self.kept else {
             return false;
         };
         if kept_key != key {
             return false;
         }
-        let Some(changes) = scene.changes_since(*walks, *epoch) else {
+        let Some(changes) = scene.changes_since(*at, *epoch) else {
             return false;
         };
         let counters = *counters;
@@ -211,10 +213,9 @@ impl Kept {
         stats.walks_kept += 1;
         stats.sprites_updated += changes.len() as u64;
         // Changes after this frame are counted from now.
-        let (epoch, walks) = scene.begin_render_walk();
+        let since = scene.begin_render_walk();
         if let Some(k) = &mut self.kept {
-            k.1 = walks;
-            k.2 = epoch;
+            k.1 = since;
         }
         true
     }
@@ -312,14 +313,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn tex(i: u32) -> Texture {
-        Texture::new(
-            TextureId {
-                index: i,
-                generation: 0,
-            },
-            16,
-            16,
-        )
+        super::super::test_texture(i, 16)
     }
 
     /// A view of +-10,000 pixels: nothing the tests move leaves it (culling would make a fresh walk, which
