@@ -134,9 +134,9 @@ impl<T: Pod + Default> TrackedVec<T> {
         let gap = MERGE_GAP_BYTES / std::mem::size_of::<T>().max(1);
         let full = self.dirty.len() == MAX_DIRTY_RANGES;
         match self.dirty.last_mut() {
-            // Before the last range and not near it (elements changed out of order, as a kept walk's changes
-            // listed in update order rather than draw order): placed among the others instead of widening it.
-            Some(last) if r.end + gap < last.start => self.mark_before(r, gap),
+            // Starting before the last range (elements changed out of order, as a kept walk's changes listed in
+            // update order rather than draw order): placed among the others instead of widening it.
+            Some(last) if r.start < last.start => self.mark_before(r, gap),
             Some(last) if full || r.start <= last.end + gap => {
                 last.start = last.start.min(r.start);
                 last.end = last.end.max(r.end);
