@@ -2,12 +2,14 @@
 //!
 //! The map is `--tiles N` 16x16 tiles on four textures, in chunks of 32x32 tiles, in regions of 8x8 chunks, under
 //! a camera container (culling tests a region before its 64 chunks, so a zoomed view tests few of them). With
-//! `--groups camera` (the default) the camera is one render group: its tiles are batched once and every frame only
-//! moves one transform, so the CPU cost of a frame does not grow with N. With `--groups chunks` each chunk is a
-//! render group of its own and chunks outside the view are culled; `--groups none` walks every tile.
+//! `--groups camera` (the default) the camera is one render group: its tiles are batched once, and every frame
+//! moves one transform and draws only the group's cells (runs of 256 tiles) that touch the view, so neither the
+//! CPU nor the GPU cost of a frame grows with N. With `--groups chunks` each chunk is a render group of its own
+//! and chunks outside the view are culled by their cached bounds; `--groups none` walks every tile.
 //!
-//! `--zoom` zooms in so the view shows about 1% of the map (and picks `--groups chunks` unless told otherwise):
-//! culling then leaves about 1% of the tiles to draw. `--world-tiles N` is `--tiles N`.
+//! `--view-tiles N` zooms so the view shows about N tiles (the camera's breathing and the cells' edges add up to
+//! a fifth); `--zoom` is `--view-tiles` of 1% of the map, so culling leaves about 1% of the tiles to draw.
+//! `--world-tiles N` is `--tiles N`.
 //!
 //! `cargo run --release --example tilemap -- --headless --tiles 1000000 --frames 300` prints one JSON line of
 //! timings and counters; without `--headless` it opens a window (with no display it runs headless by itself).
@@ -46,7 +48,7 @@ impl Map {
         renderer: &mut Renderer,
         tiles: usize,
         groups: Groups,
-        zoom: bool,
+        view: Option<usize>,
     ) -> stage2d::Result<Map> {
         let textures = tile_textures(renderer)?;
         let per_row = (tiles as f64).sqrt().ceil().max(1.0) as usize;
@@ -84,11 +86,10 @@ impl Map {
             }
         }
         debug_assert_eq!(placed, tiles);
-        // Zoomed in, the view shows about 1% of the tiles; otherwise tiles are drawn at their size.
-        let zoom = if zoom {
-            ((WIDTH * HEIGHT) as f32 * 100.0 / tiles as f32).sqrt() / TILE
-        } else {
-            1.0
+        // Zoomed so that the view shows about `view` tiles; otherwise tiles are drawn at their size.
+        let zoom = match view {
+            Some(n) => ((WIDTH * HEIGHT) as f32 / n.max(1) as f32).sqrt() / TILE,
+            None => 1.0,
         };
         Ok(Map {
             scene,
@@ -149,7 +150,10 @@ fn main() {
     let tiles = flags
         .num("--world-tiles", flags.num("--tiles", 10_000usize))
         .max(1);
-    let zoom = flags.has("--zoom");
+    let view = match flags.has("--zoom") {
+        true => Some(tiles.div_ceil(100)),
+        false => flags.value("--view-tiles").and_then(|v| v.parse().ok()),
+    };
     let groups = match flags.value("--groups") {
         Some("none") => Groups::None,
         Some("camera") => Groups::Camera,
@@ -158,7 +162,6 @@ fn main() {
             eprintln!("tilemap: --groups takes none, camera or chunks, not {other}");
             std::process::exit(2);
         }
-        None if zoom => Groups::Chunks,
         None => Groups::Camera,
     };
     let mut headless = flags.has("--headless");
@@ -167,12 +170,12 @@ fn main() {
         headless = true;
     }
     if !headless {
-        windowed(tiles, groups, zoom, &flags);
+        windowed(tiles, groups, view, &flags);
         return;
     }
     let frames = flags.num("--frames", 300usize);
     let warmup = flags.num("--warmup", 30usize);
-    if let Err(e) = run_headless(tiles, groups, zoom, frames, warmup, flags.value("--out")) {
+    if let Err(e) = run_headless(tiles, groups, view, frames, warmup, flags.value("--out")) {
         eprintln!("tilemap: {e}");
         std::process::exit(1);
     }
@@ -181,7 +184,7 @@ fn main() {
 fn run_headless(
     tiles: usize,
     groups: Groups,
-    zoom: bool,
+    view: Option<usize>,
     frames: usize,
     warmup: usize,
     out: Option<&str>,
@@ -189,7 +192,7 @@ fn run_headless(
     let mut r = Renderer::new_headless(RendererOptions::default().with_gpu_timing(true))?;
     let info = r.adapter_info();
     let t0 = Instant::now();
-    let mut map = Map::build(&mut r, tiles, groups, zoom)?;
+    let mut map = Map::build(&mut r, tiles, groups, view)?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     let target = r.create_render_target(WIDTH, HEIGHT)?;
     let clear = Some(Color::hex(0x202028));
@@ -249,7 +252,7 @@ fn run_headless(
             "{{\"example\":\"tilemap\",\"tiles\":{},\"groups\":\"{:?}\",\"zoom\":{:.4},\"frames\":{},",
             "\"adapter\":\"{}\",\"backend\":\"{:?}\",\"build_ms\":{:.2},\"warmup_ms\":{:.2},",
             "\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"cpu_ms_pipelined_median\":{:.4},\"frame_ms_median\":{:.4},\"gpu_ms_median\":{},",
-            "\"sprites_per_frame\":{},\"culled_per_frame\":{},\"groups_replayed_per_frame\":{},",
+            "\"sprites_per_frame\":{},\"culled_per_frame\":{},\"group_cells_culled_per_frame\":{},\"groups_replayed_per_frame\":{},",
             "\"groups_rebuilt_after_warmup\":{},\"draw_calls_per_frame\":{},\"bytes_uploaded_per_frame\":{},",
             "\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"record_ms_mean\":{:.4},\"submit_ms_mean\":{:.4},",
             "\"objects_created_after_warmup\":{}}}"
@@ -269,6 +272,7 @@ fn run_headless(
         gpu_ms,
         per(t.sprites, warm.sprites),
         per(t.culled, warm.culled),
+        per(t.group_cells_culled, warm.group_cells_culled),
         per(t.groups_replayed, warm.groups_replayed),
         t.groups_rebuilt - warm.groups_rebuilt,
         per(t.draw_calls, warm.draw_calls),
@@ -283,12 +287,12 @@ fn run_headless(
 }
 
 /// The map in a window, the camera moving each frame.
-fn windowed(tiles: usize, groups: Groups, zoom: bool, flags: &common::Flags) {
+fn windowed(tiles: usize, groups: Groups, view: Option<usize>, flags: &common::Flags) {
     struct TileApp {
         map: Option<Map>,
         tiles: usize,
         groups: Groups,
-        zoom: bool,
+        view: Option<usize>,
     }
     impl stage2d::app::App for TileApp {
         fn init(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
@@ -296,7 +300,7 @@ fn windowed(tiles: usize, groups: Groups, zoom: bool, flags: &common::Flags) {
                 ctx.renderer,
                 self.tiles,
                 self.groups,
-                self.zoom,
+                self.view,
             )?);
             Ok(())
         }
@@ -318,7 +322,7 @@ fn windowed(tiles: usize, groups: Groups, zoom: bool, flags: &common::Flags) {
         map: None,
         tiles,
         groups,
-        zoom,
+        view,
     };
     if let Err(e) = stage2d::app::run(window, app) {
         eprintln!("tilemap: {e}");

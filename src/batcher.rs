@@ -82,6 +82,58 @@ impl Recorded {
         self.batches.extend_from_slice(b.batches());
         self.placed = None;
     }
+
+    /// Puts each batch's textures in one order (by id), moving its quads' and vertices' slots with them, so that
+    /// recordings showing the same textures share one bind group whatever order their walks met them in (a tile
+    /// map's chunks would otherwise make a bind group for each order as the view reaches them). `seen` is scratch.
+    pub fn sort_slots(&mut self, quad_bit: u32, seen: &mut Vec<bool>) {
+        const SLOT: u32 = 0x3f;
+        for b in &mut self.batches {
+            let len = b.textures.len();
+            let mut order: [u8; MAX_BATCH_TEXTURES] = std::array::from_fn(|i| i as u8);
+            let ids = b.textures.ids;
+            order[..len].sort_unstable_by_key(|&i| ids[i as usize]);
+            if order[..len]
+                .iter()
+                .enumerate()
+                .all(|(i, &o)| i == o as usize)
+            {
+                continue;
+            }
+            // `to[old slot]` is the new slot.
+            let mut to = [0u32; MAX_BATCH_TEXTURES];
+            for (new, &old) in order[..len].iter().enumerate() {
+                to[old as usize] = new as u32;
+                b.textures.ids[new] = ids[old as usize];
+            }
+            let slot = |w: &mut u32| {
+                let s = (*w & SLOT) as usize;
+                if s < len {
+                    *w = (*w & !SLOT) | to[s];
+                }
+            };
+            seen.clear();
+            seen.resize(self.vertices.len(), false);
+            let (start, end) = (
+                b.index_start as usize,
+                (b.index_start + b.index_count) as usize,
+            );
+            for &i in self.indices.get(start..end).unwrap_or(&[]) {
+                if i & quad_bit != 0 {
+                    // Each quad once: at its second corner, which its six indices name once.
+                    if i & 3 == 1 {
+                        if let Some(q) = self.quads.get_mut(((i & !quad_bit) >> 2) as usize) {
+                            slot(&mut q.texture);
+                        }
+                    }
+                } else if let Some(v) = self.vertices.get_mut(i as usize) {
+                    if !std::mem::replace(&mut seen[i as usize], true) {
+                        slot(&mut v.texture);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The textures bound by one batch, in slot order.
@@ -609,10 +661,16 @@ impl Batcher {
     }
 
     /// Draws a recorded render group through transform `transform`, in batches of its own under the current pass
-    /// state. Where last frame placed it at the same stream offsets with the same transform, its elements are kept
+    /// state, all of it or (`visible`) only the index ranges given, in order, counting from the recording's first
+    /// index. Where last frame placed it at the same stream offsets with the same transform, its elements are kept
     /// as they are (nothing compared or uploaded); elsewhere they are copied in, rebased. Returns `false` (drawing
     /// nothing) if it does not fit the frame's quad or vertex limits.
-    pub fn replay(&mut self, rec: &mut Recorded, transform: u32) -> bool {
+    pub fn replay(
+        &mut self,
+        rec: &mut Recorded,
+        transform: u32,
+        visible: Option<&[(u32, u32)]>,
+    ) -> bool {
         if self.quads.len() + rec.quads.len() > self.max_quads()
             || self.vertices.len() + rec.vertices.len() > self.quad_bit as usize
         {
@@ -665,12 +723,35 @@ impl Batcher {
             ..here
         });
         let base = here.indices as u32;
-        for b in &rec.batches {
-            self.batches.push(Batch {
-                index_start: b.index_start + base,
-                state: self.state,
-                ..*b
-            });
+        match visible {
+            None => {
+                for b in &rec.batches {
+                    self.batches.push(Batch {
+                        index_start: b.index_start + base,
+                        state: self.state,
+                        ..*b
+                    });
+                }
+            }
+            Some(ranges) => {
+                // Each batch cut to the visible ranges (both in order): a piece of a batch a draw.
+                let mut r = 0;
+                for b in &rec.batches {
+                    let end = b.index_start + b.index_count;
+                    while r < ranges.len() && ranges[r].1 <= b.index_start {
+                        r += 1;
+                    }
+                    for &(s, e) in ranges[r..].iter().take_while(|v| v.0 < end) {
+                        let s = s.max(b.index_start);
+                        self.batches.push(Batch {
+                            index_start: s + base,
+                            index_count: e.min(end) - s,
+                            state: self.state,
+                            ..*b
+                        });
+                    }
+                }
+            }
         }
         self.start_batch();
         true
@@ -694,6 +775,64 @@ mod tests {
 
     fn quad(b: &mut Batcher, t: u32, blend: BlendMode) {
         b.push_quad(tex(t), Q, UV, 0xffff_ffff, blend);
+    }
+
+    /// Records quads on textures 3, 1, 3 (normal), then 2, 0 (add): two batches, textures met out of order.
+    fn two_batch_recording() -> Recorded {
+        let mut b = Batcher::new(16);
+        b.begin();
+        for (t, blend) in [
+            (3, BlendMode::Normal),
+            (1, BlendMode::Normal),
+            (3, BlendMode::Normal),
+            (2, BlendMode::Add),
+            (0, BlendMode::Add),
+        ] {
+            quad(&mut b, t, blend);
+        }
+        b.finish();
+        let mut rec = Recorded::default();
+        rec.take_from(&b);
+        rec
+    }
+
+    #[test]
+    fn sorted_slots_order_each_batch_by_texture_and_move_the_quads_with_them() {
+        let mut rec = two_batch_recording();
+        let slots = |r: &Recorded| r.quads.iter().map(|q| q.texture & 0x3f).collect::<Vec<_>>();
+        assert_eq!(slots(&rec), [0, 1, 0, 0, 1]);
+        rec.sort_slots(QUAD_INDEX_BIT, &mut Vec::new());
+        let ids = |b: &Batch| b.textures.ids().map(|t| t.index).collect::<Vec<_>>();
+        assert_eq!(
+            (ids(&rec.batches[0]), ids(&rec.batches[1])),
+            (vec![1, 3], vec![0, 2])
+        );
+        // Each quad still shows its texture.
+        assert_eq!(slots(&rec), [1, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn a_replay_cut_to_ranges_draws_the_pieces_of_each_batch_in_them() {
+        let mut rec = two_batch_recording();
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 5, BlendMode::Normal);
+        // Quads 1..4 of the recording (indices 6..24) span both batches (quads 0..3 and 3..5); quad 0 and 4 are out.
+        assert!(b.replay(&mut rec, 1, Some(&[(6, 12), (12, 24)])));
+        b.finish();
+        let got: Vec<_> = b.batches()[1..]
+            .iter()
+            .map(|x| (x.index_start, x.index_count, x.blend))
+            .collect();
+        // The recording starts at index 6 of the frame (after the one quad before it).
+        assert_eq!(
+            got,
+            [
+                (12, 6, BlendMode::Normal),
+                (18, 6, BlendMode::Normal),
+                (24, 6, BlendMode::Add)
+            ]
+        );
     }
 
     #[test]

@@ -59,8 +59,10 @@ pub struct Node {
     /// Keeps the children's batched geometry between frames (PixiJS's `isRenderGroup`): while nothing below the
     /// node changes, a frame replays it instead of walking it, and moving, tinting or fading the node itself
     /// changes one transform on the GPU. Anything below it changing rebuilds the whole group once, as does zooming
-    /// it by more than 2x when it holds shapes (they are flattened for the scale they were recorded at). A group
-    /// below a group is part of the outer one; a group holding masks or text is walked as a plain container.
+    /// it by more than 2x when it holds shapes (they are flattened for the scale they were recorded at). Of a large
+    /// group only the runs of its geometry (256 quads each, in draw order) that touch the target are drawn, so a
+    /// view over a small part of a huge group costs what that part costs. A group below a group is part of the
+    /// outer one; a group holding masks or text is walked as a plain container.
     pub render_group: bool,
     /// Blend mode; [`BlendMode::Inherit`] (the default) takes the parent's.
     pub blend_mode: BlendMode,

@@ -8,7 +8,7 @@
 pub struct FrameStats {
     /// `draw_indexed` calls recorded.
     pub draw_calls: u64,
-    /// Sprites drawn.
+    /// Sprites drawn (of a render group drawn in part, those in its visible cells; see `group_cells_culled`).
     pub sprites: u64,
     /// Graphics nodes drawn.
     pub shapes: u64,
@@ -46,6 +46,9 @@ pub struct FrameStats {
     pub nodes_skipped: u64,
     /// Subtrees not walked because their cached bounds lie wholly outside the target (culling).
     pub culled: u64,
+    /// Cells of render groups' kept geometry (runs of up to 256 quads in draw order) left out because they lie
+    /// wholly outside the target, while the rest of the group is drawn.
+    pub group_cells_culled: u64,
     /// Render groups drawn from their kept geometry (see [`Node::render_group`](crate::Node::render_group)).
     pub groups_replayed: u64,
     /// Render groups whose geometry was rebuilt because something below them changed.
@@ -137,6 +140,7 @@ impl FrameStats {
             dead_textures,
             nodes_skipped,
             culled,
+            group_cells_culled,
             groups_replayed,
             groups_rebuilt,
             walks_kept,

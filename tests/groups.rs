@@ -513,3 +513,93 @@ fn what_a_frame_left_out_is_not_cached_as_bounds_or_recordings() {
     probe(&img, 16, 16, [255, 0, 0, 255], 0);
     probe(&img, 48, 16, [255, 0, 0, 255], 0);
 }
+
+/// A 64x64 grid of 4x4 sprites on four textures (met in another order in each row), as one container `g`,
+/// a render group with `group`.
+fn grid(r: &mut stage2d::Renderer, group: bool) -> (Scene, NodeId) {
+    let colours = [
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 0, 255],
+    ];
+    let textures: Vec<_> = colours.iter().map(|&c| solid(r, 2, 2, c)).collect();
+    let mut s = Scene::new();
+    let mut g = Node::container();
+    g.render_group = group;
+    let g = s.add(s.root(), g).unwrap();
+    for y in 0..64 {
+        for x in 0..64 {
+            let t = textures[(3 + x + y * 2) % 4];
+            s.add(
+                g,
+                Node::sprite(t)
+                    .sized(4.0, 4.0)
+                    .at(x as f32 * 4.0, y as f32 * 4.0),
+            )
+            .unwrap();
+        }
+    }
+    (s, g)
+}
+
+#[test]
+fn a_large_group_in_part_of_the_view_draws_only_its_visible_cells_and_the_same_picture() {
+    let (mut r1, mut r2) = (renderer(), renderer());
+    let (mut plain, pg) = grid(&mut r1, false);
+    let (mut grouped, gg) = grid(&mut r2, true);
+    let (t1, t2) = (
+        r1.create_render_target(96, 96).unwrap(),
+        r2.create_render_target(96, 96).unwrap(),
+    );
+    // (position, scale, rotation, whether cells lie wholly outside the view).
+    let views = [
+        (Vec2::ZERO, 1.0, 0.0, true),
+        (Vec2::new(-37.0, -101.0), 1.0, 0.0, true),
+        (Vec2::new(-150.0, -170.0), 1.0, 0.0, true),
+        (Vec2::new(-100.0, -60.0), 1.5, 0.3, true),
+        (Vec2::new(5.0, 5.0), 0.3, 0.0, false),
+    ];
+    for (i, &(at, scale, turn, partial)) in views.iter().enumerate() {
+        for (s, g) in [(&mut plain, pg), (&mut grouped, gg)] {
+            let n = s.get_mut(g).unwrap();
+            n.position = at;
+            n.scale = Vec2::splat(scale);
+            n.rotation = turn;
+        }
+        r1.render(&plain, &t1, Some(Color::BLACK)).unwrap();
+        r2.render(&grouped, &t2, Some(Color::BLACK)).unwrap();
+        let (a, b) = (r1.read_pixels(&t1).unwrap(), r2.read_pixels(&t2).unwrap());
+        let st = r2.stats().last_frame;
+        assert_eq!(st.groups_replayed, 1, "view {i}");
+        // 4,096 quads make 16 cells; a partial view leaves some out and counts the sprites of the rest.
+        assert_eq!(st.group_cells_culled > 0, partial, "view {i}");
+        if partial {
+            assert!(
+                st.sprites < 4096 && st.sprites >= 256,
+                "view {i}: {}",
+                st.sprites
+            );
+        } else {
+            assert_eq!(st.sprites, 4096, "view {i}");
+        }
+        // The bind group is shared: one texture order for every batch whatever order the rows meet them in.
+        if i > 0 {
+            assert_eq!(st.bind_groups_created, 0, "view {i}");
+        }
+        let (off, flipped) = (differing(&a, &b, 2), differing(&a, &b, 100));
+        if off > 0 {
+            a.save(format!("target/group_cells{i}_plain.png")).unwrap();
+            b.save(format!("target/group_cells{i}_group.png")).unwrap();
+        }
+        let allowed = if turn == 0.0 && scale == 1.0 { 0 } else { 60 };
+        assert!(
+            off <= allowed && flipped <= allowed,
+            "view {i}: {off} pixels differ"
+        );
+        // Something of each colour is on screen.
+        for c in [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]] {
+            assert!(b.pixels().any(|p| p.0 == c), "view {i}: {c:?} drawn");
+        }
+    }
+}

@@ -4,8 +4,9 @@
 //! out, its colour taken as white), and the result (quads, mesh vertices, indices, batches) is kept as a
 //! [`Recorded`]. Each frame the group's own transform to clip space and colour go into the transform stream, one
 //! 32-byte entry that the vertex shader applies, and the recording is replayed: kept in place when it lands where
-//! it was last frame (nothing compared, nothing uploaded), copied in otherwise. So panning, zooming, tinting or
-//! fading a group of a million sprites costs the same as one of ten.
+//! it was last frame (nothing compared, nothing uploaded), copied in otherwise. Its batches are cut to the cells of
+//! the recording that touch the view (`cells.rs`). So panning, zooming, tinting or fading a group of a million
+//! sprites costs the same as one of ten.
 //!
 //! The recording is valid while the scene's stamps say nothing below the group changed since it was made, the
 //! blend mode its children inherit is the same, every texture it shows is alive, and (if it holds shapes) the
@@ -13,6 +14,7 @@
 //! walked again. A group holding masks or text is walked as a plain container (their state depends on the frame),
 //! as is one that shows the texture being drawn into.
 
+use super::cells::Cells;
 use super::visit::{visit_slot, Caches, Ctx, Inherited, View};
 use crate::batcher::{Batcher, Recorded};
 use crate::cull::Aabb;
@@ -36,6 +38,8 @@ struct Group {
     /// Pixels per group unit the shapes were flattened for.
     scale: f32,
     rec: Recorded,
+    /// The recording cut into cells for culling.
+    cells: Cells,
     /// Distinct textures the recording shows.
     textures: Vec<TextureId>,
     /// Bounds of the recording, group space.
@@ -53,6 +57,10 @@ pub(super) struct Groups {
     /// A batcher to record into, kept for its storage.
     scratch: Option<Batcher>,
     stack: Vec<(NodeId, usize, Inherited)>,
+    /// Visible index ranges of the group being drawn, kept for their storage.
+    ranges: Vec<(u32, u32)>,
+    /// Scratch for [`Recorded::sort_slots`].
+    seen: Vec<bool>,
 }
 
 impl Groups {
@@ -127,13 +135,21 @@ impl Groups {
             cx.stats.culled += !clip.is_empty() as u64;
             return true;
         }
+        let seen = g.cells.visible(&inh.matrix, cx.pad, &mut self.ranges);
         let Some(t) = cx.batcher.push_transform(inh.matrix, inh.packed) else {
             return false;
         };
-        if cx.batcher.replay(&mut g.rec, t) {
-            cx.stats.sprites += g.sprites;
+        let ranges = (!seen.all).then_some(self.ranges.as_slice());
+        if cx.batcher.replay(&mut g.rec, t, ranges) {
+            cx.stats.sprites += if seen.all {
+                g.sprites
+            } else {
+                // Exact for groups of plain sprites (a quad each); in proportion otherwise.
+                (g.sprites as u128 * seen.quads as u128 / g.cells.quads().max(1) as u128) as u64
+            };
             cx.stats.shapes += g.shapes;
             cx.stats.groups_replayed += 1;
+            cx.stats.group_cells_culled += seen.culled;
         }
         true
     }
@@ -250,6 +266,8 @@ impl Groups {
             stats.shapes = 0;
             cx.stats.accumulate(&stats);
             g.rec.take_from(&sub);
+            g.rec.sort_slots(sub.quad_bit(), &mut groups.seen);
+            g.cells.build(&g.rec, sub.quad_bit());
             g.textures.clear();
             for b in &g.rec.batches {
                 for t in b.textures.ids() {

@@ -6,6 +6,7 @@
 //! texture was destroyed, is left out with its subtree, counted in [`FrameStats::nodes_skipped`], and the first such
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
+mod cells;
 mod group;
 mod masks;
 mod parallel;

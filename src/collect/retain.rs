@@ -151,6 +151,7 @@ impl Kept {
                 dead_textures: stats.dead_textures,
                 nodes_skipped: stats.nodes_skipped,
                 culled: stats.culled,
+                group_cells_culled: stats.group_cells_culled,
                 masks_too_deep: stats.masks_too_deep,
                 texts: stats.texts,
                 glyphs_too_large: stats.glyphs_too_large,
