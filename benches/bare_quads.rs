@@ -3,7 +3,9 @@
 //! into one instance buffer (`Queue::write_buffer`), and records one pass with one draw. Timed like
 //! `bunnymark --headless`: `cpu_ms` is update + upload + encode + submit, `frame_ms` adds the wait for the GPU.
 //!
-//! `cargo bench --bench bare_quads -- --sprites N --frames F [--warmup W]` prints one JSON line.
+//! `cargo bench --bench bare_quads -- --sprites N --frames F [--warmup W]` prints one JSON line. `--draws K` splits
+//! the sprites over K draw calls; `--bundle` records the pass's commands once as a `wgpu::RenderBundle` and replays
+//! it each frame (what a render bundle saves against recording the same draws every frame).
 
 #[path = "../examples/common/mod.rs"]
 mod common;
@@ -63,6 +65,8 @@ fn main() {
     let sprites: usize = flags.num("--sprites", 1000);
     let frames: usize = flags.num("--frames", 300);
     let warmup: usize = flags.num("--warmup", 30);
+    let draws: usize = flags.num("--draws", 1usize).clamp(1, sprites.max(1));
+    let use_bundle = flags.has("--bundle");
 
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -189,6 +193,26 @@ fn main() {
         })
         .collect();
     let mut data = vec![Instance::zeroed(); sprites];
+    // Draw `k` covers instances `ranges[k]`.
+    let ranges: Vec<_> = (0..draws)
+        .map(|k| (k * sprites / draws) as u32..((k + 1) * sprites / draws) as u32)
+        .collect();
+    let bundle = use_bundle.then(|| {
+        let mut b = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+            label: None,
+            color_formats: &[Some(wgpu::TextureFormat::Rgba8Unorm)],
+            depth_stencil: None,
+            sample_count: 1,
+            multiview: None,
+        });
+        b.set_pipeline(&pipeline);
+        b.set_bind_group(0, &bind_group, &[]);
+        b.set_vertex_buffer(0, instances_buffer.slice(..));
+        for r in &ranges {
+            b.draw(0..6, r.clone());
+        }
+        b.finish(&wgpu::RenderBundleDescriptor { label: None })
+    });
     let (w, h) = (WIDTH as f32, HEIGHT as f32);
     let mut frame = |rng: &mut Rng| {
         for ((p, v), out) in bunnies.iter_mut().zip(&mut data) {
@@ -244,10 +268,16 @@ fn main() {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.set_vertex_buffer(0, instances_buffer.slice(..));
-            pass.draw(0..6, 0..sprites as u32);
+            if let Some(b) = &bundle {
+                pass.execute_bundles([b]);
+            } else {
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &bind_group, &[]);
+                pass.set_vertex_buffer(0, instances_buffer.slice(..));
+                for r in &ranges {
+                    pass.draw(0..6, r.clone());
+                }
+            }
         }
         queue.submit([encoder.finish()]);
     };
@@ -271,7 +301,7 @@ fn main() {
         total.push((t2 - t0).as_secs_f64() * 1e3);
     }
     println!(
-        "{{\"bench\":\"bare_quads\",\"sprites\":{sprites},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"frame_ms_p95\":{:.4},\"bytes_uploaded_per_frame\":{}}}",
+        "{{\"bench\":\"bare_quads\",\"sprites\":{sprites},\"draws\":{draws},\"bundle\":{use_bundle},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"frame_ms_p95\":{:.4},\"bytes_uploaded_per_frame\":{}}}",
         info.name,
         info.backend,
         cpu.percentile(0.5),
