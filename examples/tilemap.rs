@@ -152,7 +152,12 @@ fn main() {
         .max(1);
     let view = match flags.has("--zoom") {
         true => Some(tiles.div_ceil(100)),
-        false => flags.value("--view-tiles").and_then(|v| v.parse().ok()),
+        false => flags.value("--view-tiles").map(|v| {
+            v.parse().unwrap_or_else(|_| {
+                eprintln!("tilemap: --view-tiles takes a number of tiles, not {v}");
+                std::process::exit(2);
+            })
+        }),
     };
     let groups = match flags.value("--groups") {
         Some("none") => Groups::None,

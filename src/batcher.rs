@@ -88,6 +88,9 @@ impl Recorded {
     /// map's chunks would otherwise make a bind group for each order as the view reaches them). `seen` is scratch.
     pub fn sort_slots(&mut self, quad_bit: u32, seen: &mut Vec<bool>) {
         const SLOT: u32 = 0x3f;
+        // A mesh vertex belongs to one batch: one pass over the vertices' marks serves every batch.
+        seen.clear();
+        seen.resize(self.vertices.len(), false);
         for b in &mut self.batches {
             let len = b.textures.len();
             let mut order: [u8; MAX_BATCH_TEXTURES] = std::array::from_fn(|i| i as u8);
@@ -112,8 +115,6 @@ impl Recorded {
                     *w = (*w & !SLOT) | to[s];
                 }
             };
-            seen.clear();
-            seen.resize(self.vertices.len(), false);
             let (start, end) = (
                 b.index_start as usize,
                 (b.index_start + b.index_count) as usize,
@@ -735,6 +736,10 @@ impl Batcher {
             }
             Some(ranges) => {
                 // Each batch cut to the visible ranges (both in order): a piece of a batch a draw.
+                debug_assert!(ranges.windows(2).all(|w| w[0].1 <= w[1].0));
+                debug_assert!(ranges
+                    .iter()
+                    .all(|&(s, e)| s < e && e as usize <= rec.indices.len()));
                 let mut r = 0;
                 for b in &rec.batches {
                     let end = b.index_start + b.index_count;
@@ -809,6 +814,37 @@ mod tests {
         );
         // Each quad still shows its texture.
         assert_eq!(slots(&rec), [1, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn sorted_slots_turn_a_cycle_of_three_and_move_mesh_vertices_once() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        // Textures met as 7, 5, 6 (slots 0, 1, 2); sorted, each texture's slot is its rank: 7 -> 2, 5 -> 0, 6 -> 1.
+        quad(&mut b, 7, BlendMode::Normal);
+        quad(&mut b, 5, BlendMode::Normal);
+        // A square of two triangles sharing two vertices, on texture 6.
+        let corners = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        b.push_mesh(
+            tex(6),
+            corners.iter().map(|&p| (p, p)),
+            &[0, 1, 2, 0, 2, 3],
+            u32::MAX,
+            BlendMode::Normal,
+            Topology::TriangleList,
+        );
+        quad(&mut b, 7, BlendMode::Normal);
+        b.finish();
+        let mut rec = Recorded::default();
+        rec.take_from(&b);
+        assert_eq!(rec.batches.len(), 1);
+        rec.sort_slots(QUAD_INDEX_BIT, &mut Vec::new());
+        let ids: Vec<_> = rec.batches[0].textures.ids().map(|t| t.index).collect();
+        assert_eq!(ids, [5, 6, 7]);
+        let quads: Vec<_> = rec.quads.iter().map(|q| q.texture & 0x3f).collect();
+        assert_eq!(quads, [2, 0, 2]);
+        // Every vertex moved once (from slot 2 to 1), shared ones included.
+        assert!(rec.vertices.iter().all(|v| v.texture & 0x3f == 1));
     }
 
     #[test]

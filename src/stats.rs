@@ -10,7 +10,7 @@ pub struct FrameStats {
     pub draw_calls: u64,
     /// Sprites drawn (of a render group drawn in part, those in its visible cells; see `group_cells_culled`).
     pub sprites: u64,
-    /// Graphics nodes drawn.
+    /// Graphics nodes drawn (those of a render group drawn in part all counted).
     pub shapes: u64,
     /// Graphics contexts tessellated (0 in steady state: unchanged contexts reuse their mesh).
     pub tessellations: u64,
@@ -47,7 +47,8 @@ pub struct FrameStats {
     /// Subtrees not walked because their cached bounds lie wholly outside the target (culling).
     pub culled: u64,
     /// Cells of render groups' kept geometry (runs of up to 256 quads in draw order) left out because they lie
-    /// wholly outside the target, while the rest of the group is drawn.
+    /// wholly outside the target while the group's own bounds touch it (a group none of whose cells touch it is
+    /// counted in `culled`).
     pub group_cells_culled: u64,
     /// Render groups drawn from their kept geometry (see [`Node::render_group`](crate::Node::render_group)).
     pub groups_replayed: u64,

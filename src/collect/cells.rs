@@ -12,9 +12,11 @@
 
 use crate::batcher::{Recorded, DATA_FLAG};
 use crate::cull::Aabb;
+use crate::pipeline::Topology;
 use glam::{Affine2, Vec2};
 
-/// Quads' worth of indices (six a quad) in one cell. A multiple of six and of three, so cells end on a triangle.
+/// Quads' worth of indices (six a quad) in one cell; `CELL_INDICES` is a multiple of six and of three, so cells
+/// end on a quad and on a triangle.
 pub(super) const CELL_QUADS: u32 = 256;
 const CELL_INDICES: usize = 6 * CELL_QUADS as usize;
 /// Children of a node of the tree.
@@ -45,7 +47,7 @@ pub(super) struct Cells {
 /// What [`Cells::visible`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Visible {
-    /// Every cell touches the view: draw the recording whole (the ranges are not filled).
+    /// Every cell touches the view: draw the recording whole (the ranges are not needed).
     pub all: bool,
     /// Cells left out.
     pub culled: u64,
@@ -96,7 +98,14 @@ impl Cells {
         let mut levels = std::mem::take(&mut self.levels);
         levels.iter_mut().for_each(Vec::clear);
         self.quads = 0;
-        if rec.indices.len() <= 2 * CELL_INDICES {
+        // Cuts fall on triangles only where every batch is a triangle list of whole triangles (quads and
+        // tessellated shapes are); anything else is drawn whole.
+        let cuttable = rec.batches.iter().all(|b| {
+            b.topology == Topology::TriangleList
+                && b.index_start.is_multiple_of(3)
+                && b.index_count.is_multiple_of(3)
+        });
+        if rec.indices.len() <= 2 * CELL_INDICES || !cuttable {
             self.levels = levels;
             return;
         }
@@ -265,21 +274,28 @@ mod tests {
             * Affine2::from_translation(Vec2::splat(-128.0));
         let v = cells.visible(&all, Vec2::ZERO, &mut ranges);
         assert_eq!((v.all, v.culled, v.quads), (true, 0, 65_536));
-        // Rows 100..=110 (in y) in view: clip = (p - 105) / 5 maps 100..110 to -1..1; rows 99 and 110 touch it.
+        // Rows 100..=110 (in y) in view: clip = (p - 105.5) / 5 maps 100.5..110.5 to -1..1 (edges mid-row).
         let part =
-            Affine2::from_scale(Vec2::splat(0.2)) * Affine2::from_translation(Vec2::splat(-105.0));
+            Affine2::from_scale(Vec2::splat(0.2)) * Affine2::from_translation(Vec2::splat(-105.5));
         let v = cells.visible(&part, Vec2::ZERO, &mut ranges);
         assert!(!v.all);
-        assert_eq!(ranges, vec![(99 * 1536, 111 * 1536)]);
-        assert_eq!((v.culled, v.quads), (256 - 12, 12 * 256));
-        // A pad of a tenth of the view takes in half a row more on each side: no new row.
-        cells.visible(&part, Vec2::splat(0.1), &mut ranges);
-        assert_eq!(ranges, vec![(99 * 1536, 111 * 1536)]);
-        // Turned a quarter (boxes taken to clip space): the same rows, now across the view.
+        assert_eq!(ranges, vec![(100 * 1536, 111 * 1536)]);
+        assert_eq!((v.culled, v.quads), (256 - 11, 11 * 256));
+        // A pad of a fortieth of the view takes in a quarter of a row more on each side: no new row.
+        cells.visible(&part, Vec2::splat(0.05), &mut ranges);
+        assert_eq!(ranges, vec![(100 * 1536, 111 * 1536)]);
+        // A pad of a fifth (a row) takes in rows 99 and 111.
+        cells.visible(&part, Vec2::splat(0.2), &mut ranges);
+        assert_eq!(ranges, vec![(99 * 1536, 112 * 1536)]);
+        // Turned a quarter (boxes taken to clip space) and flipped (the group-space test with negative scale):
+        // the same rows.
         let turned = Affine2::from_angle(std::f32::consts::FRAC_PI_2) * part;
-        let v = cells.visible(&turned, Vec2::ZERO, &mut ranges);
-        assert_eq!(ranges, vec![(99 * 1536, 111 * 1536)]);
-        assert_eq!(v.culled, 256 - 12);
+        let flipped = Affine2::from_scale(Vec2::new(-1.0, -1.0)) * part;
+        for m in [turned, flipped] {
+            let v = cells.visible(&m, Vec2::ZERO, &mut ranges);
+            assert_eq!(ranges, vec![(100 * 1536, 111 * 1536)]);
+            assert_eq!(v.culled, 256 - 11);
+        }
         // Wholly outside.
         let off = Affine2::from_translation(Vec2::splat(100.0)) * part;
         let v = cells.visible(&off, Vec2::ZERO, &mut ranges);

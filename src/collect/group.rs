@@ -136,6 +136,11 @@ impl Groups {
             return true;
         }
         let seen = g.cells.visible(&inh.matrix, cx.pad, &mut self.ranges);
+        if !seen.all && self.ranges.is_empty() {
+            // Its bounds touch the view but none of its cells do (an L-shaped group around a corner).
+            cx.stats.culled += 1;
+            return true;
+        }
         let Some(t) = cx.batcher.push_transform(inh.matrix, inh.packed) else {
             return false;
         };
