@@ -10,7 +10,8 @@
 //! Cells are runs of consecutive indices, not subtrees: they cull well where draw order follows space (tiles in
 //! chunks, rows of sprites), and a cell whose quads are scattered merely has large bounds and is always drawn.
 
-use crate::batcher::{Recorded, DATA_FLAG};
+use crate::batcher::recording::Recorded;
+use crate::batcher::DATA_FLAG;
 use crate::cull::Aabb;
 use crate::pipeline::Topology;
 use glam::{Affine2, Vec2};
@@ -47,12 +48,17 @@ pub(super) struct Cells {
 /// What [`Cells::visible`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Visible {
-    /// Every cell touches the view: draw the recording whole (the ranges are not needed).
-    pub all: bool,
     /// Cells left out.
     pub culled: u64,
     /// Quads in the visible cells.
     pub quads: u64,
+}
+
+impl Visible {
+    /// Every cell touches the view: draw the recording whole (the ranges are not needed).
+    pub fn all(&self) -> bool {
+        self.culled == 0
+    }
 }
 
 /// Where a box lies against the view.
@@ -175,7 +181,6 @@ impl Cells {
     pub fn visible(&self, to_clip: &Affine2, pad: Vec2, ranges: &mut Vec<(u32, u32)>) -> Visible {
         ranges.clear();
         let mut seen = Visible {
-            all: true,
             culled: 0,
             quads: self.quads,
         };
@@ -202,7 +207,6 @@ impl Cells {
         for i in 0..top.len() {
             self.visit(&view, top_level, i, ranges, &mut seen);
         }
-        seen.all = seen.culled == 0;
         seen
     }
 
@@ -255,9 +259,7 @@ mod tests {
             }
         }
         b.finish();
-        let mut rec = Recorded::default();
-        rec.take_from(&b);
-        rec
+        Recorded::of(&b)
     }
 
     #[test]
@@ -273,12 +275,12 @@ mod tests {
         let all = Affine2::from_scale(Vec2::splat(1.0 / 256.0))
             * Affine2::from_translation(Vec2::splat(-128.0));
         let v = cells.visible(&all, Vec2::ZERO, &mut ranges);
-        assert_eq!((v.all, v.culled, v.quads), (true, 0, 65_536));
+        assert_eq!((v.all(), v.culled, v.quads), (true, 0, 65_536));
         // Rows 100..=110 (in y) in view: clip = (p - 105.5) / 5 maps 100.5..110.5 to -1..1 (edges mid-row).
         let part =
             Affine2::from_scale(Vec2::splat(0.2)) * Affine2::from_translation(Vec2::splat(-105.5));
         let v = cells.visible(&part, Vec2::ZERO, &mut ranges);
-        assert!(!v.all);
+        assert!(!v.all());
         assert_eq!(ranges, vec![(100 * 1536, 111 * 1536)]);
         assert_eq!((v.culled, v.quads), (256 - 11, 11 * 256));
         // A pad of a fortieth of the view takes in a quarter of a row more on each side: no new row.
@@ -309,11 +311,9 @@ mod tests {
         let mut cells = Cells::default();
         cells.build(&rec, QUAD_INDEX_BIT);
         let mut ranges = vec![(1, 2)];
-        assert!(
-            cells
-                .visible(&Affine2::IDENTITY, Vec2::ZERO, &mut ranges)
-                .all
-        );
+        assert!(cells
+            .visible(&Affine2::IDENTITY, Vec2::ZERO, &mut ranges)
+            .all());
         assert!(ranges.is_empty());
     }
 }

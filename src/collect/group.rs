@@ -16,7 +16,8 @@
 
 use super::cells::Cells;
 use super::visit::{visit_slot, Caches, Ctx, Inherited, View};
-use crate::batcher::{Batcher, Recorded};
+use crate::batcher::recording::Recorded;
+use crate::batcher::Batcher;
 use crate::cull::Aabb;
 use crate::stats::FrameStats;
 use crate::{BlendMode, Color, NodeId, TextureId};
@@ -136,7 +137,7 @@ impl Groups {
             return true;
         }
         let seen = g.cells.visible(&inh.matrix, cx.pad, &mut self.ranges);
-        if !seen.all && self.ranges.is_empty() {
+        if !seen.all() && self.ranges.is_empty() {
             // Its bounds touch the view but none of its cells do (an L-shaped group around a corner).
             cx.stats.culled += 1;
             return true;
@@ -144,9 +145,9 @@ impl Groups {
         let Some(t) = cx.batcher.push_transform(inh.matrix, inh.packed) else {
             return false;
         };
-        let ranges = (!seen.all).then_some(self.ranges.as_slice());
+        let ranges = (!seen.all()).then_some(self.ranges.as_slice());
         if cx.batcher.replay(&mut g.rec, t, ranges) {
-            cx.stats.sprites += if seen.all {
+            cx.stats.sprites += if seen.all() {
                 g.sprites
             } else {
                 // Exact for groups of plain sprites (a quad each); in proportion otherwise.
