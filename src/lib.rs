@@ -26,9 +26,10 @@
 //!    the target are culled (`cull.rs`); render groups ([`Node::render_group`]) replay their recorded geometry
 //!    through one transform (`collect/group.rs`); the leaf sprites of containers with 32,768 children or more
 //!    are computed on every core first where there are four or more (`collect/parallel.rs`).
-//! 2. **Batch** (`batcher.rs`; the element layouts in `elements.rs`): sprites, glyphs and nine-slice parts as
-//!    48-byte quads (a tiling sprite as two: its quad and its tile coordinates) and shapes as mesh vertices in grow-only
-//!    streams drawn by one index stream; batches break only on blend mode, topology, stencil state or texture
+//! 2. **Batch** (`batcher/`; render groups' recordings in `batcher/recording.rs`; the element layouts in
+//!    `elements.rs`): sprites, glyphs and nine-slice parts as 48-byte quads (a tiling sprite as two: its quad and
+//!    its tile coordinates) and shapes as mesh vertices in grow-only streams drawn by one index stream; batches
+//!    break only on blend mode, topology, stencil state or texture
 //!    overflow (16 textures per batch by default).
 //! 3. **Upload**: the byte ranges that changed since the last frame, copied ahead of the pass.
 //! 4. **Prepare**: pipelines from the PipelineSystem and bind groups from the TextureSystem (created on first use
