@@ -198,7 +198,8 @@ impl Kept {
             batcher.patch_quads_par(first, changes.len(), |k| {
                 let s = changes[k] as usize;
                 let d = &drawn[s];
-                quad_of(scene, s, d, &parents[d.parent as usize])
+                let (quad, finite) = quad_of(scene, s, d, &parents[d.parent as usize])?;
+                finite.then_some(quad)
             })
         } else {
             self.patch_each(scene, changes, batcher, &mut lo, &mut hi)
@@ -255,32 +256,34 @@ impl Kept {
         hi: &mut usize,
     ) -> bool {
         let walk = self.walk;
+        // Non-finite corners are rare: noted rather than branched on, so that the next sprite's work need not
+        // wait for this one's test. The quads written meanwhile are in `lo..hi` for the walk that follows.
+        let mut finite = true;
         for &s in changes {
             let s = s as usize;
             let Some(d) = self.drawn.get(s).filter(|d| d.walk == walk) else {
                 return false;
             };
-            let Some(q) = quad_of(scene, s, d, &self.parents[d.parent as usize]) else {
+            let Some((q, ok)) = quad_of(scene, s, d, &self.parents[d.parent as usize]) else {
                 return false;
             };
+            finite &= ok;
             let i = d.quad as usize;
             batcher.patch_quad(i, q.0, q.1, q.2);
             *lo = (*lo).min(i);
             *hi = (*hi).max(i + 1);
         }
-        true
+        finite
     }
 }
 
+/// A quad's corners (origin, x edge, y edge), texture frame and packed colour.
+type QuadParts = ([[f32; 2]; 3], [f32; 4], u32);
+
 /// The quad of the node in `slot` drawn as `d` under `parent`, if it is still the plain leaf sprite it was (same
-/// texture and blend mode, visible, finite).
+/// texture and blend mode, visible), and whether its corners are finite.
 #[inline(always)]
-fn quad_of(
-    scene: &Scene,
-    slot: usize,
-    d: &Drawn,
-    parent: &Inherited,
-) -> Option<([[f32; 2]; 3], [f32; 4], u32)> {
+fn quad_of(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> Option<(QuadParts, bool)> {
     let s = scene.slot_at(slot);
     let node = &s.node;
     if s.child_count() != 0 || s.masked() || !node.visible {
@@ -295,13 +298,13 @@ fn quad_of(
     let matrix = parent.matrix * node.local_transform();
     let (_, packed) = node_color(node, parent)?;
     let (p0, dx, dy) = sprite.quad(&matrix);
-    if !all_finite(p0, dx, dy) {
-        return None;
-    }
     Some((
-        [p0.into(), dx.into(), dy.into()],
-        sprite.texture.uvs(),
-        packed,
+        (
+            [p0.into(), dx.into(), dy.into()],
+            sprite.texture.uvs(),
+            packed,
+        ),
+        all_finite(p0, dx, dy),
     ))
 }
 
