@@ -179,7 +179,7 @@ impl Collector {
         self.collect_from(scene, start, view, batcher, is_live, forbidden, stats);
         batcher.finish();
         if let Some(r) = self.kept.patched.take() {
-            // Quads a kept frame patched before it met a change that needed this walk never reached the GPU.
+            // Quads a kept frame patched before it gave up for this walk never reached the GPU.
             batcher.quads.mark_dirty(r);
         }
         // Glyphs refused as too large are counted by the atlas until the upload; a kept frame repeats them.

@@ -11,7 +11,7 @@
 //! up: one that was drawn as a plain leaf sprite and still is one, visible, showing the same texture with the same
 //! blend mode and finite corners, has its quad computed again in place (compared, and only changed bytes
 //! uploaded); any other change (a node hidden or shown, a texture switched to another texture, a sprite never
-//! drawn) falls back to a full walk, which then also uploads the quads patched before the change was met.
+//! drawn) falls back to a full walk, which then also uploads the quads the kept frame had patched.
 //!
 //! Unchanged sprites are neither computed nor compared. What a kept frame does not do: cull a container whose
 //! sprites moved out of view (they are drawn off-target until the next full walk), or bring a texture's changed
@@ -169,8 +169,8 @@ impl Kept {
 
     /// Keeps the last walk for this frame if it may be (see the module docs): patches the quads of the changed
     /// sprites into `batcher`'s streams, adds the walk's counters to `stats` and returns `true`. Otherwise
-    /// returns `false` with the streams as the walk left them, apart from quads patched before a change that
-    /// needs a walk was met (in [`Kept::patched`]).
+    /// returns `false` with the streams as the walk left them, apart from the quads patched before the change
+    /// that needs a walk was met, or all of them when a sprite's corners were non-finite (in [`Kept::patched`]).
     pub fn patch(
         &mut self,
         scene: &Scene,
@@ -246,7 +246,7 @@ impl Kept {
     }
 
     /// Patches `changes` one by one, widening `lo..hi` over the quads written; `false` at the first that needs a
-    /// walk.
+    /// walk, or after the last when any had non-finite corners.
     fn patch_each(
         &self,
         scene: &Scene,
