@@ -587,6 +587,24 @@ mod tests {
         b.push_quad(tex(t), Q, UV, 0xffff_ffff, blend);
     }
 
+    /// Pushes a mesh of `vertices` (position, texture coordinates) on texture `t`, untinted, normal blending.
+    fn mesh(
+        b: &mut Batcher,
+        t: u32,
+        vertices: &[([f32; 2], [f32; 2])],
+        indices: &[u32],
+        topology: Topology,
+    ) {
+        b.push_mesh(
+            tex(t),
+            vertices.iter().copied(),
+            indices,
+            0,
+            BlendMode::Normal,
+            topology,
+        );
+    }
+
     #[test]
     fn sixteen_textures_one_batch_seventeenth_breaks() {
         let mut b = Batcher::new(16);
@@ -642,14 +660,7 @@ mod tests {
         b.begin();
         quad(&mut b, 0, BlendMode::Normal);
         let verts = [([0.0, 0.0], [0.0, 0.0]), ([1.0, 1.0], [0.0, 0.0])];
-        b.push_mesh(
-            tex(0),
-            verts.into_iter(),
-            &[0, 1],
-            0,
-            BlendMode::Normal,
-            Topology::LineList,
-        );
+        mesh(&mut b, 0, &verts, &[0, 1], Topology::LineList);
         b.finish();
         assert_eq!(b.batches().len(), 2);
         assert_eq!(b.batches()[1].topology, Topology::LineList);
@@ -670,14 +681,8 @@ mod tests {
             quad(&mut b, 0, BlendMode::Normal);
         }
         let tri = |b: &mut Batcher| {
-            b.push_mesh(
-                tex(0),
-                [([0.0, 0.0], [0.0, 0.0]); 6].into_iter(),
-                &[0, 1, 2, 3, 4, 5],
-                0,
-                BlendMode::Normal,
-                Topology::TriangleList,
-            )
+            let verts = [([0.0, 0.0], [0.0, 0.0]); 6];
+            mesh(b, 0, &verts, &[0, 1, 2, 3, 4, 5], Topology::TriangleList)
         };
         tri(&mut b);
         tri(&mut b);
@@ -844,14 +849,7 @@ mod tests {
                 q += 4;
             } else {
                 let corners = [([0.0, 0.0], [0.0, 0.0]); 3];
-                b.push_mesh(
-                    tex(0),
-                    corners.into_iter(),
-                    &[0, 2, 1],
-                    0,
-                    BlendMode::Normal,
-                    Topology::TriangleList,
-                );
+                mesh(b, 0, &corners, &[0, 2, 1], Topology::TriangleList);
                 expected.extend([v, v + 2, v + 1]);
                 v += 3;
             }
