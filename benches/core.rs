@@ -43,7 +43,7 @@ fn collect_and_batch(c: &mut Criterion) {
                     t += 1.0;
                     let dx = t.sin();
                     for id in &ids {
-                        scene.get_mut(*id).unwrap().position.x += dx;
+                        scene.transform_mut(*id).unwrap().position.x += dx;
                     }
                     let mut stats = FrameStats::default();
                     let live = |_: TextureId| true;
@@ -110,7 +110,7 @@ fn animation_update(c: &mut Criterion) {
     c.bench_function("position update, 10000 sprites", |b| {
         b.iter(|| {
             for id in &ids {
-                scene.get_mut(*id).unwrap().position.x += 0.5;
+                scene.transform_mut(*id).unwrap().position.x += 0.5;
             }
         })
     });
@@ -127,7 +127,7 @@ fn position_update_at_scale(c: &mut Criterion) {
     g.bench_function("1000000 sprites through Scene::get_mut", |b| {
         b.iter(|| {
             for id in &ids {
-                scene.get_mut(*id).unwrap().position.x += 0.5;
+                scene.transform_mut(*id).unwrap().position.x += 0.5;
             }
             black_box(&mut scene);
         })

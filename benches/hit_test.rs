@@ -42,7 +42,7 @@ fn run(n: usize) {
     for frame in 0..FRAMES {
         let t0 = Instant::now();
         for (id, vx, vy) in &mut bunnies {
-            let p = &mut scene.get_mut(*id).unwrap().position;
+            let p = &mut scene.transform_mut(*id).unwrap().position;
             p.x += *vx;
             p.y += *vy;
             *vy += 0.75;

@@ -123,8 +123,8 @@ fn main() {
             let s = sheet.sprite(name).unwrap();
             let mut n = Node::sprite(s.texture)
                 .at((i % 25) as f32 * 40.0 + 20.0, (i / 25) as f32 * 50.0 + 25.0);
-            n.scale = stage2d::glam::Vec2::splat(0.4);
-            if let stage2d::NodeKind::Sprite(sp) = &mut n.kind {
+            n.transform.scale = stage2d::glam::Vec2::splat(0.4);
+            if let stage2d::NodeKind::Sprite(sp) = &mut n.props.kind {
                 *sp = s;
             }
             scene.add(scene.root(), n).unwrap();

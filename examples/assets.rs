@@ -73,7 +73,7 @@ impl Demo {
             .sized(396.0, 20.0)
             .tinted(Color::hex(0x2ecc71))
             .at(2.0, 2.0);
-        fill.scale.x = 0.0;
+        fill.transform.scale.x = 0.0;
         let loading_fill = scene.add(bar, fill)?;
         let loading_label = scene.add(
             bar,
@@ -100,7 +100,7 @@ impl Demo {
         if self.load_ms.is_none() {
             self.assets.poll(renderer);
             let p = self.assets.progress(self.bundle);
-            if let Some(n) = self.scene.get_mut(self.loading_fill) {
+            if let Some(n) = self.scene.transform_mut(self.loading_fill) {
                 n.scale.x = p;
             }
             if let Some(t) = self
@@ -127,7 +127,7 @@ impl Demo {
         }
         for c in &mut self.critters {
             c.anim.update(&mut self.scene, dt)?;
-            if let Some(n) = self.scene.get_mut(c.anim.node()) {
+            if let Some(n) = self.scene.transform_mut(c.anim.node()) {
                 n.position.x += c.speed * dt;
                 if n.position.x > 560.0 {
                     n.position.x = 0.0;
@@ -172,10 +172,10 @@ impl Demo {
             })?;
             let mut node =
                 Node::sprite(first.texture).at(rng.next() * 560.0, 40.0 + rng.next() * 300.0);
-            if let stage2d::NodeKind::Sprite(s) = &mut node.kind {
+            if let stage2d::NodeKind::Sprite(s) = &mut node.props.kind {
                 *s = first;
             }
-            node.scale = Vec2::splat(1.0 + rng.next());
+            node.transform.scale = Vec2::splat(1.0 + rng.next());
             let id = scene.add(walk, node)?;
             let mut anim =
                 AnimatedSprite::from_sheet(id, &sheet, name)?.with_fps(8.0 + rng.next() * 8.0);

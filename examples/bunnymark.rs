@@ -242,7 +242,7 @@ impl Bunnymark {
         let (w, h) = (WIDTH as f32, HEIGHT as f32);
         self.frame += 1.0;
         for (i, m) in self.masks.iter().enumerate() {
-            if let Some(n) = self.scene.get_mut(*m) {
+            if let Some(n) = self.scene.transform_mut(*m) {
                 let a = self.frame * 0.03 + i as f32;
                 let base = Vec2::new(
                     (i % 4) as f32 * 200.0 + 100.0,
@@ -253,10 +253,10 @@ impl Bunnymark {
         }
         let moving = self.moving.min(self.bunnies.len());
         for b in &mut self.bunnies[..moving] {
-            let Some(node) = self.scene.get_mut(b.id) else {
+            let Some(t) = self.scene.transform_mut(b.id) else {
                 continue;
             };
-            let p = &mut node.position;
+            let p = &mut t.position;
             p.x += b.vx;
             p.y += b.vy;
             b.vy += GRAVITY;

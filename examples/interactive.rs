@@ -115,7 +115,7 @@ impl Ui {
             let mut n = Node::sprite(tex)
                 .anchor(0.5, 0.5)
                 .at(60.0 + i as f32 * 64.0, 150.0 + (i % 2) as f32 * 40.0);
-            n.scale = Vec2::splat(2.0);
+            n.transform.scale = Vec2::splat(2.0);
             let id = scene.add(panel, n)?;
             scene.set_event_mode(id, EventMode::Static)?;
             scene.set_cursor(id, Some(Cursor::Grab))?;
@@ -124,7 +124,7 @@ impl Ui {
                 let Some(parent_pos) = in_parent(cx, id) else {
                     return;
                 };
-                let pos = cx.scene.get(id).unwrap().position;
+                let pos = cx.scene.transform(id).unwrap().position;
                 cx.state.dragging = Some((id, pos - parent_pos));
                 cx.state.next_z += 1;
                 let z = cx.state.next_z;
@@ -142,7 +142,7 @@ impl Ui {
             let Some(p) = in_parent(cx, id) else {
                 return;
             };
-            if let Some(n) = cx.scene.get_mut(id) {
+            if let Some(n) = cx.scene.transform_mut(id) {
                 n.position = p + offset;
             }
         });

@@ -89,10 +89,10 @@ impl MasksScene {
 
     pub fn update(&mut self, dt: f32) {
         self.t += dt;
-        if let Some(n) = self.scene.get_mut(self.spinning) {
+        if let Some(n) = self.scene.transform_mut(self.spinning) {
             n.rotation = self.t * 0.5;
         }
-        if let Some(n) = self.scene.get_mut(self.orbiting) {
+        if let Some(n) = self.scene.transform_mut(self.orbiting) {
             n.position = Vec2::new(
                 600.0 + (self.t * 0.8).cos() * 110.0,
                 150.0 + (self.t * 0.8).sin() * 60.0,

@@ -70,11 +70,11 @@ impl common::Demo for Showcase {
                 root,
                 Node::sprite(tex).anchor(0.5, 0.5).at(p.x, p.y).tinted(tint),
             )?;
-            scene.get_mut(n).unwrap().scale = Vec2::splat(0.45);
+            scene.transform_mut(n).unwrap().scale = Vec2::splat(0.45);
             copies.push(n);
         }
         let centre = scene.add(root, Node::sprite(tex).anchor(0.5, 0.5).at(400.0, 300.0))?;
-        scene.get_mut(centre).unwrap().scale = Vec2::splat(1.6);
+        scene.transform_mut(centre).unwrap().scale = Vec2::splat(1.6);
         copies.push(centre);
         Ok(Showcase {
             source,
@@ -94,16 +94,16 @@ impl common::Demo for Showcase {
     fn update(&mut self, r: &mut Renderer, dt: f32) {
         self.t += dt;
         let t = self.t;
-        if let Some(n) = self.scene.get_mut(self.star) {
+        if let Some(n) = self.scene.transform_mut(self.star) {
             n.rotation = t;
         }
         for (i, b) in self.bunnies.iter().enumerate() {
-            if let Some(n) = self.scene.get_mut(*b) {
+            if let Some(n) = self.scene.transform_mut(*b) {
                 n.position.y = 120.0 - ((t * 3.0 + i as f32).sin().abs() * 50.0);
             }
         }
         for (i, c) in self.copies.iter().enumerate() {
-            if let Some(n) = self.scene.get_mut(*c) {
+            if let Some(n) = self.scene.transform_mut(*c) {
                 n.rotation = -t * 0.5 + i as f32 * 0.26;
             }
         }

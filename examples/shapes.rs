@@ -115,7 +115,7 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
             scene.add(ring, Node::sprite(bunny).anchor(0.5, 0.5).at(p.x, p.y))?;
         } else {
             let n = scene.add(ring, Node::graphics(star.clone()).at(p.x, p.y))?;
-            scene.get_mut(n).unwrap().rotation = a;
+            scene.transform_mut(n).unwrap().rotation = a;
         }
     }
     // A small circle scaled up ten times stays round.
@@ -123,7 +123,7 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
     dot.circle(0.0, 0.0, 4.0)
         .fill(Color::rgba(1.0, 1.0, 1.0, 0.6));
     let d = scene.add(ring, Node::graphics(dot))?;
-    scene.get_mut(d).unwrap().scale = Vec2::splat(10.0);
+    scene.transform_mut(d).unwrap().scale = Vec2::splat(10.0);
     Ok(scene)
 }
 
@@ -171,7 +171,7 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
     let step = |scene: &mut Scene, t: f32| {
         for (i, id) in moving.iter().enumerate() {
             let a = t * 0.02 + i as f32 * 0.37;
-            scene.get_mut(*id).unwrap().position = Vec2::new(
+            scene.transform_mut(*id).unwrap().position = Vec2::new(
                 400.0 + a.cos() * (i % 300) as f32,
                 300.0 + a.sin() * (i % 280) as f32,
             );

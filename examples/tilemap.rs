@@ -55,7 +55,7 @@ impl Map {
         let side = per_row as f32 * TILE;
         let mut scene = Scene::new();
         let mut camera = Node::container();
-        camera.render_group = groups == Groups::Camera;
+        camera.props.render_group = groups == Groups::Camera;
         let camera = scene.add(scene.root(), camera)?;
         let chunks = per_row.div_ceil(CHUNK);
         let regions = chunks.div_ceil(REGION);
@@ -67,7 +67,7 @@ impl Map {
             {
                 let mut chunk =
                     Node::container().at((cx * CHUNK) as f32 * TILE, (cy * CHUNK) as f32 * TILE);
-                chunk.render_group = groups == Groups::Chunks;
+                chunk.props.render_group = groups == Groups::Chunks;
                 let chunk = scene.add(region, chunk)?;
                 for ty in 0..CHUNK {
                     for tx in 0..CHUNK {
@@ -107,7 +107,7 @@ impl Map {
         let z = self.zoom * (1.0 + 0.1 * (t * 0.7).sin());
         let centre = Vec2::splat(self.side / 2.0)
             + Vec2::new(t.cos(), t.sin()) * (self.side / 4.0).min(400.0);
-        if let Some(c) = self.scene.get_mut(self.camera) {
+        if let Some(c) = self.scene.transform_mut(self.camera) {
             c.scale = Vec2::splat(z);
             c.pivot = centre;
             c.position = Vec2::new(WIDTH as f32, HEIGHT as f32) / 2.0;

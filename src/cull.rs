@@ -183,14 +183,14 @@ mod tests {
         scene.begin_walk();
         assert_eq!(c.lookup(&scene, a), Bounds::Known(clip));
         // A change two levels down makes the root's entry stale.
-        scene.get_mut(b).unwrap().position.x = 3.0;
+        scene.transform_mut(b).unwrap().position.x = 3.0;
         c.begin();
         scene.begin_walk();
         assert_eq!(c.lookup(&scene, a), Bounds::Measure);
         // Stale at every walk: measured only now and then.
         let mut skipped = 0;
         for _ in 0..40 {
-            scene.get_mut(b).unwrap().position.x += 1.0;
+            scene.transform_mut(b).unwrap().position.x += 1.0;
             c.begin();
             scene.begin_walk();
             skipped += (c.lookup(&scene, a) == Bounds::Skip) as u32;

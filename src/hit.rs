@@ -19,7 +19,7 @@
 use crate::aabb::Aabb;
 use crate::interact::{to_local, BoundsFrame, EventMode, HitFrame, LocalEntry, QueryCache, Rect};
 use crate::scene::Scene;
-use crate::{Node, NodeId};
+use crate::{NodeId, Transform};
 use glam::Vec2;
 
 impl Scene {
@@ -67,7 +67,7 @@ impl Scene {
                 }
                 if valid(cache, c) {
                     let e = cache.local[c];
-                    merge(self.node_at(c), e, top);
+                    merge(self.transform_at(c), e, top);
                 } else {
                     let f = start(cache, c);
                     stack.push(f);
@@ -84,7 +84,7 @@ impl Scene {
             };
             cache.local[f.slot] = entry;
             match stack.last_mut() {
-                Some(parent) => merge(self.node_at(f.slot), entry, parent),
+                Some(parent) => merge(self.transform_at(f.slot), entry, parent),
                 None => done = entry,
             }
         }
@@ -270,7 +270,7 @@ impl Scene {
         if !tested && (self.interactive_below(slot) == 0 || (kids == 0 && !interactive)) {
             return None;
         }
-        let p = to_local(node, p_parent)?;
+        let p = to_local(self.transform_at(slot), p_parent)?;
         match &ia.hit_area {
             Some(a) if !a.contains(p) => return None,
             Some(_) => {}
@@ -308,7 +308,7 @@ impl Scene {
         let Some(m) = self.world_transform(mask) else {
             return false;
         };
-        let parent_of_mask = m * self.node_at(mask.slot()).local_transform().inverse();
+        let parent_of_mask = m * self.transform_at(mask.slot()).matrix().inverse();
         if !parent_of_mask.is_finite() {
             return false;
         }
@@ -320,7 +320,7 @@ impl Scene {
             if !node.visible && id != mask {
                 continue;
             }
-            let Some(p) = to_local(node, p_parent) else {
+            let Some(p) = to_local(self.transform_at(id.slot()), p_parent) else {
                 continue;
             };
             if cache.mask_shape_contains(node, p) {
@@ -333,8 +333,8 @@ impl Scene {
 }
 
 /// Adds a child's cached entry to its parent's frame.
-fn merge(child: &Node, e: LocalEntry, parent: &mut BoundsFrame) {
-    let m = child.local_transform();
+fn merge(child: &Transform, e: LocalEntry, parent: &mut BoundsFrame) {
+    let m = child.matrix();
     if m.is_finite() {
         parent.acc.union(e.bounds.transformed(&m));
         parent.hit.union(e.hit.transformed(&m));

@@ -5,7 +5,7 @@
 use crate::aabb::Aabb;
 use crate::graphics::path::Polyline;
 use crate::graphics::{FillRule, Instruction, LineCap, LineJoin, MAX_PATH_SEGMENTS};
-use crate::{Error, Node, NodeId, NodeKind, Result};
+use crate::{Error, NodeId, NodeKind, NodeProps, Result, Transform};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -605,7 +605,7 @@ impl QueryCache {
     }
 
     /// The node's content box in its local space (empty for containers and for non-finite sizes).
-    pub(crate) fn content_bounds(&mut self, node: &Node) -> Aabb {
+    pub(crate) fn content_bounds(&mut self, node: &NodeProps) -> Aabb {
         let mut b = Aabb::EMPTY;
         match &node.kind {
             NodeKind::Container => {}
@@ -643,7 +643,7 @@ impl QueryCache {
 
     /// Whether the node's shape as a mask covers the local point `p`: as [`QueryCache::content_contains`], but a
     /// sprite of a trimmed frame masks with the pixels it draws, as the stencil does, not its untrimmed box.
-    pub(crate) fn mask_shape_contains(&mut self, node: &Node, p: Vec2) -> bool {
+    pub(crate) fn mask_shape_contains(&mut self, node: &NodeProps, p: Vec2) -> bool {
         match &node.kind {
             NodeKind::Sprite(s) if !s.texture.is_plain() => {
                 let (p0, dx, dy) = s.quad(&glam::Affine2::IDENTITY);
@@ -656,7 +656,7 @@ impl QueryCache {
 
     /// Whether the node's own content covers the local point `p` (sprites, the common case, inline).
     #[inline]
-    pub(crate) fn content_contains(&mut self, node: &Node, p: Vec2) -> bool {
+    pub(crate) fn content_contains(&mut self, node: &NodeProps, p: Vec2) -> bool {
         match &node.kind {
             NodeKind::Sprite(s) => {
                 let size = s.size_in_pixels();
@@ -676,7 +676,7 @@ impl QueryCache {
 /// `p` (in the parent's space) in the node's local space: the inverse of
 /// `translate(position) · rotate · scale · translate(-pivot)`; `None` for a singular or non-finite transform.
 #[inline]
-pub(crate) fn to_local(node: &Node, p: Vec2) -> Option<Vec2> {
+pub(crate) fn to_local(node: &Transform, p: Vec2) -> Option<Vec2> {
     let mut d = p - node.position;
     if node.rotation != 0.0 {
         let (sin, cos) = node.rotation.sin_cos();

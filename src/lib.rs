@@ -23,7 +23,7 @@
 //! 1. **Collect** (`collect/`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
 //!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
 //!    destroyed textures, degenerate paths) are skipped with a warning. Subtrees whose cached bounds lie outside
-//!    the target are culled (`cull.rs`); render groups ([`Node::render_group`]) replay their recorded geometry
+//!    the target are culled (`cull.rs`); render groups ([`NodeProps::render_group`]) replay their recorded geometry
 //!    through one transform (`collect/group.rs`); the leaf sprites of containers with 32,768 children or more
 //!    are computed on every core first where there are four or more (`collect/parallel.rs`).
 //! 2. **Batch** (`batcher/`; render groups' recordings in `batcher/recording.rs`; the element layouts in
@@ -57,7 +57,7 @@
 //! let bunny = renderer.load_texture("assets/bunny0.png", Sampling::NEAREST)?;
 //! let mut scene = Scene::new();
 //! let sprite = scene.add(scene.root(), Node::sprite(bunny).at(100.0, 80.0).anchor(0.5, 1.0))?;
-//! scene.get_mut(sprite).unwrap().rotation = 0.3;
+//! scene.transform_mut(sprite).unwrap().rotation = 0.3;
 //! let target = renderer.create_render_target(800, 600)?;
 //! renderer.render(&scene, &target, Some(Color::hex(0x1099bb)))?;
 //! let pixels = renderer.read_pixels(&target)?; // or save_png(&target, "frame.png") with the png feature
@@ -164,7 +164,7 @@ pub use graphics::{
 pub use handle::{NodeId, TextureId};
 pub use interact::{Cursor, EventMode, HitArea, Rect};
 pub use mask::MAX_STENCIL_DEPTH;
-pub use node::{Mask, Node, NodeKind};
+pub use node::{Mask, Node, NodeKind, NodeProps, Transform};
 pub use pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::Scene;

@@ -1,4 +1,4 @@
-//! Scene nodes: a transform, colour and visibility shared by every kind, and what the node draws.
+//! Scene nodes: a transform, kept apart from the node's colour, visibility and what it draws.
 
 use crate::graphics::GraphicsContext;
 use crate::{BlendMode, Color, Sprite, Texture};
@@ -34,14 +34,15 @@ pub enum NodeKind {
     Text(Box<crate::Text>),
 }
 
-/// One node of the scene tree. Children inherit its transform, alpha, tint and blend mode; draw order is tree
-/// order (a child after its parent, later siblings on top).
+/// Where a node sits in its parent: `translate(position) · rotate(rotation) · scale(scale) · translate(-pivot)`, in
+/// pixels with the origin top-left and y down; `rotation` is in radians, clockwise on screen.
 ///
-/// The local transform is `translate(position) · rotate(rotation) · scale(scale) · translate(-pivot)`, in pixels
-/// with the origin top-left and y down; `rotation` is in radians, clockwise on screen.
-#[derive(Clone, Debug, PartialEq)]
-#[repr(C)] // Fields in the order the update and the walk read them (see the scene's slot layout).
-pub struct Node {
+/// A scene keeps every node's transform in one dense array apart from the node's other properties
+/// ([`NodeProps`]): an update loop that moves many sprites through [`Scene::transform_mut`](crate::Scene::transform_mut)
+/// touches 28 bytes a sprite, and the next frame recomputes only those sprites' corners.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)] // Position first: what an update loop writes.
+pub struct Transform {
     /// Position of the pivot in the parent's space, in pixels.
     pub position: Vec2,
     /// Scale along the local axes.
@@ -50,6 +51,52 @@ pub struct Node {
     pub pivot: Vec2,
     /// Rotation in radians (clockwise on screen, since y points down).
     pub rotation: f32,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform::IDENTITY
+    }
+}
+
+impl Transform {
+    /// No move, no turn, scale 1.
+    pub const IDENTITY: Transform = Transform {
+        position: Vec2::ZERO,
+        scale: Vec2::ONE,
+        pivot: Vec2::ZERO,
+        rotation: 0.0,
+    };
+
+    /// The identity moved to `(x, y)`.
+    pub fn at(x: f32, y: f32) -> Transform {
+        Transform {
+            position: Vec2::new(x, y),
+            ..Transform::IDENTITY
+        }
+    }
+
+    /// The matrix `T(position) · R(rotation) · S(scale) · T(-pivot)`.
+    #[inline]
+    pub fn matrix(&self) -> Affine2 {
+        let (sin, cos) = if self.rotation == 0.0 {
+            (0.0, 1.0)
+        } else {
+            self.rotation.sin_cos()
+        };
+        let x_axis = Vec2::new(cos, sin) * self.scale.x;
+        let y_axis = Vec2::new(-sin, cos) * self.scale.y;
+        let translation = self.position - x_axis * self.pivot.x - y_axis * self.pivot.y;
+        Affine2::from_cols(x_axis, y_axis, translation)
+    }
+}
+
+/// Everything about a node but its [`Transform`]: colour, visibility, blending and what it draws. Children inherit
+/// its alpha, tint and blend mode; draw order is tree order (a child after its parent, later siblings on top).
+///
+/// Read and changed through [`Scene::get`](crate::Scene::get) and [`Scene::get_mut`](crate::Scene::get_mut).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeProps {
     /// Opacity in `0..=1`, multiplied down the tree.
     pub alpha: f32,
     /// Colour multiplied into this node and its children.
@@ -70,50 +117,28 @@ pub struct Node {
     pub kind: NodeKind,
 }
 
-impl Default for Node {
+impl Default for NodeProps {
     fn default() -> Self {
-        Node::container()
+        NodeProps::CONTAINER
     }
 }
 
-impl Node {
-    /// An empty container.
-    pub fn container() -> Node {
-        Node {
-            position: Vec2::ZERO,
-            scale: Vec2::ONE,
-            rotation: 0.0,
-            pivot: Vec2::ZERO,
-            alpha: 1.0,
-            tint: Color::WHITE,
-            visible: true,
-            render_group: false,
-            blend_mode: BlendMode::Inherit,
-            kind: NodeKind::Container,
-        }
-    }
+impl NodeProps {
+    /// An empty, visible, untinted container.
+    pub const CONTAINER: NodeProps = NodeProps {
+        alpha: 1.0,
+        tint: Color::WHITE,
+        visible: true,
+        render_group: false,
+        blend_mode: BlendMode::Inherit,
+        kind: NodeKind::Container,
+    };
 
-    /// A sprite node showing `texture`, anchored top-left.
-    pub fn sprite(texture: Texture) -> Node {
-        Node {
-            kind: NodeKind::Sprite(Sprite::new(texture)),
-            ..Node::container()
-        }
-    }
-
-    /// A nine-slice sprite node (see [`NineSliceSprite`](crate::NineSliceSprite)).
-    pub fn nine_slice(sprite: crate::NineSliceSprite) -> Node {
-        Node {
-            kind: NodeKind::NineSlice(Box::new(sprite)),
-            ..Node::container()
-        }
-    }
-
-    /// A tiling sprite node (see [`TilingSprite`](crate::TilingSprite)).
-    pub fn tiling(sprite: crate::TilingSprite) -> Node {
-        Node {
-            kind: NodeKind::Tiling(Box::new(sprite)),
-            ..Node::container()
+    /// The sprite, if this node is one.
+    pub fn as_sprite_mut(&mut self) -> Option<&mut Sprite> {
+        match &mut self.kind {
+            NodeKind::Sprite(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -133,23 +158,6 @@ impl Node {
         }
     }
 
-    /// A node drawing the shapes of `context` (pass an `Arc` to share one context between nodes).
-    pub fn graphics(context: impl Into<Arc<GraphicsContext>>) -> Node {
-        Node {
-            kind: NodeKind::Graphics(context.into()),
-            ..Node::container()
-        }
-    }
-
-    /// A node showing `text`.
-    #[cfg(feature = "text")]
-    pub fn text(text: crate::Text) -> Node {
-        Node {
-            kind: NodeKind::Text(Box::new(text)),
-            ..Node::container()
-        }
-    }
-
     /// The text, if this node shows one.
     #[cfg(feature = "text")]
     pub fn as_text_mut(&mut self) -> Option<&mut crate::Text> {
@@ -166,16 +174,96 @@ impl Node {
             _ => None,
         }
     }
+}
+
+/// A node to add to a [`Scene`](crate::Scene): its transform and its other properties, which the scene keeps
+/// apart (read and change them through [`Scene::transform_mut`](crate::Scene::transform_mut) and
+/// [`Scene::get_mut`](crate::Scene::get_mut)). Built with the constructors and builder methods below:
+/// `Node::sprite(texture).at(100.0, 80.0).anchor(0.5, 1.0)`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Node {
+    /// Where the node sits in its parent.
+    pub transform: Transform,
+    /// Colour, visibility, blending and what the node draws.
+    pub props: NodeProps,
+}
+
+impl Node {
+    /// An empty container.
+    pub fn container() -> Node {
+        Node::of(NodeKind::Container)
+    }
+
+    /// A node drawing `kind`, with the identity transform and default properties.
+    pub fn of(kind: NodeKind) -> Node {
+        Node {
+            transform: Transform::IDENTITY,
+            props: NodeProps {
+                kind,
+                ..NodeProps::CONTAINER
+            },
+        }
+    }
+
+    /// A sprite node showing `texture`, anchored top-left.
+    pub fn sprite(texture: Texture) -> Node {
+        Node::of(NodeKind::Sprite(Sprite::new(texture)))
+    }
+
+    /// A nine-slice sprite node (see [`NineSliceSprite`](crate::NineSliceSprite)).
+    pub fn nine_slice(sprite: crate::NineSliceSprite) -> Node {
+        Node::of(NodeKind::NineSlice(Box::new(sprite)))
+    }
+
+    /// A tiling sprite node (see [`TilingSprite`](crate::TilingSprite)).
+    pub fn tiling(sprite: crate::TilingSprite) -> Node {
+        Node::of(NodeKind::Tiling(Box::new(sprite)))
+    }
+
+    /// A node drawing the shapes of `context` (pass an `Arc` to share one context between nodes).
+    pub fn graphics(context: impl Into<Arc<GraphicsContext>>) -> Node {
+        Node::of(NodeKind::Graphics(context.into()))
+    }
+
+    /// A node showing `text`.
+    #[cfg(feature = "text")]
+    pub fn text(text: crate::Text) -> Node {
+        Node::of(NodeKind::Text(Box::new(text)))
+    }
 
     /// Sets the position (builder style).
     pub fn at(mut self, x: f32, y: f32) -> Node {
-        self.position = Vec2::new(x, y);
+        self.transform.position = Vec2::new(x, y);
+        self
+    }
+
+    /// Sets the scale on both axes (builder style).
+    pub fn scaled(mut self, scale: f32) -> Node {
+        self.transform.scale = Vec2::splat(scale);
+        self
+    }
+
+    /// Sets the rotation in radians (builder style).
+    pub fn rotated(mut self, radians: f32) -> Node {
+        self.transform.rotation = radians;
+        self
+    }
+
+    /// Sets the pivot (builder style).
+    pub fn pivoted(mut self, x: f32, y: f32) -> Node {
+        self.transform.pivot = Vec2::new(x, y);
+        self
+    }
+
+    /// Sets the whole transform (builder style).
+    pub fn with_transform(mut self, transform: Transform) -> Node {
+        self.transform = transform;
         self
     }
 
     /// Sets the anchor if this is a sprite (builder style).
     pub fn anchor(mut self, x: f32, y: f32) -> Node {
-        if let NodeKind::Sprite(s) = &mut self.kind {
+        if let NodeKind::Sprite(s) = &mut self.props.kind {
             s.anchor = Vec2::new(x, y);
         }
         self
@@ -183,7 +271,7 @@ impl Node {
 
     /// Sets the sprite's size in pixels if this is a sprite (builder style).
     pub fn sized(mut self, width: f32, height: f32) -> Node {
-        if let NodeKind::Sprite(s) = &mut self.kind {
+        if let NodeKind::Sprite(s) = &mut self.props.kind {
             s.size = Some(Vec2::new(width, height));
         }
         self
@@ -191,48 +279,32 @@ impl Node {
 
     /// Sets the tint (builder style).
     pub fn tinted(mut self, tint: Color) -> Node {
-        self.tint = tint;
+        self.props.tint = tint;
         self
     }
 
     /// Sets the alpha (builder style).
     pub fn with_alpha(mut self, alpha: f32) -> Node {
-        self.alpha = alpha;
+        self.props.alpha = alpha;
         self
     }
 
-    /// Makes the node a render group (builder style; see [`Node::render_group`]).
+    /// Hides or shows the node (builder style).
+    pub fn with_visible(mut self, visible: bool) -> Node {
+        self.props.visible = visible;
+        self
+    }
+
+    /// Makes the node a render group (builder style; see [`NodeProps::render_group`]).
     pub fn as_render_group(mut self) -> Node {
-        self.render_group = true;
+        self.props.render_group = true;
         self
     }
 
     /// Sets the blend mode (builder style).
     pub fn blended(mut self, mode: BlendMode) -> Node {
-        self.blend_mode = mode;
+        self.props.blend_mode = mode;
         self
-    }
-
-    /// The sprite, if this node is one.
-    pub fn as_sprite_mut(&mut self) -> Option<&mut Sprite> {
-        match &mut self.kind {
-            NodeKind::Sprite(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The local transform `T(position) · R(rotation) · S(scale) · T(-pivot)`.
-    #[inline]
-    pub fn local_transform(&self) -> Affine2 {
-        let (sin, cos) = if self.rotation == 0.0 {
-            (0.0, 1.0)
-        } else {
-            self.rotation.sin_cos()
-        };
-        let x_axis = Vec2::new(cos, sin) * self.scale.x;
-        let y_axis = Vec2::new(-sin, cos) * self.scale.y;
-        let translation = self.position - x_axis * self.pivot.x - y_axis * self.pivot.y;
-        Affine2::from_cols(x_axis, y_axis, translation)
     }
 }
 
@@ -243,14 +315,13 @@ mod tests {
 
     #[test]
     fn transform_order_is_translate_rotate_scale_unpivot() {
-        let n = Node {
+        let n = Transform {
             position: Vec2::new(100.0, 50.0),
             scale: Vec2::new(2.0, 3.0),
             rotation: FRAC_PI_2,
             pivot: Vec2::new(10.0, 0.0),
-            ..Node::container()
         };
-        let m = n.local_transform();
+        let m = n.matrix();
         let expected = Affine2::from_translation(n.position)
             * Affine2::from_angle(n.rotation)
             * Affine2::from_scale(n.scale)

@@ -4,15 +4,16 @@
 //! reordering children never reallocates nodes. A removed node's slot is reused with a new generation, so old
 //! handles to it are detected instead of reaching the new node.
 //!
-//! Layout: every frame streams through all nodes twice (the app's update and the walk), so the per-node slot is
-//! kept to 112 bytes, packed at a 16-byte alignment rather than padded to two cache lines: the generation, the
-//! child count and the position (what an update loop reads and writes) fill the slot's first 16 bytes, which
-//! never straddle a cache line. Links (parent, child list) live in a parallel array that the walk reads only for
-//! nodes with children.
+//! Layout: an update loop moving many sprites and the next frame's walk both stream through the nodes, so what
+//! they touch is kept in dense arrays of its own: an 8-byte slot (generation, child count, mask bit) and the
+//! 28-byte [`Transform`]. A node's other properties ([`NodeProps`]: colour, visibility, what it draws, about 80
+//! bytes) sit in a third array that a loop moving sprites through [`Scene::transform_mut`] never touches, and that
+//! a frame patching those sprites' quads never reads. Links (parent, child list) live in a parallel array that the
+//! walk reads only for nodes with children.
 
 use crate::handle::{next_generation, Owner, MAX_SLOTS};
 use crate::interact::{Cursor, EventMode, HitArea, QueryCache};
-use crate::{Error, Node, NodeId, Result};
+use crate::{Error, Node, NodeId, NodeProps, Result, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -43,22 +44,25 @@ pub(crate) struct Interact {
 /// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array.
 const NO_PARENT: u32 = u32::MAX;
 
-/// One node's storage. A vacant slot holds an empty container and generation 0, which no handle carries; a new
-/// node takes a process-unique generation, so a handle check is one comparison.
-#[derive(Debug)]
-#[repr(C, align(16))] // 112 bytes: see the module's layout note.
-pub(crate) struct Slot {
+/// One node's handle check and shape in the tree. A vacant slot has generation 0, which no handle carries (and an
+/// empty container with the identity transform); a new node takes a process-unique generation, so a handle check
+/// is one comparison.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
     generation: u32,
     /// Number of children (the walk's leaf test, without reading the links) in the low bits, and [`MASKED`].
     counts: u32,
-    pub(crate) node: Node,
 }
 
-/// The bit of a slot's `counts` saying the node has a mask (in `Scene::masks`): the walk's test, read with the
-/// node. Slots stop at 2^24, so the child count never reaches it.
-const MASKED: u32 = 1 << 31;
+/// A node as the walk reads it: its slot's counts, its transform and its other properties.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlotRef<'a> {
+    counts: u32,
+    pub(crate) transform: &'a Transform,
+    pub(crate) node: &'a NodeProps,
+}
 
-impl Slot {
+impl SlotRef<'_> {
     /// Number of children.
     #[inline(always)]
     pub(crate) fn child_count(&self) -> u32 {
@@ -69,6 +73,22 @@ impl Slot {
     #[inline(always)]
     pub(crate) fn masked(&self) -> bool {
         self.counts & MASKED != 0
+    }
+}
+
+/// The bit of a logged change (see [`Scene::changes_since`]) saying only the leaf's transform changed (through
+/// [`Scene::transform_mut`]); without it any of the node's properties may have.
+pub(crate) const TRANSFORM_ONLY: u32 = 1 << 31;
+
+/// The bit of a slot's `counts` saying the node has a mask (in `Scene::masks`): the walk's test, read with the
+/// node. Slots stop at 2^24, so the child count never reaches it.
+const MASKED: u32 = 1 << 31;
+
+impl Slot {
+    /// Number of children.
+    #[inline(always)]
+    fn child_count(&self) -> u32 {
+        self.counts & !MASKED
     }
 
     fn set_child_count(&mut self, n: u32) {
@@ -91,6 +111,10 @@ struct Links {
 #[derive(Debug)]
 pub struct Scene {
     slots: Vec<Slot>,
+    /// Per slot: the node's transform.
+    transforms: Vec<Transform>,
+    /// Per slot: the node's other properties.
+    props: Vec<NodeProps>,
     links: Vec<Links>,
     free: Vec<u32>,
     root: NodeId,
@@ -99,12 +123,14 @@ pub struct Scene {
     owner: Owner,
     /// Change tracking (see [`Scene::begin_walk`]): the epoch every change made now is stamped with.
     epoch: AtomicU64,
-    /// Per slot: the epochs of the last change to the node itself (any field, through [`Scene::get_mut`]) and of
+    /// Per slot: the epochs of the last change to the node itself (through [`Scene::get_mut`] or
+    /// [`Scene::transform_mut`]) and of
     /// the last change below it (a descendant changed, or a child list did).
     stamps: Vec<Stamps>,
     /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
     up: Vec<u32>,
-    /// The log of leaf nodes changed through [`Scene::get_mut`], in order (a node changed twice is listed twice):
+    /// The log of leaf nodes changed through [`Scene::get_mut`] or [`Scene::transform_mut`] (marked
+    /// [`TRANSFORM_ONLY`]), in order (a node changed twice is listed twice):
     /// `changes[i]` is entry `changes_base + i` of the log since the scene began. Entries before the last render
     /// walk's position (see [`Scene::begin_render_walk`]) are dropped when the list is full; when it still is
     /// (past twice the slots, nodes changed many times over) the whole list is, and walks that began before
@@ -146,8 +172,9 @@ impl Scene {
             slots: vec![Slot {
                 generation: root.generation,
                 counts: 0,
-                node: Node::container(),
             }],
+            transforms: vec![Transform::IDENTITY],
+            props: vec![NodeProps::CONTAINER],
             links: vec![Links::default()],
             free: Vec::new(),
             root,
@@ -193,17 +220,18 @@ impl Scene {
     /// Stamps the node in `slot` as changed now, and marks its ancestors (in the common case, where the parent
     /// was marked this epoch already, one comparison). A leaf is listed among the changes a renderer's next walk
     /// patches (see [`Scene::changes_since`]); a node with children counts as a structural change.
+    /// `tag` is [`TRANSFORM_ONLY`] or 0.
     #[inline(always)]
-    fn touch(&mut self, slot: usize) {
+    fn touch(&mut self, slot: usize, tag: u32) {
         let e = *self.epoch.get_mut();
         if self.slots[slot].child_count() != 0 {
             self.stamps[slot].own = e;
             self.structural = e;
         } else if self.changes.len() < self.changes.capacity() {
-            // The common case, kept small so that `get_mut` stays inlined in the caller's loop.
-            self.changes.push(slot as u32);
+            // The common case, kept small so that `transform_mut` stays inlined in the caller's loop.
+            self.changes.push(slot as u32 | tag);
         } else {
-            self.list_change(slot as u32);
+            self.list_change(slot as u32 | tag);
         }
         let up = self.up[slot];
         if up != NO_PARENT && self.stamps[up as usize].below != e {
@@ -251,7 +279,8 @@ impl Scene {
 
     /// The leaf slots changed since a render walk that began at log position `at` and saw epoch `epoch`, if they
     /// are all that changed: `None` when something structural changed since or the list no longer reaches back
-    /// that far. Slots may repeat, and any field of a listed node may have changed.
+    /// that far. Slots may repeat; an entry marked [`TRANSFORM_ONLY`] changed only the node's transform, any other
+    /// any of its properties.
     pub(crate) fn changes_since(&self, at: u64, epoch: u64) -> Option<&[u32]> {
         if self.structural > epoch || at < self.changes_base {
             return None;
@@ -262,8 +291,18 @@ impl Scene {
 
     /// The node in `slot` (live or not) with its child count and mask bit.
     #[inline(always)]
-    pub(crate) fn slot_at(&self, slot: usize) -> &Slot {
-        &self.slots[slot]
+    pub(crate) fn slot_at(&self, slot: usize) -> SlotRef<'_> {
+        SlotRef {
+            counts: self.slots[slot].counts,
+            transform: &self.transforms[slot],
+            node: &self.props[slot],
+        }
+    }
+
+    /// The transform of the node in `slot` (live or not).
+    #[inline(always)]
+    pub(crate) fn transform_at(&self, slot: usize) -> &Transform {
+        &self.transforms[slot]
     }
 
     /// Marks `slot` and its ancestors as changed below. Stops at the first already marked this epoch: its
@@ -292,11 +331,18 @@ impl Scene {
         self.len == 1
     }
 
-    #[inline]
-    pub(crate) fn slot(&self, id: NodeId) -> Option<&Slot> {
+    /// Whether `id` names the node in its slot.
+    #[inline(always)]
+    fn live(&self, id: NodeId) -> bool {
         self.slots
             .get(id.slot())
-            .filter(|s| s.generation == id.generation && id.owned_by(self.owner))
+            .is_some_and(|s| s.generation == id.generation)
+            && id.owned_by(self.owner)
+    }
+
+    #[inline]
+    pub(crate) fn slot(&self, id: NodeId) -> Option<SlotRef<'_>> {
+        self.live(id).then(|| self.slot_at(id.slot()))
     }
 
     /// `Ok` for a live node of this scene; [`Error::ForeignNode`] for a handle from another scene,
@@ -304,7 +350,7 @@ impl Scene {
     pub fn check(&self, id: NodeId) -> Result<()> {
         if !id.owned_by(self.owner) {
             Err(Error::ForeignNode(id))
-        } else if self.slot(id).is_none() {
+        } else if !self.live(id) {
             Err(Error::StaleNode(id))
         } else {
             Ok(())
@@ -313,19 +359,20 @@ impl Scene {
 
     /// Whether `id` names a live node.
     pub fn contains(&self, id: NodeId) -> bool {
-        self.slot(id).is_some()
+        self.live(id)
     }
 
-    /// The node, or `None` if it was removed.
+    /// The node's properties (all but its transform), or `None` if it was removed.
     #[inline]
-    pub fn get(&self, id: NodeId) -> Option<&Node> {
-        self.slot(id).map(|s| &s.node)
+    pub fn get(&self, id: NodeId) -> Option<&NodeProps> {
+        self.live(id).then(|| &self.props[id.slot()])
     }
 
-    /// The node for changing, or `None` if it was removed.
+    /// The node's properties (all but its transform) for changing, or `None` if it was removed.
     ///
     /// The node counts as changed: caches built from it (its subtree's bounds, a render group holding it) are
-    /// rebuilt by the next frame that meets them. Read through [`Scene::get`] what you do not change.
+    /// rebuilt by the next frame that meets them. Read through [`Scene::get`] what you do not change, and move
+    /// nodes through [`Scene::transform_mut`].
     ///
     /// While the only nodes changed between two frames are sprites without children that stay visible, show the
     /// same texture (any frame of it) with the same blend mode, and nothing is added, removed, moved, re-ordered or
@@ -333,16 +380,32 @@ impl Scene {
     /// ([`FrameStats::walks_kept`](crate::FrameStats::walks_kept)); anything else walks the scene again. A frame
     /// that keeps its walk does not cull: sprites moved out of view are drawn off the target until the next walk.
     #[inline]
-    pub fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
-        let owned = id.owned_by(self.owner);
-        let i = id.slot();
-        match self.slots.get(i) {
-            Some(s) if s.generation == id.generation && owned => {
-                self.touch(i);
-                Some(&mut self.slots[i].node)
-            }
-            _ => None,
+    pub fn get_mut(&mut self, id: NodeId) -> Option<&mut NodeProps> {
+        if !self.live(id) {
+            return None;
         }
+        self.touch(id.slot(), 0);
+        Some(&mut self.props[id.slot()])
+    }
+
+    /// The node's transform, or `None` if it was removed.
+    #[inline]
+    pub fn transform(&self, id: NodeId) -> Option<&Transform> {
+        self.live(id).then(|| &self.transforms[id.slot()])
+    }
+
+    /// The node's transform for changing, or `None` if it was removed: the way to move, turn and scale nodes.
+    ///
+    /// The transforms live in a dense array of their own, so a loop moving many sprites touches 28 bytes of each,
+    /// and the next frame, if it keeps its walk (see [`Scene::get_mut`]), recomputes those sprites' corners without
+    /// reading their other properties.
+    #[inline]
+    pub fn transform_mut(&mut self, id: NodeId) -> Option<&mut Transform> {
+        if !self.live(id) {
+            return None;
+        }
+        self.touch(id.slot(), TRANSFORM_ONLY);
+        Some(&mut self.transforms[id.slot()])
     }
 
     /// The node's children, in draw order (empty for a removed node).
@@ -369,7 +432,7 @@ impl Scene {
     /// counted in [`FrameStats::shape_instructions_skipped`](crate::FrameStats::shape_instructions_skipped).
     pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
         self.check(parent)?;
-        if let crate::NodeKind::Graphics(ctx) = &node.kind {
+        if let crate::NodeKind::Graphics(ctx) = &node.props.kind {
             ctx.check_complexity()?;
         }
         let id = self.insert(node, Some(parent))?;
@@ -393,10 +456,12 @@ impl Scene {
         let generation = next_generation();
         let slot = match self.free.pop() {
             Some(slot) => {
-                let s = &mut self.slots[slot as usize];
-                s.generation = generation;
-                s.node = node;
-                s.counts = 0;
+                self.slots[slot as usize] = Slot {
+                    generation,
+                    counts: 0,
+                };
+                self.transforms[slot as usize] = node.transform;
+                self.props[slot as usize] = node.props;
                 self.masks[slot as usize] = None;
                 self.links[slot as usize].parent = parent;
                 self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
@@ -414,8 +479,9 @@ impl Scene {
                 self.slots.push(Slot {
                     generation,
                     counts: 0,
-                    node,
                 });
+                self.transforms.push(node.transform);
+                self.props.push(node.props);
                 self.masks.push(None);
                 self.links.push(Links {
                     parent,
@@ -521,11 +587,13 @@ impl Scene {
             stack.append(&mut self.links[i].children);
             self.links[i].parent = None;
             self.up[i] = NO_PARENT;
-            let s = &mut self.slots[i];
             // Old handles die at once; the resources the node held are dropped now.
-            s.generation = 0;
-            s.counts = 0;
-            s.node = Node::container();
+            self.slots[i] = Slot {
+                generation: 0,
+                counts: 0,
+            };
+            self.transforms[i] = Transform::IDENTITY;
+            self.props[i] = NodeProps::CONTAINER;
             self.masks[i] = None;
             if self.interact[i].event_mode == EventMode::Dynamic {
                 self.dynamic -= 1;
@@ -567,10 +635,10 @@ impl Scene {
     /// The node's transform to scene space (pixels): the product of the local transforms of its ancestors (the
     /// root's included, or up to a detached node) and its own. `None` if the node was removed.
     pub fn world_transform(&self, id: NodeId) -> Option<glam::Affine2> {
-        let mut m = self.get(id)?.local_transform();
+        let mut m = self.transform(id)?.matrix();
         let mut up = self.parent(id);
         while let Some(p) = up {
-            m = self.get(p)?.local_transform() * m;
+            m = self.transform(p)?.matrix() * m;
             up = self.parent(p);
         }
         Some(m)
@@ -642,7 +710,7 @@ impl Scene {
         self.check(id)?;
         if self.interact[id.slot()].z != z_index {
             self.interact[id.slot()].z = z_index;
-            self.touch(id.slot());
+            self.touch(id.slot(), 0);
             if let Some(parent) = self.parent(id) {
                 self.sort_children(parent);
             }
@@ -681,7 +749,7 @@ impl Scene {
             let delta = i64::from(mode.is_interactive()) - i64::from(old.is_interactive());
             self.add_interactive(id.slot(), delta);
             self.interact[id.slot()].event_mode = mode;
-            self.touch(id.slot());
+            self.touch(id.slot(), 0);
         }
         Ok(())
     }
@@ -696,7 +764,7 @@ impl Scene {
     pub fn set_interactive_children(&mut self, id: NodeId, on: bool) -> Result<()> {
         self.check(id)?;
         self.interact[id.slot()].no_child_hits = !on;
-        self.touch(id.slot());
+        self.touch(id.slot(), 0);
         Ok(())
     }
 
@@ -714,7 +782,7 @@ impl Scene {
             a.validate()?;
         }
         self.interact[id.slot()].hit_area = area.map(Arc::new);
-        self.touch(id.slot());
+        self.touch(id.slot(), 0);
         Ok(())
     }
 
@@ -777,10 +845,10 @@ impl Scene {
         &self.links[slot].children
     }
 
-    /// The node in a live slot.
+    /// The properties of the node in a live slot.
     #[inline]
-    pub(crate) fn node_at(&self, slot: usize) -> &Node {
-        &self.slots[slot].node
+    pub(crate) fn node_at(&self, slot: usize) -> &NodeProps {
+        &self.props[slot]
     }
 
     /// The bounds and hit-test caches, with the epoch a query starts at: an entry computed now is valid for
@@ -807,7 +875,7 @@ mod tests {
         let a = s.add(s.root(), Node::container()).unwrap();
         let b = s.add(a, Node::container().at(1.0, 2.0)).unwrap();
         assert_eq!(s.len(), 3);
-        assert_eq!(s.get(b).unwrap().position.x, 1.0);
+        assert_eq!(s.transform(b).unwrap().position.x, 1.0);
         assert_eq!(s.parent(b), Some(a));
         s.remove(a).unwrap();
         assert_eq!(s.len(), 1);
@@ -870,7 +938,7 @@ mod tests {
     fn detached_nodes_world_transforms_and_masks() {
         let mut s = Scene::new();
         let r = s.root();
-        s.get_mut(r).unwrap().position = glam::Vec2::new(10.0, 0.0);
+        s.transform_mut(r).unwrap().position = glam::Vec2::new(10.0, 0.0);
         let a = s.add(r, Node::container().at(5.0, 5.0)).unwrap();
         let b = s.add(a, Node::container().at(1.0, 2.0)).unwrap();
         assert_eq!(
@@ -914,14 +982,15 @@ mod tests {
 }
 #[cfg(test)]
 mod size_guard {
-    /// Every frame streams through all slots twice (the app's update and the walk): keep them small.
+    /// An update loop streams through the slots and transforms, and a kept walk through the transforms: keep
+    /// them small (see the module's layout note).
     #[test]
     fn slots_stay_small() {
         use std::mem::{offset_of, size_of};
-        assert_eq!(size_of::<super::Slot>(), 112);
-        assert_eq!(std::mem::align_of::<super::Slot>(), 16);
-        // The generation and the position share the slot's first 16 bytes, so one cache line holds both.
-        assert!(offset_of!(super::Slot, node) + offset_of!(crate::Node, position) + 8 <= 16);
+        assert_eq!(size_of::<super::Slot>(), 8);
+        assert_eq!(size_of::<crate::Transform>(), 28);
+        assert_eq!(offset_of!(crate::Transform, position), 0);
+        assert!(size_of::<crate::NodeProps>() <= 80);
         assert!(size_of::<crate::NodeKind>() <= 48);
     }
 }

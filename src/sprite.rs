@@ -36,16 +36,21 @@ impl Sprite {
     /// turn is undone.
     #[inline(always)]
     pub(crate) fn quad(&self, matrix: &Affine2) -> (Vec2, Vec2, Vec2) {
+        self.local_quad().place(matrix)
+    }
+
+    /// The drawn quad in the node's own space, before its transform (see [`Sprite::quad`]).
+    #[inline(always)]
+    pub(crate) fn local_quad(&self) -> LocalQuad {
         let t = &self.texture;
         let size = self.size_in_pixels();
         let lo = -self.anchor * size;
         if t.is_plain() {
-            let p0 = matrix.transform_point2(lo);
-            return (
-                p0,
-                matrix.matrix2.x_axis * size.x,
-                matrix.matrix2.y_axis * size.y,
-            );
+            return LocalQuad {
+                origin: lo,
+                size,
+                rotated: false,
+            };
         }
         let [ox, oy, w, h] = t.trim_rect();
         // Stretched by an explicit size; the texture's own size needs no division.
@@ -53,10 +58,34 @@ impl Sprite {
             Some(s) => s / Vec2::from(t.size()),
             None => Vec2::ONE,
         };
-        let p0 = matrix.transform_point2(lo + Vec2::new(ox, oy) * k);
-        let dx = matrix.matrix2.x_axis * (w * k.x);
-        let dy = matrix.matrix2.y_axis * (h * k.y);
-        if t.is_rotated() {
+        LocalQuad {
+            origin: lo + Vec2::new(ox, oy) * k,
+            size: Vec2::new(w * k.x, h * k.y),
+            rotated: t.is_rotated(),
+        }
+    }
+}
+
+/// A sprite's drawn rectangle in its node's space: what its quad is before the node's and its ancestors'
+/// transforms (a kept walk keeps it, so moving the sprite needs none of its other properties).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LocalQuad {
+    /// The top-left corner of the stored pixels.
+    pub origin: Vec2,
+    /// Width and height of the stored pixels, upright.
+    pub size: Vec2,
+    /// Whether the frame is stored turned (see [`Sprite::quad`]).
+    pub rotated: bool,
+}
+
+impl LocalQuad {
+    /// The quad under `matrix` as `(origin, x_edge, y_edge)`.
+    #[inline(always)]
+    pub(crate) fn place(&self, matrix: &Affine2) -> (Vec2, Vec2, Vec2) {
+        let p0 = matrix.transform_point2(self.origin);
+        let dx = matrix.matrix2.x_axis * self.size.x;
+        let dy = matrix.matrix2.y_axis * self.size.y;
+        if self.rotated {
             (p0 + dy, -dy, dx)
         } else {
             (p0, dx, dy)

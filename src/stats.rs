@@ -50,7 +50,7 @@ pub struct FrameStats {
     /// wholly outside the target while the group's own bounds touch it (a group none of whose cells touch it is
     /// counted in `culled`).
     pub group_cells_culled: u64,
-    /// Render groups drawn from their kept geometry (see [`Node::render_group`](crate::Node::render_group)).
+    /// Render groups drawn from their kept geometry (see [`NodeProps::render_group`](crate::NodeProps::render_group)).
     pub groups_replayed: u64,
     /// Render groups whose geometry was rebuilt because something below them changed.
     pub groups_rebuilt: u64,

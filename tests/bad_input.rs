@@ -80,11 +80,11 @@ fn nan_and_infinite_transforms_skip_only_that_node() {
     let inf = s
         .add(root, Node::sprite(white).sized(4.0, 4.0).at(4.0, 0.0))
         .unwrap();
-    s.get_mut(inf).unwrap().scale.x = f32::INFINITY;
+    s.transform_mut(inf).unwrap().scale.x = f32::INFINITY;
     let rot = s
         .add(root, Node::sprite(white).sized(4.0, 4.0).at(8.0, 0.0))
         .unwrap();
-    s.get_mut(rot).unwrap().rotation = f32::NAN;
+    s.transform_mut(rot).unwrap().rotation = f32::NAN;
     s.add(
         root,
         Node::sprite(white)

@@ -16,7 +16,7 @@ fn scene(r: &mut stage2d::Renderer, group: bool) -> (Scene, NodeId, NodeId) {
     let mut g = Node::container()
         .at(20.0, 10.0)
         .tinted(Color::rgb(1.0, 1.0, 0.5));
-    g.render_group = group;
+    g.props.render_group = group;
     let g = s.add(s.root(), g).unwrap();
     s.add(g, Node::sprite(card).at(2.0, 3.0)).unwrap();
     s.add(
@@ -65,13 +65,13 @@ fn a_render_group_draws_what_the_plain_walk_draws_through_moves_tints_and_change
         |_, _, _| {},
         |_, _, _| {},
         |s, g, _| {
-            let n = s.get_mut(g).unwrap();
-            n.position = Vec2::new(60.0, 20.0);
-            n.rotation = 0.5;
-            n.scale = Vec2::new(0.8, 1.2);
-            n.alpha = 0.6;
+            let t = s.transform_mut(g).unwrap();
+            t.position = Vec2::new(60.0, 20.0);
+            t.rotation = 0.5;
+            t.scale = Vec2::new(0.8, 1.2);
+            s.get_mut(g).unwrap().alpha = 0.6;
         },
-        |s, _, leaf| s.get_mut(leaf).unwrap().position.x = -20.0,
+        |s, _, leaf| s.transform_mut(leaf).unwrap().position.x = -20.0,
     ];
     for (i, step) in steps.iter().enumerate() {
         step(&mut plain, pg, pleaf);
@@ -159,7 +159,7 @@ fn subtrees_outside_the_target_are_culled_and_return() {
     probe(&img, 5, 5, [0, 255, 0, 255], 0);
     probe(&img, 63, 5, [0, 255, 0, 255], 0);
     // The camera pans: chunks 6 and 7 (at -10 and 30) come into view, the first ones go.
-    s.get_mut(camera).unwrap().position.x = -250.0;
+    s.transform_mut(camera).unwrap().position.x = -250.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     let st = r.stats().last_frame;
     assert_eq!((st.culled, st.sprites), (6, 8));
@@ -175,14 +175,14 @@ fn subtrees_outside_the_target_are_culled_and_return() {
     probe(&img, 5, 5, [0, 0, 0, 255], 0);
     probe(&img, 45, 5, [0, 0, 0, 255], 0);
     // A culled chunk that moves is walked again (its bounds are stale), and drawn where it now is (40..80).
-    s.get_mut(chunks[0]).unwrap().position.x = 290.0;
+    s.transform_mut(chunks[0]).unwrap().position.x = 290.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     let img = r.read_pixels(&target).unwrap();
     probe(&img, 45, 5, [0, 255, 0, 255], 0);
     probe(&img, 5, 5, [0, 0, 0, 255], 0);
     // A child moved inside a culled chunk makes it stale too: chunk 1 sits at -210, its first tile moves to 0.
     let far = s.children(chunks[1])[0];
-    s.get_mut(far).unwrap().position.x = 210.0;
+    s.transform_mut(far).unwrap().position.x = 210.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     let img = r.read_pixels(&target).unwrap();
     probe(&img, 5, 5, [0, 255, 0, 255], 0);
@@ -287,10 +287,10 @@ mod differential {
             }
             None => Node::container(),
         };
-        n.position = m.pos;
-        n.tint = TINTS[m.tint as usize];
-        n.visible = m.visible;
-        n.render_group = group && m.group;
+        n.transform.position = m.pos;
+        n.props.tint = TINTS[m.tint as usize];
+        n.props.visible = m.visible;
+        n.props.render_group = group && m.group;
         n
     }
 
@@ -309,7 +309,9 @@ mod differential {
     fn rebuild(model: &[M], textures: &[stage2d::Texture]) -> Scene {
         let mut s = Scene::new();
         let root = s.root();
-        *s.get_mut(root).unwrap() = node(&model[0], textures, false);
+        let n = node(&model[0], textures, false);
+        *s.transform_mut(root).unwrap() = n.transform;
+        *s.get_mut(root).unwrap() = n.props;
         let mut ids = vec![root; model.len()];
         for i in order(model).into_iter().skip(1) {
             ids[i] = s
@@ -348,7 +350,7 @@ mod differential {
                     Op::Move(i, x, y) => {
                         let i = pick(i, &model);
                         model[i].pos += Vec2::new(x as f32, y as f32);
-                        scene.get_mut(ids[i]).unwrap().position = model[i].pos;
+                        scene.transform_mut(ids[i]).unwrap().position = model[i].pos;
                     }
                     Op::Tint(i, c) => {
                         let i = pick(i, &model);
@@ -468,7 +470,7 @@ fn what_a_frame_left_out_is_not_cached_as_bounds_or_recordings() {
         r.render(&s, &target, Some(Color::BLACK)).unwrap();
     }
     probe(&r.read_pixels(&target).unwrap(), 12, 12, [0, 0, 0, 255], 0);
-    s.get_mut(m).unwrap().position.x = 0.0;
+    s.transform_mut(m).unwrap().position.x = 0.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     probe(
         &r.read_pixels(&target).unwrap(),
@@ -526,7 +528,7 @@ fn grid(r: &mut stage2d::Renderer, group: bool) -> (Scene, NodeId) {
     let textures: Vec<_> = colours.iter().map(|&c| solid(r, 2, 2, c)).collect();
     let mut s = Scene::new();
     let mut g = Node::container();
-    g.render_group = group;
+    g.props.render_group = group;
     let g = s.add(s.root(), g).unwrap();
     for y in 0..64 {
         for x in 0..64 {
@@ -563,10 +565,10 @@ fn a_large_group_in_part_of_the_view_draws_only_its_visible_cells_and_the_same_p
     ];
     for (i, &(at, scale, turn, partial)) in views.iter().enumerate() {
         for (s, g) in [(&mut plain, pg), (&mut grouped, gg)] {
-            let n = s.get_mut(g).unwrap();
-            n.position = at;
-            n.scale = Vec2::splat(scale);
-            n.rotation = turn;
+            let t = s.transform_mut(g).unwrap();
+            t.position = at;
+            t.scale = Vec2::splat(scale);
+            t.rotation = turn;
         }
         r1.render(&plain, &t1, Some(Color::BLACK)).unwrap();
         r2.render(&grouped, &t2, Some(Color::BLACK)).unwrap();

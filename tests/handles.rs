@@ -37,7 +37,11 @@ fn a_node_handle_from_another_scene_is_foreign_not_the_node_in_its_slot() {
         Err(Error::ForeignNode(_))
     ));
     assert!(matches!(b.check(a.root()), Err(Error::ForeignNode(_))));
-    assert_eq!(b.get(in_b).unwrap().position.x, 5.0, "b's node untouched");
+    assert_eq!(
+        b.transform(in_b).unwrap().position.x,
+        5.0,
+        "b's node untouched"
+    );
     assert_eq!(b.len(), 2);
 }
 

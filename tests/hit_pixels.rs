@@ -154,9 +154,9 @@ fn hits_match_the_drawn_pixels() {
             StrokeAlignment::Centre,
         ));
     agree(&mut r, "ring under a turned node", g, |n| {
-        n.position = Vec2::new(80.0, 60.0);
-        n.rotation = 0.6;
-        n.scale = Vec2::new(1.4, 0.9);
+        n.transform.position = Vec2::new(80.0, 60.0);
+        n.transform.rotation = 0.6;
+        n.transform.scale = Vec2::new(1.4, 0.9);
     });
 }
 

@@ -63,7 +63,7 @@ fn bounds_of_sprites_shapes_and_containers_follow_changes() {
     ));
     assert!(gb.min.x <= -52.0);
     // Moving a child invalidates the cached container bounds.
-    s.get_mut(a).unwrap().position.x = 200.0;
+    s.transform_mut(a).unwrap().position.x = 200.0;
     assert!(close(
         Vec2::new(s.local_bounds(group).unwrap().max.x, 0.0),
         v(205.0, 0.0)
@@ -72,7 +72,7 @@ fn bounds_of_sprites_shapes_and_containers_follow_changes() {
     s.get_mut(a).unwrap().visible = false;
     assert!(s.local_bounds(group).unwrap().max.x < 30.0);
     // Rotating the group turns its world box.
-    s.get_mut(group).unwrap().rotation = std::f32::consts::FRAC_PI_2;
+    s.transform_mut(group).unwrap().rotation = std::f32::consts::FRAC_PI_2;
     let w = s.world_bounds(shape).unwrap();
     assert!(
         w.height() > w.width(),
@@ -242,8 +242,8 @@ fn shapes_hit_on_their_fill_by_rule_and_on_their_stroke() {
     let mut sq = GraphicsContext::new();
     sq.rect(0.0, 0.0, 10.0, 10.0).fill(0xffffff);
     let mut n = Node::graphics(sq).at(800.0, 100.0);
-    n.scale = v(4.0, 2.0);
-    n.rotation = std::f32::consts::FRAC_PI_2;
+    n.transform.scale = v(4.0, 2.0);
+    n.transform.rotation = std::f32::consts::FRAC_PI_2;
     let turned = interactive(&mut s, r, n);
     // x axis now points down (4x), y axis points left (2x): the square covers x 780..800, y 100..140.
     assert_eq!(s.hit_test(v(790.0, 130.0)), Some(turned));
@@ -331,11 +331,11 @@ fn hostile_scenes_answer_without_panicking() {
     let mut s = Scene::new();
     let root = s.root();
     let n = interactive(&mut s, root, sprite(10, 10));
-    s.get_mut(n).unwrap().position.x = f32::NAN;
+    s.transform_mut(n).unwrap().position.x = f32::NAN;
     assert_eq!(s.hit_test(v(5.0, 5.0)), None);
     assert_eq!(s.world_bounds(n), None);
-    s.get_mut(n).unwrap().position.x = 0.0;
-    s.get_mut(n).unwrap().scale = Vec2::ZERO;
+    s.transform_mut(n).unwrap().position.x = 0.0;
+    s.transform_mut(n).unwrap().scale = Vec2::ZERO;
     assert_eq!(s.hit_test(v(0.0, 0.0)), None);
 }
 
@@ -724,10 +724,10 @@ fn dynamic_nodes_moving_under_a_still_pointer_get_over_and_out() {
     ev.dispatch(&mut s, &mut (), mv(5.0, 5.0)).unwrap();
     ev.tick(&mut s, &mut ());
     assert!(log.borrow().is_empty());
-    s.get_mut(a).unwrap().position.x = 0.0;
+    s.transform_mut(a).unwrap().position.x = 0.0;
     ev.tick(&mut s, &mut ());
     assert_eq!(*log.borrow(), ["a:PointerOver:target"]);
-    s.get_mut(a).unwrap().position.x = 100.0;
+    s.transform_mut(a).unwrap().position.x = 100.0;
     ev.tick(&mut s, &mut ());
     assert_eq!(
         *log.borrow(),
@@ -812,20 +812,20 @@ proptest! {
                 0 | 1 => Node::container().at(x * 0.2, y * 0.2),
                 2 => {
                     let mut n = sprite(30, 20).at(x, y).anchor(0.5, 0.5);
-                    n.rotation = x * 0.01;
-                    n.scale = v(1.0 + y.abs() * 0.005, 0.5);
+                    n.transform.rotation = x * 0.01;
+                    n.transform.scale = v(1.0 + y.abs() * 0.005, 0.5);
                     n
                 }
                 3 => {
                     let mut n = sprite(40, 40).at(x, y);
-                    n.pivot = v(5.0, 10.0);
+                    n.transform.pivot = v(5.0, 10.0);
                     n
                 }
                 4 => {
                     // Change an existing node instead.
                     let id = ids[pick % ids.len()];
                     if id != s.root() {
-                        s.get_mut(id).unwrap().position += v(x * 0.05, y * 0.05);
+                        s.transform_mut(id).unwrap().position += v(x * 0.05, y * 0.05);
                     }
                     if i % 3 == 0 {
                         let _ = s.set_z_index(id, z);
@@ -862,7 +862,7 @@ proptest! {
                 }
                 _ => {
                     let mut n = sprite(25, 25).at(x, y);
-                    n.visible = x > 0.0;
+                    n.props.visible = x > 0.0;
                     n
                 }
             };

@@ -265,7 +265,7 @@ fn a_rotated_rectangle_uses_the_stencil_and_a_scissor_nests_in_a_stencil_mask() 
             .anchor(0.5, 0.5)
             .at(32.0, 32.0),
     );
-    s.get_mut(rotated).unwrap().rotation = std::f32::consts::FRAC_PI_4;
+    s.transform_mut(rotated).unwrap().rotation = std::f32::consts::FRAC_PI_4;
     let rect = s.add_detached(Node::sprite(white).sized(64.0, 16.0).at(0.0, 24.0));
     s.set_mask(outer, rotated, false).unwrap();
     s.set_mask(inner, rect, false).unwrap();
@@ -332,7 +332,7 @@ fn one_mask_serves_several_containers_and_can_be_animated() {
     probe(&img, 16, 38, [0, 255, 0, 255], 0);
     probe(&img, 48, 32, [0, 0, 0, 255], 0);
     // Move the mask: the clip follows, nothing is re-tessellated or re-created.
-    s.get_mut(m).unwrap().position = Vec2::new(48.0, 32.0);
+    s.transform_mut(m).unwrap().position = Vec2::new(48.0, 32.0);
     r.render(&s, &target, Some(BG)).unwrap();
     let img = r.read_pixels(&target).unwrap();
     probe(&img, 16, 26, [0, 0, 0, 255], 0);

@@ -29,7 +29,7 @@ fn frames() -> Vec<(Vec<u8>, u64)> {
         match f {
             1 | 2 => {
                 for (i, id) in ids.iter().enumerate() {
-                    s.get_mut(*id).unwrap().position.x += ((i % 5) as f32 - 2.0) * 0.7;
+                    s.transform_mut(*id).unwrap().position.x += ((i % 5) as f32 - 2.0) * 0.7;
                 }
             }
             3 => s.get_mut(ids[123]).unwrap().visible = false,

@@ -63,13 +63,13 @@ fn sprite_anchor_rotation_scale_tint_alpha() {
     let root = s.root();
     // Scaled 2x, unrotated: quadrants land at known places.
     let big = s.add(root, Node::sprite(card).at(60.0, 60.0)).unwrap();
-    s.get_mut(big).unwrap().scale = Vec2::splat(2.0);
+    s.transform_mut(big).unwrap().scale = Vec2::splat(2.0);
     // Rotated about its centre anchor, non-uniform scale.
     let rot = s
         .add(root, Node::sprite(card).anchor(0.5, 0.5).at(24.0, 24.0))
         .unwrap();
     {
-        let n = s.get_mut(rot).unwrap();
+        let n = s.transform_mut(rot).unwrap();
         n.rotation = 0.5;
         n.scale = Vec2::new(2.0, 1.5);
     }
@@ -85,7 +85,7 @@ fn sprite_anchor_rotation_scale_tint_alpha() {
     // Flipped horizontally around its right edge via a pivot.
     let flip = s.add(root, Node::sprite(card).at(8.0, 72.0)).unwrap();
     {
-        let n = s.get_mut(flip).unwrap();
+        let n = s.transform_mut(flip).unwrap();
         n.scale = Vec2::new(-1.0, 1.0);
         n.pivot = Vec2::new(16.0, 0.0);
     }
@@ -119,7 +119,7 @@ fn nested_containers_compose_transform_alpha_and_tint() {
         )
         .unwrap();
     {
-        let n = s.get_mut(outer).unwrap();
+        let n = s.transform_mut(outer).unwrap();
         n.rotation = std::f32::consts::FRAC_PI_4;
         n.scale = Vec2::splat(1.5);
     }
@@ -131,7 +131,7 @@ fn nested_containers_compose_transform_alpha_and_tint() {
     let plain = s
         .add(s.root(), Node::container().at(4.0, 4.0).with_alpha(0.5))
         .unwrap();
-    s.get_mut(plain).unwrap().scale = Vec2::splat(2.0);
+    s.transform_mut(plain).unwrap().scale = Vec2::splat(2.0);
     let leaf = s
         .add(plain, Node::sprite(white).sized(4.0, 4.0).with_alpha(0.5))
         .unwrap();
@@ -466,7 +466,7 @@ fn gl_and_vulkan_draw_the_same_quads_and_meshes_in_tree_order() {
         let top = s
             .add(root, Node::sprite(card).anchor(0.5, 0.5).at(34.0, 20.0))
             .unwrap();
-        s.get_mut(top).unwrap().rotation = std::f32::consts::FRAC_PI_2;
+        s.transform_mut(top).unwrap().rotation = std::f32::consts::FRAC_PI_2;
         let img = render(&mut r, &s, 48, 40, Color::BLACK);
         let f = r.stats().last_frame;
         assert_eq!(f.draw_calls, 1, "{b:?}: quads and meshes share one draw");

@@ -45,7 +45,7 @@ fn render_a_subtree_then_sample_it_as_a_sprite() {
     let shown = s
         .add(s.root(), Node::sprite(rt.texture()).at(4.0, 4.0))
         .unwrap();
-    s.get_mut(shown).unwrap().scale = Vec2::splat(2.0);
+    s.transform_mut(shown).unwrap().scale = Vec2::splat(2.0);
     let img = render(&mut r, &s, 40, 40, Color::BLACK);
     probe(&img, 8, 8, [255, 0, 0, 255], 0);
     probe(&img, 24, 8, [0, 255, 0, 255], 0);
@@ -76,7 +76,7 @@ fn a_render_texture_drawn_from_another_render_texture() {
                 .tinted(Color::rgb(1.0, 1.0, 0.0)),
         )
         .unwrap();
-    s.get_mut(n).unwrap().rotation = std::f32::consts::PI;
+    s.transform_mut(n).unwrap().rotation = std::f32::consts::PI;
     let second = r
         .create_render_texture(RenderTextureOptions::new(16, 16))
         .unwrap();

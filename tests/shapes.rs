@@ -152,11 +152,11 @@ fn graphics_inherit_transform_alpha_tint_and_share_contexts() {
                 .tinted(Color::RED),
         )
         .unwrap();
-    s.get_mut(a).unwrap().rotation = std::f32::consts::FRAC_PI_4;
+    s.transform_mut(a).unwrap().rotation = std::f32::consts::FRAC_PI_4;
     let b = s
         .add(s.root(), Node::graphics(shared.clone()).at(48.0, 16.0))
         .unwrap();
-    s.get_mut(b).unwrap().scale = Vec2::new(1.0, 0.5);
+    s.transform_mut(b).unwrap().scale = Vec2::new(1.0, 0.5);
     let img = render(&mut r, &s, 64, 32, BG);
     probe(&img, 16, 16, [128, 0, 0, 255], 1);
     probe(&img, 16, 7, [128, 0, 0, 255], 1); // a rotated square reaches above the unrotated one's top (y = 8)
@@ -179,7 +179,7 @@ fn a_small_circle_scaled_up_ten_times_stays_round() {
     g.circle(0.0, 0.0, 3.0).fill(Color::WHITE);
     let mut s = Scene::new();
     let n = s.add(s.root(), Node::graphics(g).at(32.0, 32.0)).unwrap();
-    s.get_mut(n).unwrap().scale = Vec2::splat(10.0);
+    s.transform_mut(n).unwrap().scale = Vec2::splat(10.0);
     let img = render(&mut r, &s, 64, 64, BG);
     // Every pixel whose centre lies within 29.6 px of the centre is filled, every one beyond 30.4 px is not.
     for (x, y, p) in img.enumerate_pixels() {
@@ -555,7 +555,7 @@ fn a_tiny_circle_under_a_node_scale_of_4096_is_round() {
     g.circle(0.0, 0.0, 0.01).fill(Color::WHITE);
     let mut s = Scene::new();
     let n = s.add(s.root(), Node::graphics(g).at(48.0, 48.0)).unwrap();
-    s.get_mut(n).unwrap().scale = Vec2::splat(4096.0); // radius 40.96 pixels on screen
+    s.transform_mut(n).unwrap().scale = Vec2::splat(4096.0); // radius 40.96 pixels on screen
     let img = render(&mut r, &s, 96, 96, BG);
     // Pixel centres just inside and just outside the circle, all round it.
     for k in 0..32 {

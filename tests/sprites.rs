@@ -127,7 +127,7 @@ fn sheet_anchors_and_scaled_trimmed_frames() {
     let mut scene = Scene::new();
     // Anchored bottom-centre at (48, 96), drawn at twice the size: the untrimmed 96x96 box spans 0..96, 0..96.
     let mut node = Node::sprite(sheet.frame(name).unwrap()).at(48.0, 96.0);
-    if let stage2d::NodeKind::Sprite(s) = &mut node.kind {
+    if let stage2d::NodeKind::Sprite(s) = &mut node.props.kind {
         *s = sheet.sprite(name).unwrap();
         s.size = Some(glam::Vec2::new(96.0, 96.0));
     }
@@ -374,7 +374,7 @@ fn mipmaps_average_textures_drawn_small() {
     for &s in &scales {
         for (row, t) in [(0.0, plain), (140.0, mipped)] {
             let mut n = Node::sprite(t).at(x, row);
-            n.scale = glam::Vec2::splat(s);
+            n.transform.scale = glam::Vec2::splat(s);
             scene.add(scene.root(), n).unwrap();
         }
         x += 256.0 * s + 4.0;

@@ -44,7 +44,8 @@ fn a_second_identical_frame_creates_nothing_and_uploads_nothing() {
     );
     assert_eq!(second.pipeline_misses, 0);
     // One sprite moves: only its 48-byte quad goes up.
-    s.get_mut(s.children(s.root())[7]).unwrap().position.y = 3.0;
+    let c = s.children(s.root())[7];
+    s.transform_mut(c).unwrap().position.y = 3.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     assert_eq!(r.stats().last_frame.bytes_uploaded, 48);
     assert_eq!(r.stats().frames, 3);
@@ -139,7 +140,7 @@ fn moving_the_first_and_last_of_1000_sprites_uploads_two_quads() {
     }
     assert_eq!(r.stats().last_frame.bytes_uploaded, 0);
     for id in [ids[0], ids[999]] {
-        s.get_mut(id).unwrap().position.x += 1.0;
+        s.transform_mut(id).unwrap().position.x += 1.0;
     }
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
     // Two 48-byte quads, each its own range, instead of the 1,000 between them.
@@ -195,7 +196,7 @@ fn frames_in_flight_create_nothing_after_warm_up_and_draw_the_last_frame() {
     let mut baseline = None;
     for frame in 0..30 {
         for &id in &ids {
-            s.get_mut(id).unwrap().position.y += 0.5;
+            s.transform_mut(id).unwrap().position.y += 0.5;
         }
         r.render(&s, &target, Some(Color::BLACK)).unwrap();
         // At most one frame on the GPU while the next is prepared.

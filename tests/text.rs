@@ -312,7 +312,7 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
     // Laid out at 16 pixels, drawn at scale 2 (zoom).
     let mut zoomed = Scene::new();
     let mut n = Node::text(Text::new(words, &f, 16.0)).at(4.0, 4.0);
-    n.scale = glam::Vec2::splat(2.0);
+    n.transform.scale = glam::Vec2::splat(2.0);
     zoomed.add(zoomed.root(), n).unwrap();
     let zoom = render(&mut r, &zoomed, 300, 48, Color::BLACK);
     // Laid out at 16 pixels in a window of scale factor 2.
@@ -360,7 +360,7 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
     for i in 0..=40 {
         let mut s = Scene::new();
         let mut n = Node::text(Text::new("zoom", &f, 16.0)).at(4.0, 4.0);
-        n.scale = glam::Vec2::splat(1.0 + i as f32 / 40.0);
+        n.transform.scale = glam::Vec2::splat(1.0 + i as f32 / 40.0);
         s.add(s.root(), n).unwrap();
         render(&mut r, &s, 160, 48, Color::BLACK);
     }

@@ -41,6 +41,8 @@ pub struct QuadMeta {
     pub blend: BlendMode,
     /// Whether the quad was computed (otherwise its node takes the one-by-one path).
     pub ready: bool,
+    /// The sprite's rectangle before its transform (noted for kept walks).
+    pub local: crate::sprite::LocalQuad,
 }
 
 /// The textures bound by one batch, in slot order.
@@ -378,17 +380,33 @@ impl Batcher {
             .set_value::<12>(i, Quad::new(geometry, uv, color, texture));
     }
 
+    /// Rewrites quad `i`'s corners (origin, x edge, y edge), keeping its frame, colour and texture: a sprite that
+    /// only moved. Only a quad that changed is marked for upload.
+    #[inline(always)]
+    pub fn patch_corners(&mut self, i: usize, geometry: [[f32; 2]; 3]) {
+        let Some(q) = self.quads.get(i).copied() else {
+            return;
+        };
+        let new = Quad {
+            origin: geometry[0],
+            x_edge: geometry[1],
+            y_edge: geometry[2],
+            ..q
+        };
+        self.quads.set_value::<12>(i, new);
+    }
+
     /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k)` gives quad `start + k`'s
     /// corners, frame and colour, or `None` to give up. Returns whether none gave up.
     pub fn patch_quads_par(
         &mut self,
         start: usize,
         n: usize,
-        f: impl Fn(usize) -> Option<([[f32; 2]; 3], [f32; 4], u32)> + Sync,
+        f: impl Fn(usize, &Quad) -> Option<([[f32; 2]; 3], [f32; 4], u32)> + Sync,
     ) -> bool {
         let mut changed = std::mem::take(&mut self.prep_changed);
         let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
-            let (g, uv, color) = f(k)?;
+            let (g, uv, color) = f(k, q)?;
             let new = Quad::new(g, uv, color, q.texture);
             Some(crate::tracked::store_if_changed::<_, 12>(q, new))
         });

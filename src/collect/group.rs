@@ -76,7 +76,7 @@ impl Groups {
 }
 
 /// Whether a node can be part of a recording.
-fn recordable(slot: &crate::scene::Slot) -> bool {
+fn recordable(slot: crate::scene::SlotRef<'_>) -> bool {
     #[cfg(feature = "text")]
     if matches!(slot.node.kind, crate::NodeKind::Text(_)) {
         return false;

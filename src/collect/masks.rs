@@ -26,7 +26,7 @@ impl Collector {
             Some(p) => scene.world_transform(p),
             None => Some(Affine2::IDENTITY),
         };
-        let (Some(parent), Some(node)) = (parent, scene.get(mask.node)) else {
+        let (Some(parent), Some(transform)) = (parent, scene.transform(mask.node)) else {
             // Drawing it unmasked would show what the mask was there to hide.
             skip(
                 cx.stats,
@@ -37,7 +37,7 @@ impl Collector {
         };
         self.kept.mask(mask.node.slot());
         let parent_matrix = cx.view.to_clip * parent;
-        let matrix = parent_matrix * node.local_transform();
+        let matrix = parent_matrix * transform.matrix();
         if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
             skip(cx.stats, target, "its mask has a non-finite transform");
             return None;

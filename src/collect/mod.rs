@@ -274,7 +274,8 @@ impl Collector {
                                 kids[i..i + (j - k)].iter().zip(&meta[k..j]).enumerate()
                             {
                                 let q = (first + n) as u32;
-                                self.kept.note(id.slot(), q, top_kept, m.texture, m.blend);
+                                self.kept
+                                    .note(id.slot(), q, top_kept, m.texture, m.blend, m.local);
                             }
                         }
                         // Otherwise some were skipped: which, the walk does not know, so it notes none of them
@@ -292,7 +293,7 @@ impl Collector {
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
                         let q = cx.batcher.quads.len();
-                        visit_leaf_sprite(&mut cx, child, &slot.node, sprite, &inh);
+                        visit_leaf_sprite(&mut cx, child, slot.transform, slot.node, sprite, &inh);
                         if cx.batcher.quads.len() != q {
                             let blend = slot.node.blend_mode.resolve(inh.blend);
                             self.kept.note(
@@ -301,6 +302,7 @@ impl Collector {
                                 top_kept,
                                 sprite.texture.id(),
                                 blend,
+                                sprite.local_quad(),
                             );
                         }
                     } else {
@@ -350,7 +352,7 @@ impl Collector {
     ) {
         let scene = cx.scene;
         let Some(slot) = scene.slot(id) else { return };
-        let node = &slot.node;
+        let node = slot.node;
         if !node.visible && !root {
             return;
         }
@@ -358,7 +360,7 @@ impl Collector {
         if !root && slot.child_count() != 0 {
             match self.bounds.lookup(cx.scene, id) {
                 Bounds::Known(local) => {
-                    let clip = local.transformed(&(parent.matrix * node.local_transform()));
+                    let clip = local.transformed(&(parent.matrix * slot.transform.matrix()));
                     let finite = !(clip.min.is_nan() || clip.max.is_nan());
                     if finite {
                         if cx.track {
@@ -587,10 +589,7 @@ mod tests {
                         .tinted(Color::rgb(1.0, next(2) as f32, 1.0)),
                     12 => Node::sprite(tex(1)).at(f32::NAN, 0.0),
                     13 => Node::sprite(tex(2)).with_alpha(f32::INFINITY),
-                    14 => Node {
-                        visible: false,
-                        ..Node::sprite(tex(3))
-                    },
+                    14 => Node::sprite(tex(3)).with_visible(false),
                     15 => Node::sprite(tex(0)).blended(BlendMode::Add),
                     16 => Node::graphics(ctx.clone()).at(10.0, 10.0),
                     17 => Node::container().at(1.0, 2.0),
@@ -639,7 +638,7 @@ mod tests {
                     .blended(BlendMode::Add),
             )
             .unwrap();
-        scene.get_mut(group).unwrap().scale = Vec2::splat(2.0);
+        scene.transform_mut(group).unwrap().scale = Vec2::splat(2.0);
         scene.add(group, Node::sprite(tex(0)).at(5.0, 0.0)).unwrap();
         let (b, s) = run(&scene);
         assert_eq!(s.sprites, 1);
@@ -711,10 +710,7 @@ mod tests {
             |n| n.at(f32::NAN, 0.0),
             |n| n.anchor(f32::INFINITY, 0.0),
             |n| n.tinted(Color::rgba(f32::NAN, 1.0, 1.0, 1.0)),
-            |n| Node {
-                scale: Vec2::splat(1e30),
-                ..n.sized(1e30, 1e30)
-            },
+            |n| n.sized(1e30, 1e30).scaled(1e30),
         ];
         for (i, shape) in shapes.iter().enumerate() {
             let mut leaf = Scene::new();

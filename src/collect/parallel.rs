@@ -34,6 +34,11 @@ const NOT_READY: QuadMeta = QuadMeta {
     },
     blend: BlendMode::Normal,
     ready: false,
+    local: crate::sprite::LocalQuad {
+        origin: glam::Vec2::ZERO,
+        size: glam::Vec2::ZERO,
+        rotated: false,
+    },
 };
 
 /// The quads computed ahead, one level per container being walked with them.
@@ -98,18 +103,19 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
     let Some(slot) = scene.slot(id) else {
         return NOT_READY;
     };
-    let node = &slot.node;
+    let node = slot.node;
     if slot.child_count() != 0 || slot.masked() || !node.visible {
         return NOT_READY;
     }
     let NodeKind::Sprite(sprite) = &node.kind else {
         return NOT_READY;
     };
-    let matrix = inh.matrix * node.local_transform();
+    let matrix = inh.matrix * slot.transform.matrix();
     let Some((_, packed)) = node_color(node, inh) else {
         return NOT_READY;
     };
-    let (p0, dx, dy) = sprite.quad(&matrix);
+    let local = sprite.local_quad();
+    let (p0, dx, dy) = local.place(&matrix);
     if !all_finite(p0, dx, dy) {
         return NOT_READY;
     }
@@ -123,5 +129,6 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
         texture: sprite.texture.id(),
         blend: node.blend_mode.resolve(inh.blend),
         ready: true,
+        local,
     }
 }

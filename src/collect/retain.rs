@@ -10,7 +10,9 @@
 //! frame (no glyph left out for lack of atlas room, no shape still on the tessellation worker, no mask left out). Then each changed node is looked
 //! up: one that was drawn as a plain leaf sprite and still is one, visible, showing the same texture with the same
 //! blend mode and finite corners, has its quad computed again in place (compared, and only changed bytes
-//! uploaded); any other change (a node hidden or shown, a texture switched to another texture, a sprite never
+//! uploaded). A sprite whose only change was its transform ([`Scene::transform_mut`]) has only its corners
+//! computed again, from the transform, its container's and the rectangle the walk noted, without reading its
+//! other properties; any other change (a node hidden or shown, a texture switched to another texture, a sprite never
 //! drawn) falls back to a full walk, which then also uploads the quads the kept frame had patched.
 //!
 //! Unchanged sprites are neither computed nor compared. What a kept frame does not do: cull a container whose
@@ -20,7 +22,8 @@
 
 use super::visit::{all_finite, node_color, Inherited, View};
 use crate::batcher::Batcher;
-use crate::scene::Scene;
+use crate::scene::{Scene, TRANSFORM_ONLY};
+use crate::sprite::LocalQuad;
 use crate::stats::FrameStats;
 use crate::{BlendMode, NodeId, NodeKind, TextureId};
 use std::ops::Range;
@@ -36,6 +39,8 @@ struct Drawn {
     parent: u32,
     texture: TextureId,
     blend: BlendMode,
+    /// The sprite's rectangle before its transform, as last drawn.
+    local: LocalQuad,
 }
 
 const STALE: Drawn = Drawn {
@@ -47,6 +52,11 @@ const STALE: Drawn = Drawn {
         generation: 0,
     },
     blend: BlendMode::Normal,
+    local: LocalQuad {
+        origin: glam::Vec2::ZERO,
+        size: glam::Vec2::ZERO,
+        rotated: false,
+    },
 };
 
 /// What a walk must match to be kept.
@@ -114,6 +124,7 @@ impl Kept {
         parent: u32,
         texture: TextureId,
         blend: BlendMode,
+        local: LocalQuad,
     ) {
         if slot >= self.drawn.len() {
             self.drawn.resize(slot + 1, STALE);
@@ -124,6 +135,7 @@ impl Kept {
             parent,
             texture,
             blend,
+            local,
         };
     }
 
@@ -195,12 +207,30 @@ impl Kept {
             // Many changes, one after another in the quad stream (an update loop in draw order): on every core.
             let (drawn, parents) = (&self.drawn, &self.parents);
             (lo, hi) = (first, first + changes.len());
-            batcher.patch_quads_par(first, changes.len(), |k| {
-                let s = changes[k] as usize;
+            let ok = batcher.patch_quads_par(first, changes.len(), |k, old| {
+                let c = changes[k];
+                let s = (c & !TRANSFORM_ONLY) as usize;
                 let d = &drawn[s];
-                let (quad, finite) = quad_of(scene, s, d, &parents[d.parent as usize])?;
+                let parent = &parents[d.parent as usize];
+                let (quad, finite) = if c & TRANSFORM_ONLY != 0 {
+                    moved(scene, s, d, parent, old)
+                } else {
+                    let (quad, _, finite) = quad_of(scene, s, d, parent)?;
+                    (quad, finite)
+                };
                 finite.then_some(quad)
-            })
+            });
+            if ok {
+                // The rectangles of sprites changed otherwise than by their transform, for the next frame.
+                for &c in changes.iter().filter(|&&c| c & TRANSFORM_ONLY == 0) {
+                    if let Some((_, local, _)) = self.drawn.get(c as usize).and_then(|d| {
+                        quad_of(scene, c as usize, d, &self.parents[d.parent as usize])
+                    }) {
+                        self.drawn[c as usize].local = local;
+                    }
+                }
+            }
+            ok
         } else {
             self.patch_each(scene, changes, batcher, &mut lo, &mut hi)
         };
@@ -234,7 +264,7 @@ impl Kept {
         let walk = self.walk;
         let at = |k: usize| {
             self.drawn
-                .get(changes[k] as usize)
+                .get((changes[k] & !TRANSFORM_ONLY) as usize)
                 .filter(|d| d.walk == walk)
                 .map(|d| d.quad as usize)
         };
@@ -248,7 +278,7 @@ impl Kept {
     /// Patches `changes` one by one, widening `lo..hi` over the quads written; `false` at the first that needs a
     /// walk, or after the last when any had non-finite corners.
     fn patch_each(
-        &self,
+        &mut self,
         scene: &Scene,
         changes: &[u32],
         batcher: &mut Batcher,
@@ -259,17 +289,26 @@ impl Kept {
         // Non-finite corners are rare: noted rather than branched on, so that the next sprite's work need not
         // wait for this one's test. The quads written meanwhile are in `lo..hi` for the walk that follows.
         let mut finite = true;
-        for &s in changes {
-            let s = s as usize;
-            let Some(d) = self.drawn.get(s).filter(|d| d.walk == walk) else {
+        for &c in changes {
+            let s = (c & !TRANSFORM_ONLY) as usize;
+            let Some(d) = self.drawn.get_mut(s).filter(|d| d.walk == walk) else {
                 return false;
             };
-            let Some((q, ok)) = quad_of(scene, s, d, &self.parents[d.parent as usize]) else {
-                return false;
-            };
-            finite &= ok;
+            let parent = &self.parents[d.parent as usize];
             let i = d.quad as usize;
-            batcher.patch_quad(i, q.0, q.1, q.2);
+            if c & TRANSFORM_ONLY != 0 {
+                let t = scene.transform_at(s);
+                let (p0, dx, dy) = d.local.place(&(parent.matrix * t.matrix()));
+                finite &= all_finite(p0, dx, dy);
+                batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]);
+            } else {
+                let Some((q, local, ok)) = quad_of(scene, s, d, parent) else {
+                    return false;
+                };
+                d.local = local;
+                finite &= ok;
+                batcher.patch_quad(i, q.0, q.1, q.2);
+            }
             *lo = (*lo).min(i);
             *hi = (*hi).max(i + 1);
         }
@@ -281,11 +320,16 @@ impl Kept {
 type QuadParts = ([[f32; 2]; 3], [f32; 4], u32);
 
 /// The quad of the node in `slot` drawn as `d` under `parent`, if it is still the plain leaf sprite it was (same
-/// texture and blend mode, visible), and whether its corners are finite.
+/// texture and blend mode, visible), with its rectangle before the transform and whether its corners are finite.
 #[inline(always)]
-fn quad_of(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> Option<(QuadParts, bool)> {
+fn quad_of(
+    scene: &Scene,
+    slot: usize,
+    d: &Drawn,
+    parent: &Inherited,
+) -> Option<(QuadParts, LocalQuad, bool)> {
     let s = scene.slot_at(slot);
-    let node = &s.node;
+    let node = s.node;
     if s.child_count() != 0 || s.masked() || !node.visible {
         return None;
     }
@@ -295,17 +339,41 @@ fn quad_of(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> Option<
     if sprite.texture.id() != d.texture || node.blend_mode.resolve(parent.blend) != d.blend {
         return None;
     }
-    let matrix = parent.matrix * node.local_transform();
+    let matrix = parent.matrix * s.transform.matrix();
     let (_, packed) = node_color(node, parent)?;
-    let (p0, dx, dy) = sprite.quad(&matrix);
+    let local = sprite.local_quad();
+    let (p0, dx, dy) = local.place(&matrix);
     Some((
         (
             [p0.into(), dx.into(), dy.into()],
             sprite.texture.uvs(),
             packed,
         ),
+        local,
         all_finite(p0, dx, dy),
     ))
+}
+
+/// The quad of the sprite in `slot`, drawn as `d` under `parent` with frame and colour as in `old`, after only its
+/// transform changed; and whether its corners are finite.
+#[inline(always)]
+fn moved(
+    scene: &Scene,
+    slot: usize,
+    d: &Drawn,
+    parent: &Inherited,
+    old: &crate::batcher::Quad,
+) -> (QuadParts, bool) {
+    let t = scene.transform_at(slot);
+    let (p0, dx, dy) = d.local.place(&(parent.matrix * t.matrix()));
+    (
+        (
+            [p0.into(), dx.into(), dy.into()],
+            [old.uv0[0], old.uv0[1], old.uv1[0], old.uv1[1]],
+            old.color,
+        ),
+        all_finite(p0, dx, dy),
+    )
 }
 
 #[cfg(test)]
@@ -438,7 +506,7 @@ mod tests {
         assert_eq!((st.walks_kept, st.sprites_updated, st.sprites), (1, 0, 40));
         assert!(f.b.quads.dirty_ranges().is_empty());
         // Two sprites moved: their quads alone are computed and uploaded.
-        s.get_mut(ids[3]).unwrap().position.x += 3.0;
+        s.transform_mut(ids[3]).unwrap().position.x += 3.0;
         s.get_mut(ids[42]).unwrap().alpha = 0.5;
         let st = f.frame(&s);
         assert_eq!((st.walks_kept, st.sprites_updated, st.sprites), (1, 2, 40));
@@ -448,7 +516,7 @@ mod tests {
         assert!(f.b.quads.as_slice() == want.0.as_slice());
         assert!(f.gpu_quads == want.0);
         // A hit-test query between frames does not stop the next frame from keeping the walk.
-        s.get_mut(ids[5]).unwrap().rotation = 1.0;
+        s.transform_mut(ids[5]).unwrap().rotation = 1.0;
         let _ = s.world_bounds(ids[5]);
         assert_eq!(f.frame(&s).walks_kept, 1);
         assert!(f.b.quads.as_slice() == reference(&s).0.as_slice());
@@ -472,10 +540,10 @@ mod tests {
                 s.get_mut(ids[4]).unwrap().blend_mode = BlendMode::Multiply
             }),
             ("non-finite", |s, ids| {
-                s.get_mut(ids[4]).unwrap().position.x = f32::NAN
+                s.transform_mut(ids[4]).unwrap().position.x = f32::NAN
             }),
             ("container moved", |s, ids| {
-                s.get_mut(ids[1]).unwrap().position.x = 3.0
+                s.transform_mut(ids[1]).unwrap().position.x = 3.0
             }),
             ("child added", |s, ids| {
                 s.add(ids[2], Node::sprite(tex(1))).unwrap();
@@ -487,9 +555,9 @@ mod tests {
         ];
         for (what, change) in cases {
             // A kept frame first (a sprite moved), then the change with another sprite moved before it.
-            s.get_mut(ids[3]).unwrap().position.y += 1.0;
+            s.transform_mut(ids[3]).unwrap().position.y += 1.0;
             assert_eq!(f.frame(&s).walks_kept, 1, "{what}: before");
-            s.get_mut(ids[8]).unwrap().position.y += 1.0;
+            s.transform_mut(ids[8]).unwrap().position.y += 1.0;
             change(&mut s, &ids);
             let st = f.frame(&s);
             assert_eq!(st.walks_kept, 0, "{what}");
@@ -505,7 +573,7 @@ mod tests {
         // Another renderer walking the scene in between does not matter (each keeps its own walk); a texture
         // becoming live or stale needs a walk.
         f.frame(&s);
-        s.get_mut(ids[3]).unwrap().position.y += 1.0;
+        s.transform_mut(ids[3]).unwrap().position.y += 1.0;
         Frames::new().frame(&s);
         assert_eq!(f.frame(&s).walks_kept, 1, "another walk");
         assert!(f.b.quads.as_slice() == reference(&s).0.as_slice());
@@ -513,7 +581,7 @@ mod tests {
         assert_eq!(f.frame(&s).walks_kept, 0, "liveness");
         assert_eq!(f.frame(&s).walks_kept, 1, "then kept again");
         // A mask node's changes always walk (its shape is drawn into the stencil, not as a quad of its own).
-        s.get_mut(ids[7]).unwrap().position.x += 1.0;
+        s.transform_mut(ids[7]).unwrap().position.x += 1.0;
         assert_eq!(f.frame(&s).walks_kept, 0, "mask moved");
     }
 
@@ -525,7 +593,7 @@ mod tests {
         let mut f = Frames::new();
         f.frame(&s);
         for &i in &[42usize, 4, 23, 5, 41] {
-            s.get_mut(ids[i]).unwrap().position.y += 1.0;
+            s.transform_mut(ids[i]).unwrap().position.y += 1.0;
         }
         assert_eq!(f.frame(&s).walks_kept, 1);
         let dirty: usize = f.b.quads.dirty_ranges().iter().map(|r| r.len()).sum();
@@ -563,7 +631,7 @@ mod tests {
         let mut f = Frames::new();
         f.frame(&s);
         // ids[42] (the root's last sprite) draws the last quad; ids[3] draws an earlier one.
-        s.get_mut(ids[42]).unwrap().position.x += 5.0;
+        s.transform_mut(ids[42]).unwrap().position.x += 5.0;
         s.get_mut(ids[3]).unwrap().visible = false;
         let st = f.frame(&s);
         assert_eq!((st.walks_kept, st.sprites), (0, 39));
@@ -618,12 +686,12 @@ mod tests {
         let at = |i: usize| ids[i % ids.len()];
         match *op {
             Op::Move(i, x, y) => {
-                if let Some(n) = s.get_mut(at(i)) {
+                if let Some(n) = s.transform_mut(at(i)) {
                     n.position += Vec2::new(x, y);
                 }
             }
             Op::Turn(i, r) => {
-                if let Some(n) = s.get_mut(at(i)) {
+                if let Some(n) = s.transform_mut(at(i)) {
                     n.rotation = r;
                 }
             }
@@ -661,7 +729,7 @@ mod tests {
                 }
             }
             Op::Nan(i) => {
-                if let Some(n) = s.get_mut(at(i)) {
+                if let Some(n) = s.transform_mut(at(i)) {
                     n.position.y = f32::NAN;
                 }
             }
@@ -685,7 +753,7 @@ mod tests {
             }
             Op::MoveChildren(i, d) => {
                 for c in s.children(at(i)).to_vec() {
-                    if let Some(n) = s.get_mut(c) {
+                    if let Some(n) = s.transform_mut(c) {
                         n.position.x += d;
                     }
                 }

@@ -166,14 +166,15 @@ pub(super) fn all_finite(a: Vec2, b: Vec2, c: Vec2) -> bool {
 pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
     id: NodeId,
-    node: &crate::Node,
+    transform: &crate::Transform,
+    node: &crate::NodeProps,
     sprite: &crate::Sprite,
     parent: &Inherited,
 ) {
     if !node.visible {
         return;
     }
-    let matrix = parent.matrix * node.local_transform();
+    let matrix = parent.matrix * transform.matrix();
     let Some((_, packed)) = node_color(node, parent) else {
         skip(cx.stats, id, "non-finite alpha or tint");
         return;
@@ -217,7 +218,7 @@ pub(super) fn push_ready<F: Fn(TextureId) -> bool>(
 /// The colour `node` draws with and passes down (its tint with its alpha, times its parent's) and that colour
 /// packed for vertices; `None` if its tint or alpha is not finite.
 #[inline(always)]
-pub(super) fn node_color(node: &crate::Node, parent: &Inherited) -> Option<(Color, u32)> {
+pub(super) fn node_color(node: &crate::NodeProps, parent: &Inherited) -> Option<(Color, u32)> {
     let mut own = node.tint;
     own.a *= node.alpha;
     if own == Color::WHITE {
@@ -329,15 +330,15 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
     caches: &mut Caches,
     id: NodeId,
-    slot: &crate::scene::Slot,
+    slot: crate::scene::SlotRef<'_>,
     parent: Inherited,
     mask: bool,
 ) -> Option<(Inherited, bool)> {
-    let node = &slot.node;
+    let node = slot.node;
     if !node.visible && !mask {
         return None;
     }
-    let matrix = parent.matrix * node.local_transform();
+    let matrix = parent.matrix * slot.transform.matrix();
     if !all_finite(
         matrix.matrix2.x_axis,
         matrix.matrix2.y_axis,
