@@ -39,7 +39,8 @@ pub enum NodeKind {
 ///
 /// A scene keeps every node's transform in one dense array apart from the node's other properties
 /// ([`NodeProps`]): an update loop that moves many sprites through [`Scene::transform_mut`](crate::Scene::transform_mut)
-/// touches 28 bytes a sprite, and the next frame recomputes only those sprites' corners.
+/// touches the transform and an 8-byte slot of each, not the rest, and a next frame that keeps its walk (see
+/// [`Scene::get_mut`](crate::Scene::get_mut)) recomputes only those sprites' corners.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)] // Position first: what an update loop writes.
 pub struct Transform {

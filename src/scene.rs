@@ -1,7 +1,7 @@
 //! The scene graph: nodes in an arena addressed by generational [`NodeId`] handles.
 //!
-//! Nodes live in one `Vec` and refer to children by id, so a frame walks contiguous memory and adding, removing or
-//! reordering children never reallocates nodes. A removed node's slot is reused with a new generation, so old
+//! Nodes live in parallel per-slot arrays and refer to children by id, so a frame walks contiguous memory and
+//! adding, removing or reordering children never reallocates nodes. A removed node's slot is reused with a new generation, so old
 //! handles to it are detected instead of reaching the new node.
 //!
 //! Layout: an update loop moving many sprites and the next frame's walk both stream through the nodes, so what
@@ -79,6 +79,7 @@ impl SlotRef<'_> {
 /// The bit of a logged change (see [`Scene::changes_since`]) saying only the leaf's transform changed (through
 /// [`Scene::transform_mut`]); without it any of the node's properties may have.
 pub(crate) const TRANSFORM_ONLY: u32 = 1 << 31;
+const _: () = assert!(MAX_SLOTS <= TRANSFORM_ONLY && MAX_SLOTS <= MASKED);
 
 /// The bit of a slot's `counts` saying the node has a mask (in `Scene::masks`): the walk's test, read with the
 /// node. Slots stop at 2^24, so the child count never reaches it.
@@ -123,14 +124,14 @@ pub struct Scene {
     owner: Owner,
     /// Change tracking (see [`Scene::begin_walk`]): the epoch every change made now is stamped with.
     epoch: AtomicU64,
-    /// Per slot: the epochs of the last change to the node itself (through [`Scene::get_mut`] or
-    /// [`Scene::transform_mut`]) and of
+    /// Per slot: the epochs of the last change to the node itself (through [`Scene::get_mut`],
+    /// [`Scene::transform_mut`] or a setter such as [`Scene::set_z_index`]) and of
     /// the last change below it (a descendant changed, or a child list did).
     stamps: Vec<Stamps>,
     /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
     up: Vec<u32>,
-    /// The log of leaf nodes changed through [`Scene::get_mut`] or [`Scene::transform_mut`] (marked
-    /// [`TRANSFORM_ONLY`]), in order (a node changed twice is listed twice):
+    /// The log of leaf nodes changed through [`Scene::get_mut`], a setter such as [`Scene::set_z_index`], or
+    /// [`Scene::transform_mut`] (marked [`TRANSFORM_ONLY`]), in order (a node changed twice is listed twice):
     /// `changes[i]` is entry `changes_base + i` of the log since the scene began. Entries before the last render
     /// walk's position (see [`Scene::begin_render_walk`]) are dropped when the list is full; when it still is
     /// (past twice the slots, nodes changed many times over) the whole list is, and walks that began before
@@ -396,8 +397,8 @@ impl Scene {
 
     /// The node's transform for changing, or `None` if it was removed: the way to move, turn and scale nodes.
     ///
-    /// The transforms live in a dense array of their own, so a loop moving many sprites touches 28 bytes of each,
-    /// and the next frame, if it keeps its walk (see [`Scene::get_mut`]), recomputes those sprites' corners without
+    /// The transforms live in a dense array of their own, so a loop moving many sprites touches the transform and
+    /// the 8-byte slot of each (and logs it), and the next frame, if it keeps its walk (see [`Scene::get_mut`]), recomputes those sprites' corners without
     /// reading their other properties.
     #[inline]
     pub fn transform_mut(&mut self, id: NodeId) -> Option<&mut Transform> {

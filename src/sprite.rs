@@ -3,7 +3,8 @@
 use crate::Texture;
 use glam::{Affine2, Vec2};
 
-/// A textured quad. Tint, alpha, blend mode and transform live on the [`Node`](crate::Node) that holds it.
+/// A textured quad. Tint, alpha and blend mode live on the [`NodeProps`](crate::NodeProps) that holds it, and its
+/// place on the node's [`Transform`](crate::Transform).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprite {
     /// The texture or atlas frame drawn.
@@ -68,7 +69,7 @@ impl Sprite {
 
 /// A sprite's drawn rectangle in its node's space: what its quad is before the node's and its ancestors'
 /// transforms (a kept walk keeps it, so moving the sprite needs none of its other properties).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LocalQuad {
     /// The top-left corner of the stored pixels.
     pub origin: Vec2,
@@ -79,6 +80,13 @@ pub struct LocalQuad {
 }
 
 impl LocalQuad {
+    /// An empty rectangle at the origin.
+    pub const ZERO: LocalQuad = LocalQuad {
+        origin: Vec2::ZERO,
+        size: Vec2::ZERO,
+        rotated: false,
+    };
+
     /// The quad under `matrix` as `(origin, x_edge, y_edge)`.
     #[inline(always)]
     pub(crate) fn place(&self, matrix: &Affine2) -> (Vec2, Vec2, Vec2) {

@@ -396,8 +396,8 @@ impl Batcher {
         self.quads.set_value::<12>(i, new);
     }
 
-    /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k)` gives quad `start + k`'s
-    /// corners, frame and colour, or `None` to give up. Returns whether none gave up.
+    /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k, old)` gives quad `start + k`'s
+    /// corners, frame and colour (`old` is the quad as it stands), or `None` to give up. Returns whether none gave up.
     pub fn patch_quads_par(
         &mut self,
         start: usize,

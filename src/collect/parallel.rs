@@ -3,7 +3,7 @@
 //!
 //! When the walk meets a container with at least [`PARALLEL_MIN`] children still to visit, it computes, in
 //! chunks on rayon's pool, each child's quad (corners in clip space, texture frame, packed colour) and what it
-//! shows (texture, resolved blend mode), for every child that is a visible leaf sprite without a mask whose
+//! shows (texture, resolved blend mode, its rectangle before its transform, noted for kept walks), for every child that is a visible leaf sprite without a mask whose
 //! colour and corners are finite. Everything else is marked not ready. The walk then goes on in tree order as
 //! before: runs of ready children are checked (texture alive, not the target) and handed to the batcher in bulk,
 //! which assigns texture slots and batches one quad after another as it would have one by one; children not
@@ -34,11 +34,7 @@ const NOT_READY: QuadMeta = QuadMeta {
     },
     blend: BlendMode::Normal,
     ready: false,
-    local: crate::sprite::LocalQuad {
-        origin: glam::Vec2::ZERO,
-        size: glam::Vec2::ZERO,
-        rotated: false,
-    },
+    local: crate::sprite::LocalQuad::ZERO,
 };
 
 /// The quads computed ahead, one level per container being walked with them.

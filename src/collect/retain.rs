@@ -3,7 +3,7 @@
 //! when the structure changed, and otherwise updates the changed renderables in place).
 //!
 //! A full walk notes, for every plain leaf sprite it draws, where its quad went, the colour and transform its
-//! container passed down, and the texture and blend mode it was batched with. The next frame may keep the walk
+//! container passed down, the texture and blend mode it was batched with, and its rectangle before its transform. The next frame may keep the walk
 //! when it draws the same subtree into the same view, nothing structural changed in the scene since (no node
 //! added, removed or moved, no child order or mask changed, no node with children changed: see
 //! [`Scene::changes_since`]), no texture became live or stale, and the walk itself did not depend on this
@@ -52,11 +52,7 @@ const STALE: Drawn = Drawn {
         generation: 0,
     },
     blend: BlendMode::Normal,
-    local: LocalQuad {
-        origin: glam::Vec2::ZERO,
-        size: glam::Vec2::ZERO,
-        rotated: false,
-    },
+    local: LocalQuad::ZERO,
 };
 
 /// What a walk must match to be kept.
@@ -205,6 +201,7 @@ impl Kept {
         let (mut lo, mut hi) = (usize::MAX, 0);
         let ok = if let Some(first) = self.dense(changes, parallel_min) {
             // Many changes, one after another in the quad stream (an update loop in draw order): on every core.
+            // Each slot is listed once (its quad is one of consecutive ones), so no entry here depends on another.
             let (drawn, parents) = (&self.drawn, &self.parents);
             (lo, hi) = (first, first + changes.len());
             let ok = batcher.patch_quads_par(first, changes.len(), |k, old| {
@@ -221,12 +218,12 @@ impl Kept {
                 finite.then_some(quad)
             });
             if ok {
-                // The rectangles of sprites changed otherwise than by their transform, for the next frame.
+                // The rectangles of sprites changed otherwise than by their transform, for the next frame (each
+                // was checked above to be a sprite still).
                 for &c in changes.iter().filter(|&&c| c & TRANSFORM_ONLY == 0) {
-                    if let Some((_, local, _)) = self.drawn.get(c as usize).and_then(|d| {
-                        quad_of(scene, c as usize, d, &self.parents[d.parent as usize])
-                    }) {
-                        self.drawn[c as usize].local = local;
+                    let s = (c & !TRANSFORM_ONLY) as usize;
+                    if let NodeKind::Sprite(sprite) = &scene.node_at(s).kind {
+                        self.drawn[s].local = sprite.local_quad();
                     }
                 }
             }
@@ -644,6 +641,58 @@ mod tests {
             f.gpu_quads[..want.0.len()] == want.0[..],
             "the moved sprite's quad was uploaded"
         );
+    }
+
+    /// Changes through `get_mut` that move a sprite's rectangle (anchor, size, another frame), patched on every
+    /// core, then moves through `transform_mut`: the moves start from the new rectangles, not the ones the walk
+    /// noted. Then both kinds in one frame.
+    #[test]
+    fn moves_after_reshapes_on_every_core_start_from_the_new_rectangles() {
+        let mut s = Scene::new();
+        let c = s.add(s.root(), Node::container().at(5.0, 5.0)).unwrap();
+        let kids: Vec<NodeId> = (0..24)
+            .map(|i| {
+                let n = Node::sprite(tex(1)).at(i as f32 * 10.0, 20.0);
+                s.add(c, n).unwrap()
+            })
+            .collect();
+        let mut f = Frames::with_parallel_min(2);
+        f.frame(&s);
+        let check = |f: &mut Frames, s: &Scene, what: &str| {
+            assert_eq!(f.frame(s).walks_kept, 1, "{what}");
+            let want = reference(s);
+            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{what}: quads");
+            assert!(
+                f.gpu_quads[..want.0.len()] == want.0[..],
+                "{what}: uploaded"
+            );
+        };
+        for (i, &k) in kids.iter().enumerate() {
+            let sp = s.get_mut(k).unwrap().as_sprite_mut().unwrap();
+            sp.anchor = Vec2::new(0.5, 1.0);
+            if i % 2 == 0 {
+                sp.texture = tex(1).frame(4, 0, 4, 8).unwrap();
+            } else {
+                sp.size = Some(Vec2::new(7.0, 3.0));
+            }
+        }
+        check(&mut f, &s, "reshaped");
+        for &k in &kids {
+            s.transform_mut(k).unwrap().position.y += 3.0;
+        }
+        check(&mut f, &s, "moved");
+        for (i, &k) in kids.iter().enumerate() {
+            if i % 2 == 0 {
+                s.get_mut(k).unwrap().as_sprite_mut().unwrap().anchor = Vec2::ZERO;
+            } else {
+                s.transform_mut(k).unwrap().rotation = 0.5;
+            }
+        }
+        check(&mut f, &s, "mixed");
+        for &k in &kids {
+            s.transform_mut(k).unwrap().position.x += 1.0;
+        }
+        check(&mut f, &s, "moved again");
     }
 
     #[derive(Clone, Debug)]
