@@ -37,9 +37,9 @@ pub enum NodeKind {
 /// Where a node sits in its parent: `translate(position) · rotate(rotation) · scale(scale) · translate(-pivot)`, in
 /// pixels with the origin top-left and y down; `rotation` is in radians, clockwise on screen.
 ///
-/// A scene keeps every node's transform in one dense array apart from the node's other properties
-/// ([`NodeProps`]): an update loop that moves many sprites through [`Scene::transform_mut`](crate::Scene::transform_mut)
-/// touches the transform and an 8-byte slot of each, not the rest, and a next frame that keeps its walk (see
+/// A scene keeps every node's transform in one dense array apart from the node's other properties ([`NodeProps`]):
+/// an update loop that moves many sprites through [`Scene::transform_mut`](crate::Scene::transform_mut) touches the
+/// transform and an 8-byte slot of each, not the rest, and a next frame that keeps its walk (see
 /// [`Scene::get_mut`](crate::Scene::get_mut)) recomputes only those sprites' corners.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)] // Position first: what an update loop writes.

@@ -1,8 +1,8 @@
 //! The scene graph: nodes in an arena addressed by generational [`NodeId`] handles.
 //!
 //! Nodes live in parallel per-slot arrays and refer to children by id, so a frame walks contiguous memory and
-//! adding, removing or reordering children never reallocates nodes. A removed node's slot is reused with a new generation, so old
-//! handles to it are detected instead of reaching the new node.
+//! adding, removing or reordering children never reallocates nodes. A removed node's slot is reused with a new
+//! generation, so old handles to it are detected instead of reaching the new node.
 //!
 //! Layout: an update loop moving many sprites and the next frame's walk both stream through the nodes, so what
 //! they touch is kept in dense arrays of its own: an 8-byte slot (generation, child count, mask bit) and the
@@ -398,8 +398,8 @@ impl Scene {
     /// The node's transform for changing, or `None` if it was removed: the way to move, turn and scale nodes.
     ///
     /// The transforms live in a dense array of their own, so a loop moving many sprites touches the transform and
-    /// the 8-byte slot of each (and logs it), and the next frame, if it keeps its walk (see [`Scene::get_mut`]), recomputes those sprites' corners without
-    /// reading their other properties.
+    /// the 8-byte slot of each (and logs it), and the next frame, if it keeps its walk (see [`Scene::get_mut`]),
+    /// recomputes those sprites' corners without reading their other properties.
     #[inline]
     pub fn transform_mut(&mut self, id: NodeId) -> Option<&mut Transform> {
         if !self.live(id) {

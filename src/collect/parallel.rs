@@ -1,16 +1,16 @@
 //! Parallel collect: a container with many children has its leaf sprites transformed on every core before the
 //! walk reaches them.
 //!
-//! When the walk meets a container with at least [`PARALLEL_MIN`] children still to visit, it computes, in
-//! chunks on rayon's pool, each child's quad (corners in clip space, texture frame, packed colour) and what it
-//! shows (texture, resolved blend mode, its rectangle before its transform, noted for kept walks), for every child that is a visible leaf sprite without a mask whose
-//! colour and corners are finite. Everything else is marked not ready. The walk then goes on in tree order as
-//! before: runs of ready children are checked (texture alive, not the target) and handed to the batcher in bulk,
-//! which assigns texture slots and batches one quad after another as it would have one by one; children not
-//! ready take the usual path. So the output (quads, batches, skips, counters) is the single-threaded walk's,
-//! only the arithmetic moved; the dirty ranges uploaded may be wider (quads are compared with last frame's 16 or
-//! 1,024 at a time, not one by one). Pools of fewer than four threads walk single-threaded. The buffers are kept, one per nesting level in use, so steady state allocates
-//! nothing.
+//! When the walk meets a container with at least [`PARALLEL_MIN`] children still to visit, it computes, in chunks
+//! on rayon's pool, each child's quad (corners in clip space, texture frame, packed colour) and what it shows
+//! (texture, resolved blend mode, its rectangle before its transform, noted for kept walks), for every child that
+//! is a visible leaf sprite without a mask whose colour and corners are finite. Everything else is marked not
+//! ready. The walk then goes on in tree order as before: runs of ready children are checked (texture alive, not the
+//! target) and handed to the batcher in bulk, which assigns texture slots and batches one quad after another as it
+//! would have one by one; children not ready take the usual path. So the output (quads, batches, skips, counters)
+//! is the single-threaded walk's, only the arithmetic moved; the dirty ranges uploaded may be wider (quads are
+//! compared with last frame's 16 or 1,024 at a time, not one by one). Pools of fewer than four threads walk
+//! single-threaded. The buffers are kept, one per nesting level in use, so steady state allocates nothing.
 
 use super::visit::{all_finite, node_color, Inherited};
 use crate::batcher::{Quad, QuadMeta};

@@ -3,17 +3,18 @@
 //! when the structure changed, and otherwise updates the changed renderables in place).
 //!
 //! A full walk notes, for every plain leaf sprite it draws, where its quad went, the colour and transform its
-//! container passed down, the texture and blend mode it was batched with, and its rectangle before its transform. The next frame may keep the walk
-//! when it draws the same subtree into the same view, nothing structural changed in the scene since (no node
-//! added, removed or moved, no child order or mask changed, no node with children changed: see
-//! [`Scene::changes_since`]), no texture became live or stale, and the walk itself did not depend on this
-//! frame (no glyph left out for lack of atlas room, no shape still on the tessellation worker, no mask left out). Then each changed node is looked
-//! up: one that was drawn as a plain leaf sprite and still is one, visible, showing the same texture with the same
-//! blend mode and finite corners, has its quad computed again in place (compared, and only changed bytes
-//! uploaded). A sprite whose only change was its transform ([`Scene::transform_mut`]) has only its corners
-//! computed again, from the transform, its container's and the rectangle the walk noted, without reading its
-//! other properties; any other change (a node hidden or shown, a texture switched to another texture, a sprite never
-//! drawn) falls back to a full walk, which then also uploads the quads the kept frame had patched.
+//! container passed down, the texture and blend mode it was batched with, and its rectangle before its transform.
+//! The next frame may keep the walk when it draws the same subtree into the same view, nothing structural changed
+//! in the scene since (no node added, removed or moved, no child order or mask changed, no node with children
+//! changed: see [`Scene::changes_since`]), no texture became live or stale, and the walk itself did not depend on
+//! this frame (no glyph left out for lack of atlas room, no shape still on the tessellation worker, no mask left
+//! out). Then each changed node is looked up: one that was drawn as a plain leaf sprite and still is one, visible,
+//! showing the same texture with the same blend mode and finite corners, has its quad computed again in place
+//! (compared, and only changed bytes uploaded). A sprite whose only change was its transform
+//! ([`Scene::transform_mut`]) has only its corners computed again, from the transform, its container's and the
+//! rectangle the walk noted, without reading its other properties; any other change (a node hidden or shown, a
+//! texture switched to another texture, a sprite never drawn) falls back to a full walk, which then also uploads
+//! the quads the kept frame had patched.
 //!
 //! Unchanged sprites are neither computed nor compared. What a kept frame does not do: cull a container whose
 //! sprites moved out of view (they are drawn off-target until the next full walk), or bring a texture's changed
