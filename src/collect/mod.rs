@@ -292,18 +292,20 @@ impl Collector {
                 let simple = slot.child_count() == 0 && !slot.masked();
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
-                        let q = cx.batcher.quads.len();
-                        visit_leaf_sprite(&mut cx, child, slot.transform, slot.node, sprite, &inh);
-                        if cx.batcher.quads.len() != q {
-                            let blend = slot.node.blend_mode.resolve(inh.blend);
-                            self.kept.note(
-                                child.slot(),
-                                q as u32,
-                                top_kept,
-                                sprite.texture.id(),
-                                blend,
-                                sprite.local_quad(),
-                            );
+                        let q = cx.batcher.quads.len() as u32;
+                        if let Some((local, blend)) = visit_leaf_sprite(
+                            &mut cx,
+                            child,
+                            slot.transform,
+                            slot.node,
+                            sprite,
+                            &inh,
+                        ) {
+                            // Past the batcher's quad limit the quad was dropped: nothing to note.
+                            if cx.batcher.quads.len() as u32 != q {
+                                let t = sprite.texture.id();
+                                self.kept.note(child.slot(), q, top_kept, t, blend, local);
+                            }
                         }
                     } else {
                         visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);

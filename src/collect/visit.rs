@@ -7,6 +7,7 @@ use crate::cull::Aabb;
 use crate::graphics::TessellationCache;
 use crate::pipeline::Topology;
 use crate::scene::Scene;
+use crate::sprite::LocalQuad;
 use crate::stats::FrameStats;
 #[cfg(feature = "text")]
 use crate::text::{GlyphKey, TextSystem};
@@ -161,7 +162,7 @@ pub(super) fn all_finite(a: Vec2, b: Vec2, c: Vec2) -> bool {
 }
 
 /// A sprite that has no children and no mask, the bulk of most frames: [`visit_slot`] without working out what
-/// children would inherit.
+/// children would inherit. Returns the rectangle and blend mode it was drawn with, if it was drawn.
 #[inline(always)]
 pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
@@ -170,18 +171,19 @@ pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
     node: &crate::NodeProps,
     sprite: &crate::Sprite,
     parent: &Inherited,
-) {
+) -> Option<(LocalQuad, BlendMode)> {
     if !node.visible {
-        return;
+        return None;
     }
     let matrix = parent.matrix * transform.matrix();
     let Some((_, packed)) = node_color(node, parent) else {
         skip(cx.stats, id, "non-finite alpha or tint");
-        return;
+        return None;
     };
     let blend = node.blend_mode.resolve(parent.blend);
     // A non-finite matrix shows in the quad's corners, which `push_sprite` checks.
-    push_sprite(cx, id, sprite, &matrix, packed, blend, false);
+    let local = push_sprite(cx, id, sprite, &matrix, packed, blend, false)?;
+    Some((local, blend))
 }
 
 /// Draws children whose quads were computed ahead (`ids[i]` drew `quads[i]`, showing `meta[i]`): the checks of
@@ -232,8 +234,9 @@ pub(super) fn node_color(node: &crate::NodeProps, parent: &Inherited) -> Option<
     }
 }
 
-/// Pushes the quad of `sprite` drawn through `matrix`; `false` if it was skipped (a destroyed texture, the texture
-/// being drawn into, or non-finite corners from the transform, size or anchor).
+/// Pushes the quad of `sprite` drawn through `matrix` and returns its rectangle before the transform; `None` if it
+/// was skipped (a destroyed texture, the texture being drawn into, or non-finite corners from the transform, size
+/// or anchor).
 #[inline(always)]
 pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
@@ -243,15 +246,16 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     packed: u32,
     blend: BlendMode,
     mask: bool,
-) -> bool {
+) -> Option<LocalQuad> {
     let id_tex = sprite.texture.id();
     if !texture_usable(cx, id, id_tex) {
-        return false;
+        return None;
     }
-    let (p0, dx, dy) = sprite.quad(matrix);
+    let local = sprite.local_quad();
+    let (p0, dx, dy) = local.place(matrix);
     if !all_finite(p0, dx, dy) {
         skip(cx.stats, id, "non-finite transform, sprite size or anchor");
-        return false;
+        return None;
     }
     if cx.track {
         cx.acc.add_quad(p0, dx, dy);
@@ -266,7 +270,7 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     if !mask {
         cx.stats.sprites += 1;
     }
-    true
+    Some(local)
 }
 
 /// The scale glyphs of a `size`-pixel text are rasterised at when one of its pixels covers `world` target pixels:
@@ -362,9 +366,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
     match &node.kind {
         NodeKind::Container => {}
         NodeKind::Sprite(sprite) => {
-            if !push_sprite(cx, id, sprite, &matrix, inh.packed, inh.blend, mask) {
-                return None;
-            }
+            push_sprite(cx, id, sprite, &matrix, inh.packed, inh.blend, mask)?;
         }
         NodeKind::NineSlice(n) => {
             let Some((parts, count)) = n.parts() else {
