@@ -106,12 +106,11 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
     let NodeKind::Sprite(sprite) = &node.kind else {
         return NOT_READY;
     };
-    let matrix = inh.matrix * slot.transform.matrix();
     let Some((_, packed)) = node_color(node, inh) else {
         return NOT_READY;
     };
     let local = sprite.local_quad();
-    let (p0, dx, dy) = local.place(&matrix);
+    let (p0, dx, dy) = local.place_under(&inh.matrix, slot.transform);
     if !all_finite(p0, dx, dy) {
         return NOT_READY;
     }

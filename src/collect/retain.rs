@@ -296,7 +296,7 @@ impl Kept {
             let i = d.quad as usize;
             if c & TRANSFORM_ONLY != 0 {
                 let t = scene.transform_at(s);
-                let (p0, dx, dy) = d.local.place(&(parent.matrix * t.matrix()));
+                let (p0, dx, dy) = d.local.place_under(&parent.matrix, t);
                 finite &= all_finite(p0, dx, dy);
                 batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]);
             } else {
@@ -337,10 +337,9 @@ fn quad_of(
     if sprite.texture.id() != d.texture || node.blend_mode.resolve(parent.blend) != d.blend {
         return None;
     }
-    let matrix = parent.matrix * s.transform.matrix();
     let (_, packed) = node_color(node, parent)?;
     let local = sprite.local_quad();
-    let (p0, dx, dy) = local.place(&matrix);
+    let (p0, dx, dy) = local.place_under(&parent.matrix, s.transform);
     Some((
         (
             [p0.into(), dx.into(), dy.into()],
@@ -363,7 +362,7 @@ fn moved(
     old: &crate::batcher::Quad,
 ) -> (QuadParts, bool) {
     let t = scene.transform_at(slot);
-    let (p0, dx, dy) = d.local.place(&(parent.matrix * t.matrix()));
+    let (p0, dx, dy) = d.local.place_under(&parent.matrix, t);
     (
         (
             [p0.into(), dx.into(), dy.into()],

@@ -175,14 +175,14 @@ pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
     if !node.visible {
         return None;
     }
-    let matrix = parent.matrix * transform.matrix();
     let Some((_, packed)) = node_color(node, parent) else {
         skip(cx.stats, id, "non-finite alpha or tint");
         return None;
     };
     let blend = node.blend_mode.resolve(parent.blend);
-    // A non-finite matrix shows in the quad's corners, which `push_sprite` checks.
-    let local = push_sprite(cx, id, sprite, &matrix, packed, blend, false)?;
+    // A non-finite transform shows in the quad's corners, which `push_sprite` checks.
+    let place = |l: &LocalQuad| l.place_under(&parent.matrix, transform);
+    let local = push_sprite(cx, id, sprite, place, packed, blend, false)?;
     Some((local, blend))
 }
 
@@ -242,7 +242,7 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
     id: NodeId,
     sprite: &crate::Sprite,
-    matrix: &Affine2,
+    place: impl FnOnce(&LocalQuad) -> (Vec2, Vec2, Vec2),
     packed: u32,
     blend: BlendMode,
     mask: bool,
@@ -252,7 +252,7 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
         return None;
     }
     let local = sprite.local_quad();
-    let (p0, dx, dy) = local.place(matrix);
+    let (p0, dx, dy) = place(&local);
     if !all_finite(p0, dx, dy) {
         skip(cx.stats, id, "non-finite transform, sprite size or anchor");
         return None;
@@ -366,7 +366,8 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
     match &node.kind {
         NodeKind::Container => {}
         NodeKind::Sprite(sprite) => {
-            push_sprite(cx, id, sprite, &matrix, inh.packed, inh.blend, mask)?;
+            let place = |l: &LocalQuad| l.place(&matrix);
+            push_sprite(cx, id, sprite, place, inh.packed, inh.blend, mask)?;
         }
         NodeKind::NineSlice(n) => {
             let Some((parts, count)) = n.parts() else {
