@@ -171,6 +171,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         }
     }
 
+    /// Element `i` (below the length) to write without marking it: the caller marks what it wrote
+    /// ([`TrackedVec::mark_dirty`]) before the next upload.
+    #[inline(always)]
+    pub fn get_mut_unmarked(&mut self, i: usize) -> Option<&mut T> {
+        self.data[..self.len].get_mut(i)
+    }
+
     /// Writes `item` over element `i` (below the length) and marks it dirty if it changed.
     #[inline(always)]
     pub fn set_value<const W: usize>(&mut self, i: usize, item: T)

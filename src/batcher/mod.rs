@@ -381,19 +381,17 @@ impl Batcher {
     }
 
     /// Rewrites quad `i`'s corners (origin, x edge, y edge), keeping its frame, colour and texture: a sprite that
-    /// only moved. Only a quad that changed is marked for upload.
+    /// only moved. Neither compared nor marked for upload: the caller marks the quads it rewrote, a run at a time
+    /// ([`TrackedVec::mark_dirty`] on [`Batcher::quads`]). Returns whether quad `i` exists.
     #[inline(always)]
-    pub fn patch_corners(&mut self, i: usize, geometry: [[f32; 2]; 3]) {
-        let Some(q) = self.quads.get(i).copied() else {
-            return;
+    pub fn patch_corners(&mut self, i: usize, geometry: [[f32; 2]; 3]) -> bool {
+        let Some(q) = self.quads.get_mut_unmarked(i) else {
+            return false;
         };
-        let new = Quad {
-            origin: geometry[0],
-            x_edge: geometry[1],
-            y_edge: geometry[2],
-            ..q
-        };
-        self.quads.set_value::<12>(i, new);
+        q.origin = geometry[0];
+        q.x_edge = geometry[1];
+        q.y_edge = geometry[2];
+        true
     }
 
     /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k, old)` gives quad `start + k`'s

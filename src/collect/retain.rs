@@ -12,7 +12,8 @@
 //! showing the same texture with the same blend mode and finite corners, has its quad computed again in place
 //! (compared, and only changed bytes uploaded). A sprite whose only change was its transform
 //! ([`Scene::transform_mut`]) has only its corners computed again, from the transform, its container's and the
-//! rectangle the walk noted, without reading its other properties; any other change (a node hidden or shown, a
+//! rectangle the walk noted, without reading its other properties, and is uploaded without being compared (its
+//! transform was asked for to move it); any other change (a node hidden or shown, a
 //! texture switched to another texture, a sprite never drawn) falls back to a full walk, which then also uploads
 //! the quads the kept frame had patched.
 //!
@@ -287,9 +288,20 @@ impl Kept {
         // Non-finite corners are rare: noted rather than branched on, so that the next sprite's work need not
         // wait for this one's test. The quads written meanwhile are in `lo..hi` for the walk that follows.
         let mut finite = true;
+        // Moved sprites' quads are written unmarked and marked a run of consecutive quads at a time (an update
+        // loop in draw order is one run), not compared: a sprite's transform was asked for to move it.
+        let mut run = 0..0;
+        let mark = |batcher: &mut Batcher, run: &Range<usize>, lo: &mut usize, hi: &mut usize| {
+            if !run.is_empty() {
+                batcher.quads.mark_dirty(run.clone());
+                *lo = (*lo).min(run.start);
+                *hi = (*hi).max(run.end);
+            }
+        };
         for &c in changes {
             let s = (c & !TRANSFORM_ONLY) as usize;
             let Some(d) = self.drawn.get_mut(s).filter(|d| d.walk == walk) else {
+                mark(batcher, &run, lo, hi);
                 return false;
             };
             let parent = &self.parents[d.parent as usize];
@@ -298,18 +310,27 @@ impl Kept {
                 let t = scene.transform_at(s);
                 let (p0, dx, dy) = d.local.place_under(&parent.matrix, t);
                 finite &= all_finite(p0, dx, dy);
-                batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]);
+                if batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]) {
+                    if i == run.end {
+                        run.end += 1;
+                    } else {
+                        mark(batcher, &run, lo, hi);
+                        run = i..i + 1;
+                    }
+                }
             } else {
                 let Some((q, local, ok)) = quad_of(scene, s, d, parent) else {
+                    mark(batcher, &run, lo, hi);
                     return false;
                 };
                 d.local = local;
                 finite &= ok;
                 batcher.patch_quad(i, q.0, q.1, q.2);
+                *lo = (*lo).min(i);
+                *hi = (*hi).max(i + 1);
             }
-            *lo = (*lo).min(i);
-            *hi = (*hi).max(i + 1);
         }
+        mark(batcher, &run, lo, hi);
         finite
     }
 }
