@@ -99,32 +99,6 @@ impl LocalQuad {
             (p0, dx, dy)
         }
     }
-
-    /// The quad under `parent · t.matrix()`, as [`LocalQuad::place`] gives it up to rounding, without forming
-    /// that matrix (about half the arithmetic): a leaf sprite's corners, whichever walk computes them, so that a
-    /// kept walk's moved sprite matches a full walk's to the bit.
-    #[inline(always)]
-    pub(crate) fn place_under(&self, parent: &Affine2, t: &crate::Transform) -> (Vec2, Vec2, Vec2) {
-        let m = parent.matrix2;
-        let a = t.scale * (self.origin - t.pivot);
-        let size = t.scale * self.size;
-        let (v, dx, dy) = if t.rotation == 0.0 {
-            (t.position + a, m.x_axis * size.x, m.y_axis * size.y)
-        } else {
-            let (sin, cos) = t.rotation.sin_cos();
-            (
-                t.position + Vec2::new(cos * a.x - sin * a.y, sin * a.x + cos * a.y),
-                m * Vec2::new(cos, sin) * size.x,
-                m * Vec2::new(-sin, cos) * size.y,
-            )
-        };
-        let p0 = m * v + parent.translation;
-        if self.rotated {
-            (p0 + dy, -dy, dx)
-        } else {
-            (p0, dx, dy)
-        }
-    }
 }
 
 /// A texture stretched over any size with its borders kept: PixiJS's `NineSliceSprite`. The texture is cut by
@@ -302,50 +276,5 @@ impl TilingSprite {
         let dy = inv.transform_vector2(Vec2::new(0.0, self.size.y)) * per_tile;
         let all = [o, dx, dy];
         all.iter().all(|v| v.is_finite()).then_some(all)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::LocalQuad;
-    use crate::Transform;
-    use glam::{Affine2, Vec2};
-    use proptest::prelude::*;
-
-    fn close(a: Vec2, b: Vec2, scale: f32) -> bool {
-        (a - b).abs().max_element() <= 1e-5 * scale
-    }
-
-    proptest! {
-        /// The fused placement leaf sprites use is the matrix product's, up to rounding: unrotated and rotated
-        /// nodes, turned frames, pivots, mirrored scales, parents that rotate and shear.
-        #[test]
-        fn place_under_matches_the_matrix_product(
-            parent in (prop::array::uniform4(-3.0f32..3.0), prop::array::uniform2(-500.0f32..500.0)),
-            pos in prop::array::uniform2(-1000.0f32..1000.0),
-            scale in prop::array::uniform2(-4.0f32..4.0),
-            pivot in prop::array::uniform2(-100.0f32..100.0),
-            rotation in prop_oneof![Just(0.0f32), -7.0f32..7.0],
-            origin in prop::array::uniform2(-64.0f32..64.0),
-            size in prop::array::uniform2(0.0f32..128.0),
-            rotated in any::<bool>(),
-        ) {
-            let (m, t) = parent;
-            let parent = Affine2::from_cols_array(&[m[0], m[1], m[2], m[3], t[0], t[1]]);
-            let transform = Transform {
-                position: pos.into(),
-                scale: scale.into(),
-                pivot: pivot.into(),
-                rotation,
-            };
-            let local = LocalQuad { origin: origin.into(), size: size.into(), rotated };
-            let want = local.place(&(parent * transform.matrix()));
-            let got = local.place_under(&parent, &transform);
-            // Rounding grows with the magnitudes multiplied: compare relative to the largest of them.
-            let mag = 1.0 + 3.0 * 2.0 * (500.0 + 1000.0 + 4.0 * (100.0 + 64.0 + 128.0));
-            prop_assert!(close(got.0, want.0, mag), "origin {:?} against {:?}", got.0, want.0);
-            prop_assert!(close(got.1, want.1, mag), "x edge {:?} against {:?}", got.1, want.1);
-            prop_assert!(close(got.2, want.2, mag), "y edge {:?} against {:?}", got.2, want.2);
-        }
     }
 }

@@ -110,7 +110,7 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
         return NOT_READY;
     };
     let local = sprite.local_quad();
-    let (p0, dx, dy) = local.place_under(&inh.matrix, slot.transform);
+    let (p0, dx, dy) = slot.transform.place(&local, &inh.matrix);
     if !all_finite(p0, dx, dy) {
         return NOT_READY;
     }

@@ -308,7 +308,7 @@ impl Kept {
             let i = d.quad as usize;
             if c & TRANSFORM_ONLY != 0 {
                 let t = scene.transform_at(s);
-                let (p0, dx, dy) = d.local.place_under(&parent.matrix, t);
+                let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
                 finite &= all_finite(p0, dx, dy);
                 if batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]) {
                     if i == run.end {
@@ -360,7 +360,7 @@ fn quad_of(
     }
     let (_, packed) = node_color(node, parent)?;
     let local = sprite.local_quad();
-    let (p0, dx, dy) = local.place_under(&parent.matrix, s.transform);
+    let (p0, dx, dy) = s.transform.place(&local, &parent.matrix);
     Some((
         (
             [p0.into(), dx.into(), dy.into()],
@@ -383,7 +383,7 @@ fn moved(
     old: &crate::batcher::Quad,
 ) -> (QuadParts, bool) {
     let t = scene.transform_at(slot);
-    let (p0, dx, dy) = d.local.place_under(&parent.matrix, t);
+    let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
     (
         (
             [p0.into(), dx.into(), dy.into()],

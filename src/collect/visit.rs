@@ -181,7 +181,7 @@ pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
     };
     let blend = node.blend_mode.resolve(parent.blend);
     // A non-finite transform shows in the quad's corners, which `push_sprite` checks.
-    let place = |l: &LocalQuad| l.place_under(&parent.matrix, transform);
+    let place = |l: &LocalQuad| transform.place(l, &parent.matrix);
     let local = push_sprite(cx, id, sprite, place, packed, blend, false)?;
     Some((local, blend))
 }
