@@ -4,10 +4,11 @@
 // many as the device's per-stage limit allows (16 at most); this source is expanded once per texture count k and
 // declares and samples only the first k, so a batch of k textures runs a switch of k arms (CPU rasterisers run
 // every arm for every fragment).
-// Group 1 (changes when a stream's buffer grows): the quad stream and the mesh-vertex stream. There is no vertex
-// buffer: the index says what to fetch. With the quad bit set (bit 31, or bit 23 where indices stop at 2^24 - 1)
-// it is corner `index & 3` of quad `(index - QUAD_BIT) >> 2` (48 bytes a sprite instead of four 24-byte vertices);
-// without, it is mesh vertex `index`.
+// Group 1 (changes when a stream's buffer grows): the quad stream (two arrays: each quad's corners, and the rest of
+// it, so that a moved sprite uploads only its corners) and the mesh-vertex stream. There is no vertex buffer: the
+// index says what to fetch. With the quad bit set (bit 31, or bit 23 where indices stop at 2^24 - 1) it is corner
+// `index & 3` of quad `(index - QUAD_BIT) >> 2` (48 bytes a sprite instead of four 24-byte vertices); without, it
+// is mesh vertex `index`.
 //
 // Positions arrive in clip space (the CPU applies the view), colour as straight-alpha RGBA8 tint * alpha; the
 // vertex shader premultiplies it, textures are stored premultiplied, so the output is premultiplied. The high
@@ -25,10 +26,13 @@ const DATA: u32 = 0x40u;
 const SLOT_MASK: u32 = 0x3fu;
 
 // Corner c: origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3); uv0 / uv1 picked the same way.
-struct Quad {
+struct Corners {
     origin: vec2<f32>,
     x_edge: vec2<f32>,
     y_edge: vec2<f32>,
+};
+
+struct QuadRest {
     uv0: vec2<f32>,
     uv1: vec2<f32>,
     color: u32,
@@ -50,9 +54,10 @@ struct GroupTransform {
     pad: u32,
 };
 
-@group(1) @binding(0) var<storage, read> quads: array<Quad>;
-@group(1) @binding(1) var<storage, read> mesh: array<MeshVertex>;
-@group(1) @binding(2) var<storage, read> transforms: array<GroupTransform>;
+@group(1) @binding(0) var<storage, read> corners: array<Corners>;
+@group(1) @binding(1) var<storage, read> quad_rest: array<QuadRest>;
+@group(1) @binding(2) var<storage, read> mesh: array<MeshVertex>;
+@group(1) @binding(3) var<storage, read> transforms: array<GroupTransform>;
 
 struct VertexOut {
     @builtin(position) position: vec4<f32>,
@@ -72,7 +77,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var frame = vec4<f32>(0.0);
     if (index & QUAD_BIT) != 0u {
         let qi = (index - QUAD_BIT) >> 2u;
-        let q = quads[qi];
+        let q = quad_rest[qi];
         if (q.texture & DATA) != 0u {
             // Outside the clip volume: the triangle is dropped.
             var out: VertexOut;
@@ -82,16 +87,17 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         let corner = index & 3u;
         let right = corner == 1u || corner == 2u;
         let bottom = corner >= 2u;
-        position = q.origin;
+        let k = corners[qi];
+        position = k.origin;
         if right {
-            position = position + q.x_edge;
+            position = position + k.x_edge;
         }
         if bottom {
-            position = position + q.y_edge;
+            position = position + k.y_edge;
         }
         uv = vec2<f32>(select(q.uv0.x, q.uv1.x, right), select(q.uv0.y, q.uv1.y, bottom));
         if (q.texture & TILING) != 0u {
-            let d = quads[qi + 1u];
+            let d = corners[qi + 1u];
             uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom);
             frame = vec4<f32>(q.uv0, q.uv1);
         }

@@ -86,9 +86,9 @@ pub(crate) fn capabilities(
             device.adapter_info().backend
         )))
     };
-    if limits.max_storage_buffers_per_shader_stage < 3 {
+    if limits.max_storage_buffers_per_shader_stage < 4 {
         return lacks(
-            "allows fewer than 3 storage buffers per shader stage; request the adapter's limits \
+            "allows fewer than 4 storage buffers per shader stage; request the adapter's limits \
              (`adapter.limits()`) rather than downlevel WebGL2 limits when creating the device",
         );
     }

@@ -1,5 +1,6 @@
 //! What the streams hold, in the layouts the batch shader (`shaders/batch.wgsl`) reads: the 48-byte [`Quad`] of a
-//! sprite or glyph, the 24-byte mesh [`Vertex`] of a shape, the 32-byte [`GroupTransform`] of a render group, and
+//! sprite or glyph (uploaded as two 24-byte halves, its corners and the rest, so that a moved sprite uploads only
+//! its corners), the 24-byte mesh [`Vertex`] of a shape, the 32-byte [`GroupTransform`] of a render group, and
 //! the index bits that tell quads from mesh vertices. Plain data: the [`Batcher`](crate::batcher::Batcher) fills
 //! them, the streams upload them.
 
@@ -15,7 +16,8 @@ pub const QUAD_INDEX_BIT_24: u32 = 1 << 23;
 
 /// One quad of the quad stream: 48 bytes, positions already in clip space. Corner `c` (0 top-left, 1 top-right,
 /// 2 bottom-right, 3 bottom-left) is `origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3)`, with texture
-/// coordinates `uv0` / `uv1` picked the same way.
+/// coordinates `uv0` / `uv1` picked the same way. The GPU holds it as two arrays: the first
+/// [`QUAD_CORNER_BYTES`] (the corners) in one, the rest in the other.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Quad {
@@ -36,7 +38,20 @@ pub struct Quad {
     pub texture: u32,
 }
 
+/// Bytes of a [`Quad`]'s corners (`origin`, `x_edge`, `y_edge`), the part a moved sprite uploads; the rest
+/// (frame, colour, texture word) is as long.
+pub const QUAD_CORNER_BYTES: usize = 24;
+
+const _: () = assert!(std::mem::size_of::<Quad>() == 2 * QUAD_CORNER_BYTES);
+
 impl Quad {
+    /// The corners half (`origin`, `x_edge`, `y_edge`), or the other half, as stored on the GPU.
+    #[inline(always)]
+    pub fn half(&self, corners: bool) -> [u32; 6] {
+        let words: [[u32; 6]; 2] = bytemuck::cast(*self);
+        words[usize::from(!corners)]
+    }
+
     /// The quad with corners `geometry` (origin, x edge, y edge), frame `uv` (`[u0, v0, u1, v1]`), `color` and
     /// texture slot word `texture`.
     #[inline(always)]

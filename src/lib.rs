@@ -31,7 +31,8 @@
 //!    its tile coordinates) and shapes as mesh vertices in grow-only streams drawn by one index stream; batches
 //!    break only on blend mode, topology, stencil state or texture
 //!    overflow (16 textures per batch by default).
-//! 3. **Upload**: the byte ranges that changed since the last frame, copied ahead of the pass.
+//! 3. **Upload**: the byte ranges that changed since the last frame, copied ahead of the pass (of a sprite that
+//!    only moved, its quad's corners).
 //! 4. **Prepare**: pipelines from the PipelineSystem and bind groups from the TextureSystem (created on first use
 //!    only). A batch of k textures uses the batch shader built for k slots.
 //! 5. **Record**: `set_*` and draw calls into one render pass; the Encoder issues a `set_*` only when state changes.

@@ -399,9 +399,9 @@ impl Scene {
     ///
     /// The transforms live in a dense array of their own, so a loop moving many sprites touches the transform and
     /// the 8-byte slot of each (and logs it), and the next frame, if it keeps its walk (see [`Scene::get_mut`]),
-    /// recomputes those sprites' corners without reading their other properties. Their quads are then uploaded
-    /// whether or not they moved (48 bytes each, a run of consecutive quads at a time); read a transform through
-    /// [`Scene::transform`] where you may not change it.
+    /// recomputes those sprites' corners without reading their other properties. Their corners are then uploaded
+    /// whether or not they moved (24 bytes a sprite, a run of consecutive quads at a time); read a transform
+    /// through [`Scene::transform`] where you may not change it.
     #[inline]
     pub fn transform_mut(&mut self, id: NodeId) -> Option<&mut Transform> {
         if !self.live(id) {

@@ -1,14 +1,17 @@
 //! The streams: the grow-only GPU buffers behind the batcher's quad, mesh-vertex and index streams, the bind group
-//! that exposes the first two to the batch shader, and the upload of what changed since the last frame.
+//! that exposes the first two to the batch shader, and the upload of what changed since the last frame. The quad
+//! stream lives in two buffers, its quads' corners and the rest of each, so that moved sprites upload only their
+//! corners (half of each quad).
 //!
 //! A buffer only grows (to the next power of two, at least 64 KiB, at most the device's binding limit). A
 //! re-created buffer has lost its contents, so its whole stream is marked dirty, and it gets a new generation so
 //! the [`Encoder`](crate::encoder::Encoder) re-binds it. In steady state nothing is created (counted).
 
 use crate::batcher::{Batcher, TrackedVec};
+use crate::elements::QUAD_CORNER_BYTES;
 use crate::encoder::{BindGroupId, BufferBinding, Encoder};
 use crate::stats::FrameStats;
-use crate::upload::UploadBelt;
+use crate::upload::{Source, UploadBelt};
 use crate::{Error, Result};
 
 /// A grow-only GPU buffer with a stable id and a generation bumped when it is re-created.
@@ -42,7 +45,24 @@ impl GpuBuffer {
         max: u64,
         stats: &mut FrameStats,
     ) -> bool {
-        let bytes = (stream.as_bytes().len() as u64).max(min);
+        let grown = self.fit_bytes(device, stream.as_bytes().len() as u64, min, max, stats);
+        if grown {
+            stream.mark_all_dirty();
+        }
+        grown
+    }
+
+    /// Makes room for `bytes` (at least `min`, at most `max`); returns whether the buffer was re-created (its
+    /// contents lost).
+    fn fit_bytes(
+        &mut self,
+        device: &wgpu::Device,
+        bytes: u64,
+        min: u64,
+        max: u64,
+        stats: &mut FrameStats,
+    ) -> bool {
+        let bytes = bytes.max(min);
         if self.buffer.as_ref().is_some_and(|b| b.size() >= bytes) || bytes == 0 {
             return false;
         }
@@ -55,7 +75,6 @@ impl GpuBuffer {
         }));
         self.generation += 1;
         stats.buffers_created += 1;
-        stream.mark_all_dirty();
         true
     }
 
@@ -72,11 +91,15 @@ impl GpuBuffer {
 /// indices.
 #[derive(Debug)]
 pub(crate) struct Streams {
-    quads: GpuBuffer,
+    /// Each quad's corners ([`QUAD_CORNER_BYTES`] a quad).
+    corners: GpuBuffer,
+    /// The rest of each quad: frame, colour, texture word.
+    quad_rest: GpuBuffer,
     vertices: GpuBuffer,
     indices: GpuBuffer,
     transforms: GpuBuffer,
-    /// Binds the quad, mesh-vertex and transform streams (group 1); re-created when any of their buffers is.
+    /// Binds the quad (two buffers), mesh-vertex and transform streams (group 1); re-created when any of their
+    /// buffers is.
     layout: wgpu::BindGroupLayout,
     group: Option<(BindGroupId, wgpu::BindGroup)>,
     /// Largest stream buffer the device binds.
@@ -99,10 +122,11 @@ impl Streams {
         };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("stage2d streams"),
-            entries: &[stream(0), stream(1), stream(2)],
+            entries: &[stream(0), stream(1), stream(2), stream(3)],
         });
         Streams {
-            quads: GpuBuffer::new(2, wgpu::BufferUsages::STORAGE, "stage2d quads"),
+            corners: GpuBuffer::new(2, wgpu::BufferUsages::STORAGE, "stage2d quad corners"),
+            quad_rest: GpuBuffer::new(4, wgpu::BufferUsages::STORAGE, "stage2d quad frames"),
             vertices: GpuBuffer::new(0, wgpu::BufferUsages::STORAGE, "stage2d mesh vertices"),
             indices: GpuBuffer::new(1, wgpu::BufferUsages::INDEX, "stage2d indices"),
             transforms: GpuBuffer::new(3, wgpu::BufferUsages::STORAGE, "stage2d group transforms"),
@@ -129,8 +153,9 @@ impl Streams {
         frame: &mut FrameStats,
     ) -> Result<bool> {
         let max = self.max;
+        let half = b.quads.len() * QUAD_CORNER_BYTES;
         for (stream, bytes) in [
-            ("quad", b.quads.as_bytes().len()),
+            ("quad", half),
             ("vertex", b.vertices.as_bytes().len()),
             ("index", b.indices.as_bytes().len()),
             ("transform", b.transforms.as_bytes().len()),
@@ -142,15 +167,21 @@ impl Streams {
         }
         // Storage buffers are bound even when empty: they always exist (at least 4 bytes).
         let mut rebind = self.group.is_none();
-        rebind |= self.quads.fit(device, &mut b.quads, 4, max, frame);
+        let mut grown = self.corners.fit_bytes(device, half as u64, 4, max, frame);
+        grown |= self.quad_rest.fit_bytes(device, half as u64, 4, max, frame);
+        if grown {
+            b.quads.mark_all_dirty();
+        }
+        rebind |= grown;
         rebind |= self.vertices.fit(device, &mut b.vertices, 4, max, frame);
         rebind |= self
             .transforms
             .fit(device, &mut b.transforms, 32, max, frame);
         self.indices.fit(device, &mut b.indices, 0, max, frame);
         if rebind {
-            let (Some(q), Some(v), Some(t)) = (
-                &self.quads.buffer,
+            let (Some(c), Some(q), Some(v), Some(t)) = (
+                &self.corners.buffer,
+                &self.quad_rest.buffer,
                 &self.vertices.buffer,
                 &self.transforms.buffer,
             ) else {
@@ -162,14 +193,18 @@ impl Streams {
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
-                        resource: q.as_entire_binding(),
+                        resource: c.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
-                        resource: v.as_entire_binding(),
+                        resource: q.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
+                        resource: v.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
                         resource: t.as_entire_binding(),
                     },
                 ],
@@ -182,15 +217,49 @@ impl Streams {
             self.group = Some((id, group));
         }
         let mut wrote = false;
+        let quads = b.quads.as_slice();
+        // Each dirty quad range uploads both halves; a range in which only corners changed, its corners.
+        let halves = b
+            .quads
+            .dirty_ranges()
+            .iter()
+            .flat_map(|r| [(r, true), (r, false)])
+            .chain(b.quads.head_dirty_ranges().iter().map(|r| (r, true)));
+        for (r, corners) in halves {
+            let gpu = if corners {
+                &self.corners
+            } else {
+                &self.quad_rest
+            };
+            let Some(buf) = &gpu.buffer else { continue };
+            let part = &quads[r.clone()];
+            let fill = |first: usize, dst: wgpu::WriteOnly<'_, [u8]>| {
+                let (pieces, _) = dst.into_chunks::<QUAD_CORNER_BYTES>();
+                let end = (first + pieces.len()).min(part.len());
+                pieces.write_iter(
+                    part[first..end]
+                        .iter()
+                        .map(|q| bytemuck::cast::<_, [u8; QUAD_CORNER_BYTES]>(q.half(corners))),
+                );
+            };
+            let src = Source::Pieces {
+                pieces: r.len(),
+                unit: QUAD_CORNER_BYTES,
+                fill: &fill,
+            };
+            let offset = (r.start * QUAD_CORNER_BYTES) as u64;
+            self.belt.write(encoder, buf, offset, src, frame);
+            wrote = true;
+        }
         let mut upload = |gpu: &GpuBuffer, dirty: &mut dyn Iterator<Item = (u64, &[u8])>| {
             if let Some(buf) = &gpu.buffer {
                 for (offset, bytes) in dirty {
-                    self.belt.write(encoder, buf, offset, bytes, frame);
+                    self.belt
+                        .write(encoder, buf, offset, Source::Bytes(bytes), frame);
                     wrote = true;
                 }
             }
         };
-        upload(&self.quads, &mut b.quads.dirty_bytes());
         upload(&self.vertices, &mut b.vertices.dirty_bytes());
         upload(&self.indices, &mut b.indices.dirty_bytes());
         upload(&self.transforms, &mut b.transforms.dirty_bytes());

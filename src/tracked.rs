@@ -1,6 +1,7 @@
 //! [`TrackedVec`]: a stream rewritten from the start each frame that remembers last frame's contents and which
 //! ranges of this frame differ from them, so only those are uploaded (each range on its own, up to
-//! [`MAX_DIRTY_RANGES`]). The batcher's quad, vertex and index streams are these.
+//! [`MAX_DIRTY_RANGES`]). The batcher's quad, vertex and index streams are these. A second list holds ranges in
+//! which only the leading part of each element changed (a moved quad's corners), uploaded as that part alone.
 
 use bytemuck::Pod;
 use std::ops::Range;
@@ -33,15 +34,77 @@ pub struct TrackedVec<T> {
     /// Last frame's contents beyond `len`, this frame's before it.
     data: Vec<T>,
     len: usize,
-    /// Changed ranges in the order they were marked (ascending: a frame writes front to back).
-    dirty: Vec<Range<usize>>,
+    /// Changed ranges, ascending.
+    dirty: DirtyRanges,
+    /// Ranges in which only each element's leading part changed (its owner knows which part: for the quad
+    /// stream, the corners), ascending; they may overlap `dirty`.
+    head: DirtyRanges,
+}
+
+/// Ranges of elements to upload, ascending and apart, at most [`MAX_DIRTY_RANGES`].
+#[derive(Debug, Default)]
+struct DirtyRanges(Vec<Range<usize>>);
+
+impl DirtyRanges {
+    /// Adds `r`: joined to the last range when they are less than `gap` elements apart, else a range of its own
+    /// (after the last one; placed in order before it). Past [`MAX_DIRTY_RANGES`] the last range widens, or for a
+    /// range before it, the two closest merge.
+    #[inline]
+    fn mark(&mut self, r: Range<usize>, gap: usize) {
+        let full = self.0.len() == MAX_DIRTY_RANGES;
+        match self.0.last_mut() {
+            // Starting before the last range (elements changed out of order, as a kept walk's changes listed in
+            // update order rather than draw order): placed among the others instead of widening it.
+            Some(last) if r.start < last.start => self.mark_before(r, gap),
+            Some(last) if full || r.start <= last.end + gap => {
+                last.start = last.start.min(r.start);
+                last.end = last.end.max(r.end);
+            }
+            _ => self.0.push(r),
+        }
+    }
+
+    /// [`DirtyRanges::mark`] for a range before the last: inserted in order, merged with ranges within `gap`;
+    /// past [`MAX_DIRTY_RANGES`] the two closest ranges merge.
+    #[cold]
+    fn mark_before(&mut self, r: Range<usize>, gap: usize) {
+        let d = &mut self.0;
+        let at = d.partition_point(|x| x.start <= r.start);
+        d.insert(at, r);
+        let mut out = 0;
+        for j in 1..d.len() {
+            if d[j].start <= d[out].end + gap {
+                d[out].end = d[out].end.max(d[j].end);
+            } else {
+                out += 1;
+                d[out] = d[j].clone();
+            }
+        }
+        d.truncate(out + 1);
+        while d.len() > MAX_DIRTY_RANGES {
+            let j = (0..d.len() - 1)
+                .min_by_key(|&j| d[j + 1].start - d[j].end)
+                .expect("two ranges or more");
+            let next = d.remove(j + 1);
+            d[j].end = d[j].end.max(next.end);
+        }
+    }
+
+    /// The part of `r` below `len` marked (nothing when that is empty).
+    fn mark_below(&mut self, r: Range<usize>, len: usize, gap: usize) {
+        let r = r.start.min(len)..r.end.min(len);
+        if !r.is_empty() {
+            self.mark(r, gap);
+        }
+    }
 }
 
 impl<T: Pod + Default> TrackedVec<T> {
     /// Starts a new frame: writes go to the front again, nothing is dirty yet.
     pub fn rewind(&mut self) {
         self.len = 0;
-        self.dirty.clear();
+        self.dirty.0.clear();
+        self.head.0.clear();
     }
 
     /// Elements the storage holds without reallocating (tests check the steady state allocates nothing).
@@ -67,14 +130,21 @@ impl<T: Pod + Default> TrackedVec<T> {
 
     /// The span of everything written this frame whose contents differ from last frame's.
     pub fn dirty(&self) -> Option<Range<usize>> {
-        let start = self.dirty.iter().map(|r| r.start).min()?;
-        let end = self.dirty.iter().map(|r| r.end).max()?;
+        let all = || self.dirty.0.iter().chain(&self.head.0);
+        let start = all().map(|r| r.start).min()?;
+        let end = all().map(|r| r.end).max()?;
         Some(start..end)
     }
 
     /// The ranges that differ from last frame's, each uploaded on its own.
     pub fn dirty_ranges(&self) -> &[Range<usize>] {
-        &self.dirty
+        &self.dirty.0
+    }
+
+    /// The ranges in which only each element's leading part differs from last frame's (see
+    /// [`TrackedVec::mark_head_dirty`]); they may overlap [`TrackedVec::dirty_ranges`].
+    pub fn head_dirty_ranges(&self) -> &[Range<usize>] {
+        &self.head.0
     }
 
     /// This frame's contents in bytes.
@@ -85,7 +155,7 @@ impl<T: Pod + Default> TrackedVec<T> {
     /// The dirty ranges as (byte offset, bytes), ready to upload.
     pub fn dirty_bytes(&self) -> impl Iterator<Item = (u64, &[u8])> + '_ {
         let size = std::mem::size_of::<T>();
-        self.dirty.iter().map(move |r| {
+        self.dirty.0.iter().map(move |r| {
             let bytes = bytemuck::cast_slice(&self.data[r.clone()]);
             ((r.start * size) as u64, bytes)
         })
@@ -114,65 +184,34 @@ impl<T: Pod + Default> TrackedVec<T> {
     /// Forgets last frame's contents (the GPU copy is unknown): every element of the next frame is dirty.
     pub fn forget(&mut self) {
         self.data.clear();
-        self.len = 0;
-        self.dirty.clear();
+        self.rewind();
     }
 
     /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
     pub fn mark_all_dirty(&mut self) {
-        self.dirty.clear();
+        self.dirty.0.clear();
+        self.head.0.clear();
         if self.len > 0 {
-            self.dirty.push(0..self.len);
+            self.dirty.0.push(0..self.len);
         }
     }
 
-    /// Adds `r` to the dirty ranges: joined to the last one when they are close, else a range of its own (after
-    /// the last one; placed in order before it). Past [`MAX_DIRTY_RANGES`] the last range widens, or for a range
-    /// before it, the two closest merge.
+    /// Two ranges closer than this many elements are uploaded as one.
+    const GAP: usize = MERGE_GAP_BYTES
+        / if std::mem::size_of::<T>() == 0 {
+            1
+        } else {
+            std::mem::size_of::<T>()
+        };
+
+    /// Adds `r` to the dirty ranges.
     #[inline]
     fn mark(&mut self, r: Range<usize>) {
-        let gap = MERGE_GAP_BYTES / std::mem::size_of::<T>().max(1);
-        let full = self.dirty.len() == MAX_DIRTY_RANGES;
-        match self.dirty.last_mut() {
-            // Starting before the last range (elements changed out of order, as a kept walk's changes listed in
-            // update order rather than draw order): placed among the others instead of widening it.
-            Some(last) if r.start < last.start => self.mark_before(r, gap),
-            Some(last) if full || r.start <= last.end + gap => {
-                last.start = last.start.min(r.start);
-                last.end = last.end.max(r.end);
-            }
-            _ => self.dirty.push(r),
-        }
-    }
-
-    /// [`TrackedVec::mark`] for a range before the last: inserted in order, merged with ranges within `gap`; past
-    /// [`MAX_DIRTY_RANGES`] the two closest ranges merge.
-    #[cold]
-    fn mark_before(&mut self, r: Range<usize>, gap: usize) {
-        let d = &mut self.dirty;
-        let at = d.partition_point(|x| x.start <= r.start);
-        d.insert(at, r);
-        let mut out = 0;
-        for j in 1..d.len() {
-            if d[j].start <= d[out].end + gap {
-                d[out].end = d[out].end.max(d[j].end);
-            } else {
-                out += 1;
-                d[out] = d[j].clone();
-            }
-        }
-        d.truncate(out + 1);
-        while d.len() > MAX_DIRTY_RANGES {
-            let j = (0..d.len() - 1)
-                .min_by_key(|&j| d[j + 1].start - d[j].end)
-                .expect("two ranges or more");
-            let next = d.remove(j + 1);
-            d[j].end = d[j].end.max(next.end);
-        }
+        self.dirty.mark(r, Self::GAP);
     }
 
     /// Element `i` (below the length) to write without marking it: the caller marks what it wrote
-    /// ([`TrackedVec::mark_dirty`]) before the next upload.
+    /// ([`TrackedVec::mark_dirty`] or [`TrackedVec::mark_head_dirty`]) before the next upload.
     #[inline(always)]
     pub fn get_mut_unmarked(&mut self, i: usize) -> Option<&mut T> {
         self.data[..self.len].get_mut(i)
@@ -258,15 +297,19 @@ impl<T: Pod + Default> TrackedVec<T> {
         if r.end > self.len {
             self.data.truncate(self.len);
         }
-        let r = r.start.min(self.len)..r.end.min(self.len);
-        if !r.is_empty() {
-            self.mark(r);
-        }
+        self.dirty.mark_below(r, self.len, Self::GAP);
+    }
+
+    /// Says that in `r` (below the length) only each element's leading part changed (the stream's owner knows how
+    /// long: a quad's corners), so only that part of each is uploaded. Writes past the length are ignored.
+    pub fn mark_head_dirty(&mut self, r: Range<usize>) {
+        self.head.mark_below(r, self.len, Self::GAP);
     }
 
     /// Keeps every element and forgets the dirty ranges (they were uploaded): a frame that reuses the last.
     pub fn keep_all(&mut self) {
-        self.dirty.clear();
+        self.dirty.0.clear();
+        self.head.0.clear();
     }
 
     /// Appends one item of `W` 32-bit words, comparing it word by word (inlined, branch-free) with what stood there

@@ -69,14 +69,14 @@ impl UploadBelt {
         }
     }
 
-    /// Copies `data` into `target` at `offset` before `encoder`'s commands run. `data.len()` and `offset` must be
+    /// Copies `data` into `target` at `offset` before `encoder`'s commands run. The length and `offset` must be
     /// multiples of 4 (`wgpu::COPY_BUFFER_ALIGNMENT`).
     pub fn write(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::Buffer,
         offset: u64,
-        data: &[u8],
+        data: Source<'_>,
         stats: &mut FrameStats,
     ) {
         let len = data.len() as u64;
@@ -152,37 +152,84 @@ impl UploadBelt {
     }
 }
 
+/// What an upload writes: bytes as they stand, or bytes put together piece by piece (one part of each element of
+/// a stream, as a moved quad's corners).
+#[derive(Clone, Copy)]
+pub(crate) enum Source<'a> {
+    /// These bytes.
+    Bytes(&'a [u8]),
+    /// `pieces` pieces of `unit` bytes each: `fill(i, dst)` writes pieces `i..i + dst.len() / unit` into `dst`.
+    Pieces {
+        pieces: usize,
+        unit: usize,
+        fill: &'a (dyn Fn(usize, wgpu::WriteOnly<'_, [u8]>) + Sync),
+    },
+}
+
+impl Source<'_> {
+    /// Bytes written.
+    pub fn len(&self) -> usize {
+        match self {
+            Source::Bytes(b) => b.len(),
+            Source::Pieces { pieces, unit, .. } => pieces * unit,
+        }
+    }
+
+    /// Writes this source's bytes `at..at + dst.len()` (`at` and the length whole pieces) into `dst`.
+    fn fill(&self, at: usize, mut dst: wgpu::WriteOnly<'_, [u8]>) {
+        match self {
+            Source::Bytes(b) => dst.copy_from_slice(&b[at..at + dst.len()]),
+            Source::Pieces { unit, fill, .. } => fill(at / unit, dst),
+        }
+    }
+
+    /// What a split must be a multiple of: whole pieces whose mapped ranges start 8-aligned.
+    fn step(&self) -> usize {
+        let unit = match self {
+            Source::Bytes(_) => 1,
+            Source::Pieces { unit, .. } => (*unit).max(1),
+        };
+        let align = wgpu::MAP_ALIGNMENT as usize;
+        let (mut a, mut b) = (unit, align);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        unit / a * align
+    }
+}
+
 /// Copies of at least this many bytes into a staging chunk are split over every core (of four or more).
 const PARALLEL_COPY_BYTES: usize = 1 << 20;
 
-/// Writes `src` into the mapped `buffer` at `start`; on every core for large copies: a frame of 100,000 changed
-/// quads writes 4.8 MB, most of it just written by other cores (kept walks patch quads in parallel), which one
-/// core would first have to fetch from their caches. Halves are written side by side, each through its own mapped
-/// range, down to 256 KiB pieces (nothing allocated).
-fn copy(buffer: &wgpu::Buffer, start: u64, src: &[u8]) {
+/// Writes `src` into the mapped `buffer` at `start`; on every core for large copies: a frame of 100,000 moved
+/// sprites writes 2.4 MB of corners, most of them just written by other cores (kept walks patch quads in
+/// parallel), which one core would first have to fetch from their caches. Halves are written side by side, each
+/// through its own mapped range, down to pieces of about 256 KiB (nothing allocated).
+fn copy(buffer: &wgpu::Buffer, start: u64, src: Source<'_>) {
     const PIECE: usize = 256 << 10;
-    fn one(buffer: &wgpu::Buffer, start: u64, src: &[u8]) {
-        buffer
-            .slice(start..start + src.len() as u64)
+    fn one(buffer: &wgpu::Buffer, start: u64, src: Source<'_>, at: usize, len: usize) {
+        let mut view = buffer
+            .slice(start..start + len as u64)
             .get_mapped_range_mut()
-            .expect("active chunks are mapped")
-            .copy_from_slice(src);
+            .expect("active chunks are mapped");
+        src.fill(at, view.slice(..));
     }
-    fn halves(buffer: &wgpu::Buffer, start: u64, src: &[u8]) {
-        if src.len() <= 2 * PIECE {
-            return one(buffer, start, src);
+    fn halves(buffer: &wgpu::Buffer, start: u64, src: Source<'_>, at: usize, len: usize) {
+        // Whole steps, so that each half's mapped range starts 8-aligned on a piece.
+        let step = src.step();
+        let mid = len / 2 / step * step;
+        if len <= 2 * PIECE || mid == 0 {
+            return one(buffer, start, src, at, len);
         }
-        // A multiple of the piece: mapped ranges start 8-aligned.
-        let mid = src.len() / 2 / PIECE * PIECE;
-        let (a, b) = src.split_at(mid);
         rayon::join(
-            || halves(buffer, start, a),
-            || halves(buffer, start + mid as u64, b),
+            || halves(buffer, start, src, at, mid),
+            || halves(buffer, start + mid as u64, src, at + mid, len - mid),
         );
     }
-    if src.len() < PARALLEL_COPY_BYTES || rayon::current_num_threads() < 4 {
-        one(buffer, start, src);
+    let len = src.len();
+    if len < PARALLEL_COPY_BYTES || rayon::current_num_threads() < 4 {
+        one(buffer, start, src, 0, len);
     } else {
-        halves(buffer, start, src);
+        halves(buffer, start, src, 0, len);
     }
 }

@@ -22,8 +22,8 @@ fn a_second_identical_frame_creates_nothing_and_uploads_nothing() {
     assert_eq!(first.pipelines_created, 1);
     assert_eq!(first.bind_groups_created, 2, "texture set and streams");
     assert_eq!(
-        first.buffers_created, 5,
-        "quad, mesh-vertex, index and group-transform streams, and one staging chunk"
+        first.buffers_created, 6,
+        "quad (corners and the rest), mesh-vertex, index and group-transform streams, and one staging chunk"
     );
     assert_eq!(
         first.bytes_uploaded,
@@ -43,12 +43,16 @@ fn a_second_identical_frame_creates_nothing_and_uploads_nothing() {
         1
     );
     assert_eq!(second.pipeline_misses, 0);
-    // One sprite moves: only its 48-byte quad goes up.
+    // One sprite moves: only its quad's 24 bytes of corners go up.
     let c = s.children(s.root())[7];
     s.transform_mut(c).unwrap().position.y = 3.0;
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    assert_eq!(r.stats().last_frame.bytes_uploaded, 24);
+    // One sprite fades: its whole 48-byte quad goes up.
+    s.get_mut(c).unwrap().alpha = 0.5;
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
     assert_eq!(r.stats().last_frame.bytes_uploaded, 48);
-    assert_eq!(r.stats().frames, 3);
+    assert_eq!(r.stats().frames, 4);
 }
 
 #[test]
@@ -143,8 +147,8 @@ fn moving_the_first_and_last_of_1000_sprites_uploads_two_quads() {
         s.transform_mut(id).unwrap().position.x += 1.0;
     }
     r.render(&s, &target, Some(Color::BLACK)).unwrap();
-    // Two 48-byte quads, each its own range, instead of the 1,000 between them.
-    assert_eq!(r.stats().last_frame.bytes_uploaded, 2 * 48);
+    // Two quads' 24 bytes of corners, each its own range, instead of the 1,000 quads between them.
+    assert_eq!(r.stats().last_frame.bytes_uploaded, 2 * 24);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! textures).
 //!
 //! Sprites and glyphs are quads: one 48-byte [`Quad`] each (a clip-space parallelogram and a texture frame), whose
-//! four corners the vertex shader makes. Shape meshes are [`Vertex`]es. Both live in storage buffers and one index
+//! four corners the vertex shader makes (the GPU holds quads as two arrays, corners and the rest, so a moved
+//! sprite uploads half its quad). Shape meshes are [`Vertex`]es. Both live in storage buffers and one index
 //! stream draws them: an index with the quad bit set names corner `index & 3` of quad `(index - bit) >> 2`, any
 //! other index names a mesh vertex. So quads and meshes share batches and draw calls in tree order. The quad bit
 //! is [`QUAD_INDEX_BIT`] (bit 31), or [`QUAD_INDEX_BIT_24`] (bit 23) on devices whose indices stop at 2^24 - 1.
@@ -382,7 +383,8 @@ impl Batcher {
 
     /// Rewrites quad `i`'s corners (origin, x edge, y edge), keeping its frame, colour and texture: a sprite that
     /// only moved. Neither compared nor marked for upload: the caller marks the quads it rewrote, a run at a time
-    /// ([`TrackedVec::mark_dirty`] on [`Batcher::quads`]). Returns whether quad `i` exists.
+    /// ([`TrackedVec::mark_head_dirty`] on [`Batcher::quads`]: only their corners go up). Returns whether quad `i`
+    /// exists.
     #[inline(always)]
     pub fn patch_corners(&mut self, i: usize, geometry: [[f32; 2]; 3]) -> bool {
         let Some(q) = self.quads.get_mut_unmarked(i) else {
@@ -409,6 +411,27 @@ impl Batcher {
             Some(crate::tracked::store_if_changed::<_, 12>(q, new))
         });
         self.prep_changed = changed;
+        ok
+    }
+
+    /// [`Batcher::patch_corners`] for quads `start..start + n` on every core: `f(k)` gives quad `start + k`'s
+    /// corners, or `None` to give up. Not compared; the range's corners are marked for upload. Returns whether
+    /// none gave up.
+    pub fn patch_corners_par(
+        &mut self,
+        start: usize,
+        n: usize,
+        f: impl Fn(usize) -> Option<[[f32; 2]; 3]> + Sync,
+    ) -> bool {
+        let mut changed = std::mem::take(&mut self.prep_changed);
+        // Reported unchanged: the range is marked below, corners only (a chunk that gave up is marked whole).
+        let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
+            let g = f(k)?;
+            (q.origin, q.x_edge, q.y_edge) = (g[0], g[1], g[2]);
+            Some(false)
+        });
+        self.prep_changed = changed;
+        self.quads.mark_head_dirty(start..start + n);
         ok
     }
 

@@ -201,11 +201,28 @@ impl Kept {
         let counters = *counters;
         batcher.keep_frame();
         let (mut lo, mut hi) = (usize::MAX, 0);
-        let ok = if let Some(first) = self.dense(changes, parallel_min) {
+        let ok = if let Some((first, moved_only)) = self.dense(changes, parallel_min) {
             // Many changes, one after another in the quad stream (an update loop in draw order): on every core.
             // Each slot is listed once (its quad is one of consecutive ones), so no entry here depends on another.
             let (drawn, parents) = (&self.drawn, &self.parents);
             (lo, hi) = (first, first + changes.len());
+            if moved_only {
+                // Only transforms changed: corners written and uploaded without comparing, as on one core.
+                return self.kept_after(
+                    batcher.patch_corners_par(first, changes.len(), |k| {
+                        let s = (changes[k] & !TRANSFORM_ONLY) as usize;
+                        let d = &drawn[s];
+                        let t = scene.transform_at(s);
+                        let (p0, dx, dy) = t.place(&d.local, &parents[d.parent as usize].matrix);
+                        all_finite(p0, dx, dy).then_some([p0.into(), dx.into(), dy.into()])
+                    }),
+                    scene,
+                    changes.len(),
+                    lo..hi,
+                    &counters,
+                    stats,
+                );
+            }
             let ok = batcher.patch_quads_par(first, changes.len(), |k, old| {
                 let c = changes[k];
                 let s = (c & !TRANSFORM_ONLY) as usize;
@@ -233,16 +250,30 @@ impl Kept {
         } else {
             self.patch_each(scene, changes, batcher, &mut lo, &mut hi)
         };
-        if lo < hi {
-            self.patched = Some(lo..hi);
-        }
+        self.kept_after(ok, scene, changes.len(), lo..hi, &counters, stats)
+    }
+
+    /// Ends a kept frame that patched `changes` sprites' quads in `patched` (`ok`: all of them), adding the
+    /// walk's counters to `stats`; or, when not `ok`, notes what was patched for the walk that follows.
+    fn kept_after(
+        &mut self,
+        ok: bool,
+        scene: &Scene,
+        changes: usize,
+        patched: Range<usize>,
+        counters: &FrameStats,
+        stats: &mut FrameStats,
+    ) -> bool {
         if !ok {
+            if !patched.is_empty() {
+                self.patched = Some(patched);
+            }
             return false;
         }
         self.patched = None;
-        stats.accumulate(&counters);
+        stats.accumulate(counters);
         stats.walks_kept += 1;
-        stats.sprites_updated += changes.len() as u64;
+        stats.sprites_updated += changes as u64;
         // Changes after this frame are counted from now.
         let since = scene.begin_render_walk();
         if let Some(k) = &mut self.kept {
@@ -252,8 +283,8 @@ impl Kept {
     }
 
     /// The first quad of `changes` if there are at least `parallel_min` of them (and four threads) and this walk
-    /// drew them as consecutive quads, in order.
-    fn dense(&self, changes: &[u32], parallel_min: usize) -> Option<usize> {
+    /// drew them as consecutive quads, in order; and whether each was a change of transform only.
+    fn dense(&self, changes: &[u32], parallel_min: usize) -> Option<(usize, bool)> {
         use rayon::prelude::*;
         const CHUNK: usize = 4096;
         if changes.len() < parallel_min.max(2) || (rayon::current_num_threads() < 4 && !cfg!(test))
@@ -268,10 +299,17 @@ impl Kept {
                 .map(|d| d.quad as usize)
         };
         let first = at(0)?;
-        let dense = changes.par_chunks(CHUNK).enumerate().all(|(c, chunk)| {
-            (0..chunk.len()).all(|j| at(c * CHUNK + j) == Some(first + c * CHUNK + j))
-        });
-        dense.then_some(first)
+        // Per chunk: `None` if not dense, else whether every change in it moved a sprite only.
+        let dense = changes
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let dense =
+                    (0..chunk.len()).all(|j| at(c * CHUNK + j) == Some(first + c * CHUNK + j));
+                dense.then(|| chunk.iter().all(|&x| x & TRANSFORM_ONLY != 0))
+            })
+            .reduce(|| Some(true), |a, b| Some(a? && b?));
+        dense.map(|moved_only| (first, moved_only))
     }
 
     /// Patches `changes` one by one, widening `lo..hi` over the quads written; `false` at the first that needs a
@@ -288,12 +326,13 @@ impl Kept {
         // Non-finite corners are rare: noted rather than branched on, so that the next sprite's work need not
         // wait for this one's test. The quads written meanwhile are in `lo..hi` for the walk that follows.
         let mut finite = true;
-        // Moved sprites' quads are written unmarked and marked a run of consecutive quads at a time (an update
-        // loop in draw order is one run), not compared: a sprite's transform was asked for to move it.
+        // Moved sprites' corners are written unmarked and marked a run of consecutive quads at a time (an update
+        // loop in draw order is one run), not compared: a sprite's transform was asked for to move it. Only their
+        // corners are uploaded.
         let mut run = 0..0;
         let mark = |batcher: &mut Batcher, run: &Range<usize>, lo: &mut usize, hi: &mut usize| {
             if !run.is_empty() {
-                batcher.quads.mark_dirty(run.clone());
+                batcher.quads.mark_head_dirty(run.clone());
                 *lo = (*lo).min(run.start);
                 *hi = (*hi).max(run.end);
             }
@@ -462,6 +501,16 @@ mod tests {
                 }
             }
             apply(&mut self.gpu_quads, &self.b.quads);
+            // Ranges of moved quads upload their corners alone, as the streams do.
+            let q = &self.b.quads;
+            for r in q.head_dirty_ranges() {
+                for (g, n) in self.gpu_quads[r.clone()]
+                    .iter_mut()
+                    .zip(&q.as_slice()[r.clone()])
+                {
+                    (g.origin, g.x_edge, g.y_edge) = (n.origin, n.x_edge, n.y_edge);
+                }
+            }
             apply(&mut self.gpu_indices, &self.b.indices);
             s
         }
@@ -523,13 +572,17 @@ mod tests {
         let st = f.frame(&s);
         assert_eq!((st.walks_kept, st.sprites_updated, st.sprites), (1, 0, 40));
         assert!(f.b.quads.dirty_ranges().is_empty());
-        // Two sprites moved: their quads alone are computed and uploaded.
+        assert!(f.b.quads.head_dirty_ranges().is_empty());
+        // Two sprites changed: their quads alone are computed and uploaded, the moved one's corners only.
         s.transform_mut(ids[3]).unwrap().position.x += 3.0;
         s.get_mut(ids[42]).unwrap().alpha = 0.5;
         let st = f.frame(&s);
         assert_eq!((st.walks_kept, st.sprites_updated, st.sprites), (1, 2, 40));
-        let dirty: usize = f.b.quads.dirty_ranges().iter().map(|r| r.len()).sum();
-        assert_eq!(dirty, 2);
+        let moved = f.c.kept.drawn[ids[3].slot()].quad as usize;
+        let faded = f.c.kept.drawn[ids[42].slot()].quad as usize;
+        let only = |r: &[Range<usize>]| (r.len() == 1).then(|| r[0].clone());
+        assert_eq!(only(f.b.quads.head_dirty_ranges()), Some(moved..moved + 1));
+        assert_eq!(only(f.b.quads.dirty_ranges()), Some(faded..faded + 1));
         let want = reference(&s);
         assert!(f.b.quads.as_slice() == want.0.as_slice());
         assert!(f.gpu_quads == want.0);
@@ -614,8 +667,9 @@ mod tests {
             s.transform_mut(ids[i]).unwrap().position.y += 1.0;
         }
         assert_eq!(f.frame(&s).walks_kept, 1);
-        let dirty: usize = f.b.quads.dirty_ranges().iter().map(|r| r.len()).sum();
-        // Their quads, and those less than 256 bytes from another changed one (one copy is cheaper than two);
+        assert!(f.b.quads.dirty_ranges().is_empty(), "moved: corners only");
+        let dirty: usize = f.b.quads.head_dirty_ranges().iter().map(|r| r.len()).sum();
+        // Their quads' corners, and those less than 256 bytes from another changed one (one copy is cheaper than two);
         // merging each change into the last range instead uploaded all 40.
         let want: usize = {
             let mut q: Vec<usize> = [42usize, 4, 23, 5, 41]
@@ -636,7 +690,7 @@ mod tests {
             }
             runs.iter().map(|r| r.len()).sum()
         };
-        assert_eq!(dirty, want, "{:?}", f.b.quads.dirty_ranges());
+        assert_eq!(dirty, want, "{:?}", f.b.quads.head_dirty_ranges());
         assert!(f.gpu_quads[..] == reference(&s).0[..]);
     }
 
