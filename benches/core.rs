@@ -1,7 +1,7 @@
 //! Micro-benchmarks of the pure CPU core: scene walk + batching, pipeline-key lookups, bound-state checks.
 //! `cargo bench --bench core` prints medians per operation.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use stage2d::internals::Batcher;
 use stage2d::internals::{Collector, View};
 use stage2d::internals::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
@@ -68,6 +68,46 @@ fn collect_and_batch(c: &mut Criterion) {
             });
         }
     }
+    // The same at 100,000 with the caches emptied before each frame, as a software adapter's rasterising does between
+    // the bunnymark's frames (64 MiB written, untimed): what the walk's memory traffic costs.
+    let n = 100_000;
+    let (mut scene, ids) = scene_of(n);
+    let mut batcher = Batcher::new(16);
+    let mut collector = Collector::default();
+    let view = View::new(800, 600, tex.id());
+    let root = scene.root();
+    let mut junk = vec![0u8; 64 << 20];
+    let mut t = 0.0f32;
+    c.bench_function(&format!("update+kept walk, cold caches {n} sprites"), |b| {
+        b.iter_batched(
+            || {
+                for x in junk.iter_mut().step_by(64) {
+                    *x = x.wrapping_add(1);
+                }
+            },
+            |()| {
+                t += 1.0;
+                let dx = t.sin();
+                for id in &ids {
+                    scene.transform_mut(*id).unwrap().position.x += dx;
+                }
+                let mut stats = FrameStats::default();
+                let live = |_: TextureId| true;
+                collector.collect_frame(
+                    &scene,
+                    root,
+                    view,
+                    &mut batcher,
+                    live,
+                    None,
+                    0,
+                    &mut stats,
+                );
+                black_box(batcher.quads.len());
+            },
+            BatchSize::PerIteration,
+        )
+    });
 }
 
 /// The app-side cost of an animated crowd: 10,000 animation clocks at 12 frames a second stepped by 1/60 s (a

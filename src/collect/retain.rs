@@ -28,6 +28,7 @@ use crate::scene::{Scene, TRANSFORM_ONLY};
 use crate::sprite::LocalQuad;
 use crate::stats::FrameStats;
 use crate::{BlendMode, NodeId, NodeKind, TextureId};
+use glam::Vec2;
 use std::ops::Range;
 
 /// What the last walk drew for one node slot.
@@ -324,8 +325,11 @@ impl Kept {
     ) -> bool {
         let walk = self.walk;
         // Non-finite corners are rare: noted rather than branched on, so that the next sprite's work need not
-        // wait for this one's test. The quads written meanwhile are in `lo..hi` for the walk that follows.
+        // wait for this one's test. The quads written meanwhile are in `lo..hi` for the walk that follows. Moved
+        // sprites' corners are summed times zero (NaN from any non-finite corner, or from a sum that overflows,
+        // where a walk is right too), tested once at the end.
         let mut finite = true;
+        let mut moved = Vec2::ZERO;
         // Moved sprites' corners are written unmarked and marked a run of consecutive quads at a time (an update
         // loop in draw order is one run), not compared: a sprite's transform was asked for to move it. Only their
         // corners are uploaded.
@@ -348,7 +352,7 @@ impl Kept {
             if c & TRANSFORM_ONLY != 0 {
                 let t = scene.transform_at(s);
                 let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
-                finite &= all_finite(p0, dx, dy);
+                moved += (p0 + dx + dy) * 0.0;
                 if batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]) {
                     if i == run.end {
                         run.end += 1;
@@ -370,7 +374,7 @@ impl Kept {
             }
         }
         mark(batcher, &run, lo, hi);
-        finite
+        finite && moved.x + moved.y == 0.0
     }
 }
 
@@ -599,7 +603,7 @@ mod tests {
         let mut f = Frames::new();
         f.frame(&s);
         type Change = fn(&mut Scene, &[NodeId]);
-        let cases: [(&str, Change); 8] = [
+        let cases: [(&str, Change); 9] = [
             ("hidden", |s, ids| {
                 s.get_mut(ids[4]).unwrap().visible = false
             }),
@@ -610,8 +614,12 @@ mod tests {
             ("blend mode", |s, ids| {
                 s.get_mut(ids[4]).unwrap().blend_mode = BlendMode::Multiply
             }),
+            // Sprites of their own: the cases before leave `ids[4]` hidden, which walks whatever else changes.
             ("non-finite", |s, ids| {
-                s.transform_mut(ids[4]).unwrap().position.x = f32::NAN
+                s.transform_mut(ids[10]).unwrap().position.x = f32::NAN
+            }),
+            ("infinite scale", |s, ids| {
+                s.transform_mut(ids[11]).unwrap().scale.y = f32::INFINITY
             }),
             ("container moved", |s, ids| {
                 s.transform_mut(ids[1]).unwrap().position.x = 3.0
