@@ -235,12 +235,10 @@ impl Streams {
             let part = &quads[r.clone()];
             let fill = |first: usize, dst: wgpu::WriteOnly<'_, [u8]>| {
                 let (pieces, _) = dst.into_chunks::<QUAD_CORNER_BYTES>();
-                let end = (first + pieces.len()).min(part.len());
-                pieces.write_iter(
-                    part[first..end]
-                        .iter()
-                        .map(|q| bytemuck::cast::<_, [u8; QUAD_CORNER_BYTES]>(q.half(corners))),
-                );
+                // As many quads as pieces (the belt splits on whole pieces).
+                if let Some(src) = part.get(first..first + pieces.len()) {
+                    pieces.write_iter(src.iter().map(|q| bytemuck::cast(q.half(corners))));
+                }
             };
             let src = Source::Pieces {
                 pieces: r.len(),
