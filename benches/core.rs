@@ -26,58 +26,69 @@ fn scene_of(n: usize) -> (Scene, Vec<stage2d::NodeId>) {
     (s, ids)
 }
 
+/// A scene of `n` sprites and what walks it, a frame at a time.
+struct Frames {
+    scene: Scene,
+    ids: Vec<stage2d::NodeId>,
+    batcher: Batcher,
+    collector: Collector,
+    view: View,
+    t: f32,
+}
+
+impl Frames {
+    fn new(n: usize) -> Frames {
+        let tex = stage2d::internals::bench_texture(1, 1);
+        let (scene, ids) = scene_of(n);
+        Frames {
+            scene,
+            ids,
+            batcher: Batcher::new(16),
+            collector: Collector::default(),
+            view: View::new(800, 600, tex.id()),
+            t: 0.0,
+        }
+    }
+
+    /// Moves every sprite, then walks and batches again, or (`kept`) keeps the walk and computes again only the
+    /// changed quads.
+    fn frame(&mut self, kept: bool) {
+        self.t += 1.0;
+        let dx = self.t.sin();
+        for id in &self.ids {
+            self.scene.transform_mut(*id).unwrap().position.x += dx;
+        }
+        let mut stats = FrameStats::default();
+        let live = |_: TextureId| true;
+        let (scene, batcher) = (&self.scene, &mut self.batcher);
+        if kept {
+            let root = scene.root();
+            self.collector
+                .collect_frame(scene, root, self.view, batcher, live, None, 0, &mut stats);
+        } else {
+            batcher.begin();
+            self.collector
+                .collect(scene, self.view, batcher, live, &mut stats);
+            batcher.finish();
+        }
+        black_box(batcher.quads.len());
+    }
+}
+
 /// A frame of `n` moved sprites: walked and batched again, or through `collect_frame`, which keeps the walk and
 /// computes again only the changed quads.
 fn collect_and_batch(c: &mut Criterion) {
-    let tex = stage2d::internals::bench_texture(1, 1);
     for (name, kept) in [("update+collect+batch", false), ("update+kept walk", true)] {
         for n in [1_000usize, 10_000, 100_000] {
-            let (mut scene, ids) = scene_of(n);
-            let mut batcher = Batcher::new(16);
-            let mut collector = Collector::default();
-            let view = View::new(800, 600, tex.id());
-            let root = scene.root();
-            c.bench_function(&format!("{name} {n} sprites"), |b| {
-                let mut t = 0.0f32;
-                b.iter(|| {
-                    t += 1.0;
-                    let dx = t.sin();
-                    for id in &ids {
-                        scene.transform_mut(*id).unwrap().position.x += dx;
-                    }
-                    let mut stats = FrameStats::default();
-                    let live = |_: TextureId| true;
-                    if kept {
-                        collector.collect_frame(
-                            &scene,
-                            root,
-                            view,
-                            &mut batcher,
-                            live,
-                            None,
-                            0,
-                            &mut stats,
-                        );
-                    } else {
-                        batcher.begin();
-                        collector.collect(&scene, view, &mut batcher, live, &mut stats);
-                        batcher.finish();
-                    }
-                    black_box(batcher.quads.len());
-                })
-            });
+            let mut f = Frames::new(n);
+            c.bench_function(&format!("{name} {n} sprites"), |b| b.iter(|| f.frame(kept)));
         }
     }
     // The same at 100,000 with the caches emptied before each frame, as a software adapter's rasterising does between
     // the bunnymark's frames (64 MiB written, untimed): what the walk's memory traffic costs.
     let n = 100_000;
-    let (mut scene, ids) = scene_of(n);
-    let mut batcher = Batcher::new(16);
-    let mut collector = Collector::default();
-    let view = View::new(800, 600, tex.id());
-    let root = scene.root();
+    let mut f = Frames::new(n);
     let mut junk = vec![0u8; 64 << 20];
-    let mut t = 0.0f32;
     c.bench_function(&format!("update+kept walk, cold caches {n} sprites"), |b| {
         b.iter_batched(
             || {
@@ -85,26 +96,7 @@ fn collect_and_batch(c: &mut Criterion) {
                     *x = x.wrapping_add(1);
                 }
             },
-            |()| {
-                t += 1.0;
-                let dx = t.sin();
-                for id in &ids {
-                    scene.transform_mut(*id).unwrap().position.x += dx;
-                }
-                let mut stats = FrameStats::default();
-                let live = |_: TextureId| true;
-                collector.collect_frame(
-                    &scene,
-                    root,
-                    view,
-                    &mut batcher,
-                    live,
-                    None,
-                    0,
-                    &mut stats,
-                );
-                black_box(batcher.quads.len());
-            },
+            |()| f.frame(true),
             BatchSize::PerIteration,
         )
     });
