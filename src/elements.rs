@@ -52,6 +52,12 @@ impl Quad {
         words[usize::from(!corners)]
     }
 
+    /// Replaces the corners (origin, x edge, y edge), keeping frame, colour and texture word.
+    #[inline(always)]
+    pub fn set_corners(&mut self, geometry: [[f32; 2]; 3]) {
+        [self.origin, self.x_edge, self.y_edge] = geometry;
+    }
+
     /// The quad with corners `geometry` (origin, x edge, y edge), frame `uv` (`[u0, v0, u1, v1]`), `color` and
     /// texture slot word `texture`.
     #[inline(always)]

@@ -390,9 +390,7 @@ impl Batcher {
         let Some(q) = self.quads.get_mut_unmarked(i) else {
             return false;
         };
-        q.origin = geometry[0];
-        q.x_edge = geometry[1];
-        q.y_edge = geometry[2];
+        q.set_corners(geometry);
         true
     }
 
@@ -426,8 +424,7 @@ impl Batcher {
         let mut changed = std::mem::take(&mut self.prep_changed);
         // Reported unchanged: the range is marked below, corners only (a chunk that gave up is marked whole).
         let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
-            let g = f(k)?;
-            (q.origin, q.x_edge, q.y_edge) = (g[0], g[1], g[2]);
+            q.set_corners(f(k)?);
             Some(false)
         });
         self.prep_changed = changed;

@@ -213,8 +213,7 @@ impl Kept {
                     batcher.patch_corners_par(first, changes.len(), |k| {
                         let s = (changes[k] & !TRANSFORM_ONLY) as usize;
                         let d = &drawn[s];
-                        let t = scene.transform_at(s);
-                        let (p0, dx, dy) = t.place(&d.local, &parents[d.parent as usize].matrix);
+                        let (p0, dx, dy) = moved_corners(scene, s, d, &parents[d.parent as usize]);
                         all_finite(p0, dx, dy).then_some([p0.into(), dx.into(), dy.into()])
                     }),
                     scene,
@@ -350,8 +349,7 @@ impl Kept {
             let parent = &self.parents[d.parent as usize];
             let i = d.quad as usize;
             if c & TRANSFORM_ONLY != 0 {
-                let t = scene.transform_at(s);
-                let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
+                let (p0, dx, dy) = moved_corners(scene, s, d, parent);
                 moved += (p0 + dx + dy) * 0.0;
                 if batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]) {
                     if i == run.end {
@@ -415,6 +413,13 @@ fn quad_of(
     ))
 }
 
+/// The corners (origin, x edge, y edge) of the sprite in `slot`, drawn as `d` under `parent`, after only its
+/// transform changed: from its transform and the rectangle the walk noted, nothing else of the node read.
+#[inline(always)]
+fn moved_corners(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> (Vec2, Vec2, Vec2) {
+    scene.transform_at(slot).place(&d.local, &parent.matrix)
+}
+
 /// The quad of the sprite in `slot`, drawn as `d` under `parent` with frame and colour as in `old`, after only its
 /// transform changed; and whether its corners are finite.
 #[inline(always)]
@@ -425,8 +430,7 @@ fn moved(
     parent: &Inherited,
     old: &crate::batcher::Quad,
 ) -> (QuadParts, bool) {
-    let t = scene.transform_at(slot);
-    let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
+    let (p0, dx, dy) = moved_corners(scene, slot, d, parent);
     (
         (
             [p0.into(), dx.into(), dy.into()],
@@ -512,7 +516,7 @@ mod tests {
                     .iter_mut()
                     .zip(&q.as_slice()[r.clone()])
                 {
-                    (g.origin, g.x_edge, g.y_edge) = (n.origin, n.x_edge, n.y_edge);
+                    g.set_corners([n.origin, n.x_edge, n.y_edge]);
                 }
             }
             apply(&mut self.gpu_indices, &self.b.indices);
