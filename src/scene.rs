@@ -306,6 +306,11 @@ impl Scene {
         &self.transforms[slot]
     }
 
+    /// Every slot's transform.
+    pub(crate) fn transforms(&self) -> &[Transform] {
+        &self.transforms
+    }
+
     /// Marks `slot` and its ancestors as changed below. Stops at the first already marked this epoch: its
     /// ancestors were marked with it (every mark climbs to the top, and a moved node's new ancestors are marked
     /// when it moves).
@@ -402,7 +407,7 @@ impl Scene {
     /// recomputes those sprites' corners without reading their other properties. Their corners are then uploaded
     /// whether or not they moved (24 bytes a sprite, a run of consecutive quads at a time); read a transform
     /// through [`Scene::transform`] where you may not change it.
-    #[inline]
+    #[inline(always)] // Called once a sprite in update loops: a call there costs more than its body.
     pub fn transform_mut(&mut self, id: NodeId) -> Option<&mut Transform> {
         if !self.live(id) {
             return None;

@@ -217,6 +217,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.data[..self.len].get_mut(i)
     }
 
+    /// The elements from `i` on (none if `i` is past the length) to write without marking them, as
+    /// [`TrackedVec::get_mut_unmarked`].
+    #[inline(always)]
+    pub fn unmarked_from(&mut self, i: usize) -> &mut [T] {
+        self.data[..self.len].get_mut(i..).unwrap_or_default()
+    }
+
     /// Writes `item` over element `i` (below the length) and marks it dirty if it changed.
     #[inline(always)]
     pub fn set_value<const W: usize>(&mut self, i: usize, item: T)
@@ -231,16 +238,17 @@ impl<T: Pod + Default> TrackedVec<T> {
         }
     }
 
-    /// Rewrites elements `start..start + n` (below the length) on every core, `chunk` at a time: `f(k, item)`
-    /// rewrites element `start + k` in place and says whether it changed, or `None` to give up (the rest of its
-    /// chunk is then left as it was). Chunks that changed are marked dirty. Returns whether no call gave up.
+    /// Rewrites elements `start..start + n` (below the length) on every core, `chunk` at a time: `f(k, items)`
+    /// rewrites elements `start + k..start + k + items.len()` in place and says whether any changed, or `None` if
+    /// it gave up (part of them may be written). Chunks that changed or gave up are marked dirty. Returns whether
+    /// no call gave up.
     pub fn patch_par(
         &mut self,
         start: usize,
         n: usize,
         chunk: usize,
         changed: &mut Vec<bool>,
-        f: impl Fn(usize, &mut T) -> Option<bool> + Sync,
+        f: impl Fn(usize, &mut [T]) -> Option<bool> + Sync,
     ) -> bool
     where
         T: Send + Sync,
@@ -258,22 +266,11 @@ impl<T: Pod + Default> TrackedVec<T> {
             .zip(changed.par_iter_mut())
             .enumerate()
             .map(|(c, (dst, flag))| {
-                // One write to the shared flags per chunk: they sit side by side in one cache line.
-                let mut any = false;
-                let mut ok = true;
-                for (j, d) in dst.iter_mut().enumerate() {
-                    match f(c * chunk + j, d) {
-                        Some(changed) => any |= changed,
-                        None => {
-                            // What this chunk wrote so far is uploaded with the walk that follows.
-                            any = true;
-                            ok = false;
-                            break;
-                        }
-                    }
-                }
-                *flag = any;
-                ok
+                // One write to the shared flags per chunk: they sit side by side in one cache line. What a chunk
+                // that gave up wrote is uploaded with the walk that follows.
+                let done = f(c * chunk, dst);
+                *flag = done != Some(false);
+                done.is_some()
             })
             .reduce(|| true, |a, b| a && b);
         for (c, &flag) in changed.iter().enumerate() {

@@ -403,30 +403,37 @@ impl Batcher {
         f: impl Fn(usize, &Quad) -> Option<([[f32; 2]; 3], [f32; 4], u32)> + Sync,
     ) -> bool {
         let mut changed = std::mem::take(&mut self.prep_changed);
-        let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
-            let (g, uv, color) = f(k, q)?;
-            let new = Quad::new(g, uv, color, q.texture);
-            Some(crate::tracked::store_if_changed::<_, 12>(q, new))
-        });
+        let ok = self
+            .quads
+            .patch_par(start, n, 1024, &mut changed, |k, quads| {
+                let mut any = false;
+                for (j, q) in quads.iter_mut().enumerate() {
+                    let (g, uv, color) = f(k + j, q)?;
+                    let new = Quad::new(g, uv, color, q.texture);
+                    any |= crate::tracked::store_if_changed::<_, 12>(q, new);
+                }
+                Some(any)
+            });
         self.prep_changed = changed;
         ok
     }
 
-    /// [`Batcher::patch_corners`] for quads `start..start + n` on every core: `f(k)` gives quad `start + k`'s
-    /// corners, or `None` to give up. Not compared; the range's corners are marked for upload. Returns whether
-    /// none gave up.
+    /// [`Batcher::patch_corners`] for quads `start..start + n` on every core, a chunk at a time: `f(k, quads)`
+    /// writes the corners of quads `start + k..start + k + quads.len()`, and returns `false` to give up. Not
+    /// compared; the range's corners are marked for upload. Returns whether none gave up.
     pub fn patch_corners_par(
         &mut self,
         start: usize,
         n: usize,
-        f: impl Fn(usize) -> Option<[[f32; 2]; 3]> + Sync,
+        f: impl Fn(usize, &mut [Quad]) -> bool + Sync,
     ) -> bool {
         let mut changed = std::mem::take(&mut self.prep_changed);
         // Reported unchanged: the range is marked below, corners only (a chunk that gave up is marked whole).
-        let ok = self.quads.patch_par(start, n, 1024, &mut changed, |k, q| {
-            q.set_corners(f(k)?);
-            Some(false)
-        });
+        let ok = self
+            .quads
+            .patch_par(start, n, 1024, &mut changed, |k, quads| {
+                f(k, quads).then_some(false)
+            });
         self.prep_changed = changed;
         self.quads.mark_head_dirty(start..start + n);
         ok

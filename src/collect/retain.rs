@@ -205,16 +205,17 @@ impl Kept {
         let ok = if let Some((first, moved_only)) = self.dense(changes, parallel_min) {
             // Many changes, one after another in the quad stream (an update loop in draw order): on every core.
             // Each slot is listed once (its quad is one of consecutive ones), so no entry here depends on another.
-            let (drawn, parents) = (&self.drawn, &self.parents);
+            let (drawn, parents, walk) = (&self.drawn, &self.parents, self.walk);
             (lo, hi) = (first, first + changes.len());
             if moved_only {
                 // Only transforms changed: corners written and uploaded without comparing, as on one core.
                 return self.kept_after(
-                    batcher.patch_corners_par(first, changes.len(), |k| {
-                        let s = (changes[k] & !TRANSFORM_ONLY) as usize;
-                        let d = &drawn[s];
-                        let (p0, dx, dy) = moved_corners(scene, s, d, &parents[d.parent as usize]);
-                        all_finite(p0, dx, dy).then_some([p0.into(), dx.into(), dy.into()])
+                    batcher.patch_corners_par(first, changes.len(), |k, quads| {
+                        let part = &changes[k..k + quads.len()];
+                        let transforms = scene.transforms();
+                        let (n, moved) =
+                            moved_run(drawn, parents, transforms, quads, first + k, walk, part);
+                        n == part.len() && moved.x + moved.y == 0.0
                     }),
                     scene,
                     changes.len(),
@@ -340,7 +341,8 @@ impl Kept {
                 *hi = (*hi).max(run.end);
             }
         };
-        for &c in changes {
+        let mut k = 0;
+        while let Some(&c) = changes.get(k) {
             let s = (c & !TRANSFORM_ONLY) as usize;
             let Some(d) = self.drawn.get_mut(s).filter(|d| d.walk == walk) else {
                 mark(batcher, &run, lo, hi);
@@ -348,6 +350,7 @@ impl Kept {
             };
             let parent = &self.parents[d.parent as usize];
             let i = d.quad as usize;
+            k += 1;
             if c & TRANSFORM_ONLY != 0 {
                 let (p0, dx, dy) = moved_corners(scene, s, d, parent);
                 moved += (p0 + dx + dy) * 0.0;
@@ -358,6 +361,20 @@ impl Kept {
                         mark(batcher, &run, lo, hi);
                         run = i..i + 1;
                     }
+                    // The moved sprites that follow in consecutive quads (an update loop in draw order), in a
+                    // loop of their own that keeps its values in registers.
+                    let (n, sum) = moved_run(
+                        &self.drawn,
+                        &self.parents,
+                        scene.transforms(),
+                        batcher.quads.unmarked_from(i + 1),
+                        i + 1,
+                        walk,
+                        &changes[k..],
+                    );
+                    moved += sum;
+                    run.end += n;
+                    k += n;
                 }
             } else {
                 let Some((q, local, ok)) = quad_of(scene, s, d, parent) else {
@@ -418,6 +435,39 @@ fn quad_of(
 #[inline(always)]
 fn moved_corners(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> (Vec2, Vec2, Vec2) {
     scene.transform_at(slot).place(&d.local, &parent.matrix)
+}
+
+/// Writes the corners of the sprites moved in `changes` (entries of [`Scene::transform_mut`]) as long as each was
+/// drawn by walk `walk` into the quad after the last one's, the first into quad `first` (`quads[0]`): the moved
+/// sprites of an update loop in draw order. Returns how many it wrote and their corners summed times zero (NaN if any was not
+/// finite, as in [`Kept::patch`]). Its own function so that its few values stay in registers.
+#[inline(never)]
+fn moved_run(
+    drawn: &[Drawn],
+    parents: &[Inherited],
+    transforms: &[crate::Transform],
+    quads: &mut [crate::batcher::Quad],
+    first: usize,
+    walk: u32,
+    changes: &[u32],
+) -> (usize, Vec2) {
+    let mut moved = Vec2::ZERO;
+    for (j, (&c, q)) in changes.iter().zip(quads.iter_mut()).enumerate() {
+        let s = (c & !TRANSFORM_ONLY) as usize;
+        let (Some(d), Some(t)) = (drawn.get(s), transforms.get(s)) else {
+            return (j, moved);
+        };
+        if c & TRANSFORM_ONLY == 0 || d.walk != walk || d.quad as usize != first + j {
+            return (j, moved);
+        }
+        let Some(parent) = parents.get(d.parent as usize) else {
+            return (j, moved);
+        };
+        let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
+        moved += (p0 + dx + dy) * 0.0;
+        q.set_corners([p0.into(), dx.into(), dy.into()]);
+    }
+    (changes.len().min(quads.len()), moved)
 }
 
 /// The quad of the sprite in `slot`, drawn as `d` under `parent` with frame and colour as in `old`, after only its
@@ -704,6 +754,61 @@ mod tests {
         };
         assert_eq!(dirty, want, "{:?}", f.b.quads.head_dirty_ranges());
         assert!(f.gpu_quads[..] == reference(&s).0[..]);
+    }
+
+    /// An update loop in draw order whose run of moved sprites is broken: by a sprite faded between them, one
+    /// moved twice, one left out, and (a frame later) one moved to a non-finite place in the middle, on one core
+    /// and on every core. Every moved quad reaches the GPU; the non-finite one makes the frame walk.
+    #[test]
+    fn broken_runs_of_moved_sprites_upload_every_moved_quad() {
+        for parallel_min in [usize::MAX, 2] {
+            let mut s = Scene::new();
+            let c = s.add(s.root(), Node::container().at(5.0, 5.0)).unwrap();
+            let kids: Vec<NodeId> = (0..24)
+                .map(|i| {
+                    s.add(c, Node::sprite(tex(1)).at(i as f32 * 10.0, 20.0))
+                        .unwrap()
+                })
+                .collect();
+            let mut f = Frames::with_parallel_min(parallel_min);
+            f.frame(&s);
+            for (i, &k) in kids.iter().enumerate() {
+                match i {
+                    8 => s.get_mut(k).unwrap().alpha = 0.5,
+                    17 => {}
+                    _ => s.transform_mut(k).unwrap().position.y += i as f32,
+                }
+                if i == 12 {
+                    s.transform_mut(kids[12]).unwrap().rotation = 0.5;
+                }
+            }
+            let st = f.frame(&s);
+            assert_eq!(
+                (st.walks_kept, st.sprites_updated),
+                (1, 24),
+                "{parallel_min}"
+            );
+            let want = reference(&s);
+            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
+            assert!(f.gpu_quads == want.0, "{parallel_min}: uploads");
+            // Each listed once, in draw order: on every core, a dense run of moves.
+            for (i, &k) in kids.iter().enumerate() {
+                let t = s.transform_mut(k).unwrap();
+                t.position.x += 1.0;
+                if i == 10 {
+                    t.scale.x = f32::NAN;
+                }
+            }
+            let st = f.frame(&s);
+            assert_eq!(st.walks_kept, 0, "{parallel_min}: non-finite");
+            let want = reference(&s);
+            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
+            assert_eq!((st.sprites, st.nodes_skipped), (23, 1), "{parallel_min}");
+            assert!(
+                f.gpu_quads[..23] == want.0[..],
+                "{parallel_min}: uploads after the walk"
+            );
+        }
     }
 
     /// A kept frame that patched the last quad and then met a change that needs a walk, whose walk draws one quad
