@@ -313,8 +313,9 @@ impl Kept {
         dense.map(|moved_only| (first, moved_only))
     }
 
-    /// Patches `changes` one by one, widening `lo..hi` over the quads written; `false` at the first that needs a
-    /// walk, or after the last when any had non-finite corners.
+    /// Patches `changes` in order (each run of moved sprites in consecutive quads through [`moved_run`]), widening
+    /// `lo..hi` over the quads written; `false` at the first that needs a walk, or after the last when any had
+    /// non-finite corners.
     fn patch_each(
         &mut self,
         scene: &Scene,
@@ -439,8 +440,8 @@ fn moved_corners(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> (
 
 /// Writes the corners of the sprites moved in `changes` (entries of [`Scene::transform_mut`]) as long as each was
 /// drawn by walk `walk` into the quad after the last one's, the first into quad `first` (`quads[0]`): the moved
-/// sprites of an update loop in draw order. Returns how many it wrote and their corners summed times zero (NaN if any was not
-/// finite, as in [`Kept::patch`]). Its own function so that its few values stay in registers.
+/// sprites of an update loop in draw order. Returns how many it wrote and their corners summed times zero (NaN if
+/// any was not finite, as in [`Kept::patch_each`]). Its own function so that its few values stay in registers.
 #[inline(never)]
 fn moved_run(
     drawn: &[Drawn],
@@ -808,6 +809,63 @@ mod tests {
                 f.gpu_quads[..23] == want.0[..],
                 "{parallel_min}: uploads after the walk"
             );
+        }
+    }
+
+    /// Runs of moves longer than a chunk of the every-core patch (1,024 quads), starting after an unmoved sprite and
+    /// crossing from one container into the next: every chunk writes its own quads from its own changes, and a
+    /// non-finite sprite in the second chunk makes the frame walk, with every quad uploaded.
+    #[test]
+    fn runs_of_moves_over_several_chunks_patch_each_chunk_in_place() {
+        let mut s = Scene::new();
+        let still = s.add(s.root(), Node::sprite(tex(2)).at(1.0, 1.0)).unwrap();
+        let mut kids = Vec::new();
+        for (c, at) in [(0, 5.0), (1, 9.0)] {
+            let parent = s
+                .add(s.root(), Node::container().at(at, at * c as f32))
+                .unwrap();
+            for i in 0..700 {
+                let n = Node::sprite(tex(1 + i % 2)).at(i as f32, (i % 50) as f32);
+                kids.push(s.add(parent, n).unwrap());
+            }
+        }
+        for parallel_min in [usize::MAX, 2] {
+            let mut f = Frames::with_parallel_min(parallel_min);
+            f.frame(&s);
+            for (i, &k) in kids.iter().enumerate() {
+                s.transform_mut(k).unwrap().position += Vec2::new(1.0, i as f32 * 0.01);
+            }
+            let st = f.frame(&s);
+            assert_eq!(
+                (st.walks_kept, st.sprites_updated),
+                (1, 1400),
+                "{parallel_min}"
+            );
+            let want = reference(&s);
+            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
+            assert!(f.gpu_quads == want.0, "{parallel_min}: uploads");
+            let first = f.c.kept.drawn[kids[0].slot()].quad as usize;
+            assert_eq!(first, f.c.kept.drawn[still.slot()].quad as usize + 1);
+            for (i, &k) in kids.iter().enumerate() {
+                let t = s.transform_mut(k).unwrap();
+                t.position.y -= 2.0;
+                if i == 1200 {
+                    t.position.x = f32::INFINITY;
+                }
+            }
+            let st = f.frame(&s);
+            assert_eq!(
+                (st.walks_kept, st.nodes_skipped),
+                (0, 1),
+                "{parallel_min}: non-finite"
+            );
+            let want = reference(&s);
+            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
+            assert!(
+                f.gpu_quads[..want.0.len()] == want.0[..],
+                "{parallel_min}: uploads after the walk"
+            );
+            s.transform_mut(kids[1200]).unwrap().position.x = 3.0;
         }
     }
 
