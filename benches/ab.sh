@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Two bunnymark binaries (say, before and after a change) in alternation, so that both see the same machine state
-# (on a VM it drifts within minutes). For each sprite count, ROUNDS rounds of A then B; prints a line a run, then
-# each side's median CPU ms and B's ratio to A.
+# Two bunnymark binaries (say, before and after a change) and the bare instanced-quad renderer
+# (benches/bare_quads.rs) in alternation, so that all three see the same machine state (on a VM it drifts within
+# minutes). Each round runs bare first, then A and B, swapping A and B every round. Prints a line a run, then each
+# column's median CPU ms (range), B's ratio to A and both ratios to bare.
 # Usage: benches/ab.sh A_BINARY B_BINARY [ROUNDS] [SPRITES...]     (defaults: 6 rounds; 1000 10000 100000)
+# The bare renderer is $BARE, else the newest target/release/deps/bare_quads-* (`cargo build --release --bench
+# bare_quads`), else left out.
 # Example: git worktree add /tmp/before HEAD~1 && (cd /tmp/before && cargo build --release --example bunnymark)
 #          benches/ab.sh /tmp/before/target/release/examples/bunnymark target/release/examples/bunnymark
 set -euo pipefail
@@ -11,26 +14,41 @@ ROUNDS=${3:-6}
 shift 3 || shift $#
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(1000 10000 100000)
+BARE=${BARE:-$(ls -t target/release/deps/bare_quads-* 2>/dev/null | grep -v '\.d$' | head -1 || true)}
 field() { sed -E "s/.*\"$1\":([0-9.]+).*/\1/"; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+range() { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%s..%s", lo, hi}'; }
+# run LABEL ARRAY COMMAND...: one run at the current $n, $frames and $warmup; prints its line and appends its CPU
+# median to ARRAY.
 run() {
-  local l
-  l=$("$1" --headless --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
-  [[ $l == *'"cpu_ms_median":'* ]] || { echo "ab: $1 at $n sprites printed no figures" >&2; exit 1; }
-  field cpu_ms_median <<<"$l"
+  local label=$1 l
+  local -n into=$2
+  shift 2
+  l=$("$@" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
+  [[ $l == *'"cpu_ms_median":'* ]] || { echo "ab: $label at $n sprites printed no figures" >&2; exit 1; }
+  into+=("$(field cpu_ms_median <<<"$l")")
+  printf 'sprites %s  %-4s cpu_ms %s\n' "$n" "$label" "${into[-1]}"
 }
 for n in "${SIZES[@]}"; do
   frames=1000; warmup=30
   if [ "$n" -ge 100000 ]; then frames=30; warmup=8; elif [ "$n" -ge 10000 ]; then frames=300; fi
-  a=() b=()
-  for _ in $(seq "$ROUNDS"); do
-    a+=("$(run "$A")"); b+=("$(run "$B")")
-    printf 'sprites %s  A cpu_ms %s  B cpu_ms %s\n' "$n" "${a[-1]}" "${b[-1]}"
+  a=() b=() bare=()
+  for r in $(seq "$ROUNDS"); do
+    [ -z "$BARE" ] || run bare bare "$BARE"
+    if [ $((r % 2)) = 1 ]; then
+      run A a "$A" --headless; run B b "$B" --headless
+    else
+      run B b "$B" --headless; run A a "$A" --headless
+    fi
   done
-  ma=$(printf '%s\n' "${a[@]}" | median)
-  mb=$(printf '%s\n' "${b[@]}" | median)
-  lo_a=$(printf '%s\n' "${a[@]}" | sort -g | head -1); hi_a=$(printf '%s\n' "${a[@]}" | sort -g | tail -1)
-  lo_b=$(printf '%s\n' "${b[@]}" | sort -g | head -1); hi_b=$(printf '%s\n' "${b[@]}" | sort -g | tail -1)
-  awk -v n="$n" -v a="$ma" -v b="$mb" -v la="$lo_a" -v ha="$hi_a" -v lb="$lo_b" -v hb="$hi_b" 'BEGIN {
-    printf "sprites %d  median cpu_ms: A %.4f (%s..%s), B %.4f (%s..%s), B/A %.3f\n", n, a, la, ha, b, lb, hb, b / a }'
+  ma=$(printf '%s\n' "${a[@]}" | median) mb=$(printf '%s\n' "${b[@]}" | median)
+  line=$(awk -v n="$n" -v a="$ma" -v b="$mb" -v ra="$(printf '%s\n' "${a[@]}" | range)" \
+    -v rb="$(printf '%s\n' "${b[@]}" | range)" 'BEGIN {
+    printf "sprites %d  median cpu_ms: A %.4f (%s), B %.4f (%s), B/A %.3f", n, a, ra, b, rb, b / a }')
+  if [ ${#bare[@]} -gt 0 ]; then
+    m0=$(printf '%s\n' "${bare[@]}" | median)
+    line+=$(awk -v z="$m0" -v a="$ma" -v b="$mb" -v r0="$(printf '%s\n' "${bare[@]}" | range)" 'BEGIN {
+      printf ", bare %.4f (%s): A %.2fx, B %.2fx", z, r0, a / z, b / z }')
+  fi
+  echo "$line"
 done
