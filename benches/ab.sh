@@ -15,23 +15,9 @@ shift 3 || shift $#
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(1000 10000 100000)
 BARE=${BARE:-$(ls -t target/release/deps/bare_quads-* 2>/dev/null | grep -v '\.d$' | head -1 || true)}
-field() { sed -E "s/.*\"$1\":([0-9.]+).*/\1/"; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-range() { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%s..%s", lo, hi}'; }
-# run LABEL ARRAY COMMAND...: one run at the current $n, $frames and $warmup; prints its line and appends its CPU
-# median to ARRAY.
-run() {
-  local label=$1 l
-  local -n into=$2
-  shift 2
-  l=$("$@" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
-  [[ $l == *'"cpu_ms_median":'* ]] || { echo "ab: $label at $n sprites printed no figures" >&2; exit 1; }
-  into+=("$(field cpu_ms_median <<<"$l")")
-  printf 'sprites %s  %-4s cpu_ms %s\n' "$n" "$label" "${into[-1]}"
-}
+. "$(dirname "$0")/common.sh"
 for n in "${SIZES[@]}"; do
-  frames=1000; warmup=30
-  if [ "$n" -ge 100000 ]; then frames=30; warmup=8; elif [ "$n" -ge 10000 ]; then frames=300; fi
+  bunny_frames "$n"
   a=() b=() bare=()
   for r in $(seq "$ROUNDS"); do
     [ -z "$BARE" ] || run bare bare "$BARE"

@@ -7,6 +7,7 @@
 # Prints a line a run, then each scene's median CPU ms (and frame ms) and the ratios.
 # Usage: benches/tilemap.sh [ROUNDS] [TILEMAP_BINARY]     (defaults: 5 rounds; builds target/release/examples/tilemap)
 set -euo pipefail
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 TM=${2:-}
@@ -14,8 +15,6 @@ if [ -z "$TM" ]; then
   cargo build -q --release --example tilemap
   TM=target/release/examples/tilemap
 fi
-field() { sed -E "s/.*\"$1\":([0-9.]+).*/\1/"; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 declare -A cpu frame
 scenes=("pan10k:--tiles 10000" "pan1M:--tiles 1000000" "zoom1M:--world-tiles 1000000 --zoom"
   "zoomchunks1M:--world-tiles 1000000 --zoom --groups chunks" "all10k:--tiles 10000 --view-tiles 10000"

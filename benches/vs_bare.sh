@@ -5,6 +5,7 @@
 # line a run, then each column's median CPU ms and its ratio to the bare renderer's.
 # Usage: benches/vs_bare.sh [ROUNDS] [SPRITES...]     (defaults: 4 rounds; 1000 10000 100000)
 set -euo pipefail
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-4}
 shift || true
@@ -13,23 +14,8 @@ SIZES=("$@")
 cargo build -q --release --example bunnymark --bench bare_quads
 BM=target/release/examples/bunnymark
 BARE=$(ls -t target/release/deps/bare_quads-* | grep -v '\.d$' | head -1)
-field() { sed -E "s/.*\"$1\":([0-9.]+).*/\1/"; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-# run LABEL ARRAY COMMAND...: runs one benchmark at the current $n, $frames and $warmup, prints its line and
-# appends its CPU median to ARRAY.
-run() {
-  local label=$1 l
-  local -n into=$2
-  shift 2
-  l=$("$@" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
-  [[ $l == *'"cpu_ms_median":'* ]] || { echo "vs_bare: $label at $n sprites printed no figures" >&2; exit 1; }
-  into+=("$(field cpu_ms_median <<<"$l")")
-  printf 'sprites %s  %-17s cpu_ms %s  frame_ms %s\n' "$n" "$label" "$(field cpu_ms_median <<<"$l")" \
-    "$(field frame_ms_median <<<"$l")"
-}
 for n in "${SIZES[@]}"; do
-  frames=1000; warmup=30
-  if [ "$n" -ge 100000 ]; then frames=30; warmup=8; elif [ "$n" -ge 10000 ]; then frames=300; fi
+  bunny_frames "$n"
   bare=() one=() twelve=()
   for _ in $(seq "$ROUNDS"); do
     run bare_quads bare "$BARE"
