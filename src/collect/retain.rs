@@ -573,6 +573,18 @@ mod tests {
             apply(&mut self.gpu_indices, &self.b.indices);
             s
         }
+
+        /// A frame, with its quads and their GPU copy checked against a fresh walk's.
+        fn frame_like_fresh(&mut self, scene: &Scene, what: &str) -> FrameStats {
+            let st = self.frame(scene);
+            let want = reference(scene).0;
+            assert!(self.b.quads.as_slice() == want.as_slice(), "{what}: quads");
+            assert!(
+                self.gpu_quads[..want.len()] == want[..],
+                "{what}: uploaded quads"
+            );
+            st
+        }
     }
 
     /// A fresh full walk of `scene`: quads, indices, batches and what was drawn.
@@ -783,15 +795,12 @@ mod tests {
                     s.transform_mut(kids[12]).unwrap().rotation = 0.5;
                 }
             }
-            let st = f.frame(&s);
+            let st = f.frame_like_fresh(&s, &format!("{parallel_min}"));
             assert_eq!(
                 (st.walks_kept, st.sprites_updated),
                 (1, 24),
                 "{parallel_min}"
             );
-            let want = reference(&s);
-            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
-            assert!(f.gpu_quads == want.0, "{parallel_min}: uploads");
             // Each listed once, in draw order: on every core, a dense run of moves.
             for (i, &k) in kids.iter().enumerate() {
                 let t = s.transform_mut(k).unwrap();
@@ -800,14 +809,11 @@ mod tests {
                     t.scale.x = f32::NAN;
                 }
             }
-            let st = f.frame(&s);
-            assert_eq!(st.walks_kept, 0, "{parallel_min}: non-finite");
-            let want = reference(&s);
-            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
-            assert_eq!((st.sprites, st.nodes_skipped), (23, 1), "{parallel_min}");
-            assert!(
-                f.gpu_quads[..23] == want.0[..],
-                "{parallel_min}: uploads after the walk"
+            let st = f.frame_like_fresh(&s, &format!("{parallel_min}: non-finite"));
+            assert_eq!(
+                (st.walks_kept, st.sprites, st.nodes_skipped),
+                (0, 23, 1),
+                "{parallel_min}: non-finite"
             );
         }
     }
@@ -835,15 +841,12 @@ mod tests {
             for (i, &k) in kids.iter().enumerate() {
                 s.transform_mut(k).unwrap().position += Vec2::new(1.0, i as f32 * 0.01);
             }
-            let st = f.frame(&s);
+            let st = f.frame_like_fresh(&s, &format!("{parallel_min}"));
             assert_eq!(
                 (st.walks_kept, st.sprites_updated),
                 (1, 1400),
                 "{parallel_min}"
             );
-            let want = reference(&s);
-            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
-            assert!(f.gpu_quads == want.0, "{parallel_min}: uploads");
             let first = f.c.kept.drawn[kids[0].slot()].quad as usize;
             assert_eq!(first, f.c.kept.drawn[still.slot()].quad as usize + 1);
             for (i, &k) in kids.iter().enumerate() {
@@ -853,17 +856,11 @@ mod tests {
                     t.position.x = f32::INFINITY;
                 }
             }
-            let st = f.frame(&s);
+            let st = f.frame_like_fresh(&s, &format!("{parallel_min}: non-finite"));
             assert_eq!(
                 (st.walks_kept, st.nodes_skipped),
                 (0, 1),
                 "{parallel_min}: non-finite"
-            );
-            let want = reference(&s);
-            assert!(f.b.quads.as_slice() == want.0.as_slice(), "{parallel_min}");
-            assert!(
-                f.gpu_quads[..want.0.len()] == want.0[..],
-                "{parallel_min}: uploads after the walk"
             );
             s.transform_mut(kids[1200]).unwrap().position.x = 3.0;
         }
