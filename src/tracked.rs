@@ -210,15 +210,8 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.dirty.mark(r, Self::GAP);
     }
 
-    /// Element `i` (below the length) to write without marking it: the caller marks what it wrote
-    /// ([`TrackedVec::mark_dirty`] or [`TrackedVec::mark_head_dirty`]) before the next upload.
-    #[inline(always)]
-    pub fn get_mut_unmarked(&mut self, i: usize) -> Option<&mut T> {
-        self.data[..self.len].get_mut(i)
-    }
-
-    /// The elements from `i` on (none if `i` is past the length) to write without marking them, as
-    /// [`TrackedVec::get_mut_unmarked`].
+    /// The elements from `i` on (none if `i` is past the length) to write without marking them: the caller marks
+    /// what it wrote ([`TrackedVec::mark_dirty`] or [`TrackedVec::mark_head_dirty`]) before the next upload.
     #[inline(always)]
     pub fn unmarked_from(&mut self, i: usize) -> &mut [T] {
         self.data[..self.len].get_mut(i..).unwrap_or_default()

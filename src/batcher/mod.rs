@@ -381,19 +381,6 @@ impl Batcher {
             .set_value::<12>(i, Quad::new(geometry, uv, color, texture));
     }
 
-    /// Rewrites quad `i`'s corners (origin, x edge, y edge), keeping its frame, colour and texture: a sprite that
-    /// only moved. Neither compared nor marked for upload: the caller marks the quads it rewrote, a run at a time
-    /// ([`TrackedVec::mark_head_dirty`] on [`Batcher::quads`]: only their corners go up). Returns whether quad `i`
-    /// exists.
-    #[inline(always)]
-    pub fn patch_corners(&mut self, i: usize, geometry: [[f32; 2]; 3]) -> bool {
-        let Some(q) = self.quads.get_mut_unmarked(i) else {
-            return false;
-        };
-        q.set_corners(geometry);
-        true
-    }
-
     /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k, old)` gives quad `start + k`'s
     /// corners, frame and colour (`old` is the quad as it stands), or `None` to give up. Returns whether none gave up.
     pub fn patch_quads_par(
@@ -418,9 +405,10 @@ impl Batcher {
         ok
     }
 
-    /// [`Batcher::patch_corners`] for quads `start..start + n` on every core, a chunk at a time: `f(k, quads)`
-    /// writes the corners of quads `start + k..start + k + quads.len()`, and returns `false` to give up. Not
-    /// compared; the range's corners are marked for upload. Returns whether none gave up.
+    /// Rewrites the corners of quads `start..start + n` (a sprite that only moved keeps its frame, colour and
+    /// texture) on every core, a chunk at a time: `f(k, quads)` writes the corners of quads
+    /// `start + k..start + k + quads.len()`, and returns `false` to give up. Not compared; the range's corners are
+    /// marked for upload. Returns whether none gave up.
     pub fn patch_corners_par(
         &mut self,
         start: usize,

@@ -353,30 +353,28 @@ impl Kept {
             let i = d.quad as usize;
             k += 1;
             if c & TRANSFORM_ONLY != 0 {
-                let (p0, dx, dy) = moved_corners(scene, s, d, parent);
-                moved += (p0 + dx + dy) * 0.0;
-                if batcher.patch_corners(i, [p0.into(), dx.into(), dy.into()]) {
-                    if i == run.end {
-                        run.end += 1;
-                    } else {
-                        mark(batcher, &run, lo, hi);
-                        run = i..i + 1;
-                    }
-                    // The moved sprites that follow in consecutive quads (an update loop in draw order), in a
-                    // loop of their own that keeps its values in registers.
-                    let (n, sum) = moved_run(
-                        &self.drawn,
-                        &self.parents,
-                        scene.transforms(),
-                        batcher.quads.unmarked_from(i + 1),
-                        i + 1,
-                        walk,
-                        &changes[k..],
-                    );
-                    moved += sum;
-                    run.end += n;
-                    k += n;
+                // This sprite and the moved ones that follow in consecutive quads (an update loop in draw order),
+                // in a loop of their own that keeps its values in registers; none if quad `i` is past the end.
+                let (n, sum) = moved_run(
+                    &self.drawn,
+                    &self.parents,
+                    scene.transforms(),
+                    batcher.quads.unmarked_from(i),
+                    i,
+                    walk,
+                    &changes[k - 1..],
+                );
+                moved += sum;
+                if n == 0 {
+                    continue;
                 }
+                if i == run.end {
+                    run.end += n;
+                } else {
+                    mark(batcher, &run, lo, hi);
+                    run = i..i + n;
+                }
+                k += n - 1;
             } else {
                 let Some((q, local, ok)) = quad_of(scene, s, d, parent) else {
                     mark(batcher, &run, lo, hi);
