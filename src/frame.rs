@@ -14,13 +14,14 @@
 
 use crate::attachments::{Attachments, STENCIL_FORMAT};
 use crate::batcher::Batcher;
-use crate::collect::{Collector, View};
+use crate::collect::{Collector, View, WalkKey};
 use crate::device::Capabilities;
 use crate::encoder::{BindGroupId, BoundState, Encoder};
 use crate::pipeline::{
     DepthStencil, GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineCounters,
     PipelineId, PipelineSystem, ShaderDesc, ShaderId, StateFlags, StencilMode,
 };
+use crate::placement::Placement;
 use crate::stats::{FrameStats, Stats};
 use crate::streams::Streams;
 use crate::texture_system::TextureSystem;
@@ -205,8 +206,29 @@ impl Frame {
         let before = pipelines.counters();
         let t0 = Instant::now();
 
-        // Collect and batch: CPU only.
-        self.collect(textures, scene, start, &desc, target_texture, &mut frame)?;
+        // Glyph-atlas pages reserved (a new page changes which textures are live), then the walk's key; a kept
+        // frame whose changes are all moves has their corners placed straight into staging, reserved here.
+        #[cfg(feature = "text")]
+        {
+            let caches = &mut self.collector.caches;
+            caches.pages.reserve(&mut caches.text, textures);
+        }
+        let key = WalkKey {
+            start,
+            view: View::scaled(
+                desc.width,
+                desc.height,
+                desc.scale_factor,
+                textures.white().id(),
+            ),
+            forbidden: target_texture,
+            liveness: textures.liveness(),
+        };
+        let moves = self.collector.moves_to_place(scene, &key);
+        let mut place = (moves > 0).then(|| self.streams.placement(moves, &mut frame));
+
+        // Collect and batch: CPU only (but for the placed corners).
+        self.collect(textures, scene, &key, place.as_mut(), &mut frame)?;
         let t1 = Instant::now();
         let counters = self.collector.mask_counters;
         if attach == Attach::Caller && counters.used_stencil && desc.depth_stencil.is_none() {
@@ -219,9 +241,9 @@ impl Frame {
             let caches = &mut self.collector.caches;
             caches.pages.upload(&mut caches.text, textures, &mut frame);
         }
-        let uploaded = self
-            .streams
-            .upload(device, encoder, &mut self.batcher, &mut frame)?;
+        let uploaded =
+            self.streams
+                .upload(device, encoder, &mut self.batcher, place, &mut frame)?;
         self.walk_not_uploaded = false;
 
         // Prepare: attachments, pipelines and bind groups.
@@ -291,37 +313,24 @@ impl Frame {
         Ok(uploaded)
     }
 
-    /// The walk: glyph-atlas pages reserved, then the scene collected into the batcher.
+    /// The walk: the scene collected into the batcher (a kept frame's moved corners into `place`).
     fn collect(
         &mut self,
-        textures: &mut TextureSystem,
+        textures: &TextureSystem,
         scene: &Scene,
-        start: NodeId,
-        desc: &TargetDesc,
-        target_texture: Option<TextureId>,
+        key: &WalkKey,
+        place: Option<&mut Placement>,
         frame: &mut FrameStats,
     ) -> Result<()> {
-        #[cfg(feature = "text")]
-        {
-            let caches = &mut self.collector.caches;
-            caches.pages.reserve(&mut caches.text, textures);
-        }
-        let textures = &*textures;
-        self.collector.collect_frame(
+        self.collector.collect_frame_placing(
             scene,
-            start,
-            View::scaled(
-                desc.width,
-                desc.height,
-                desc.scale_factor,
-                textures.white().id(),
-            ),
+            key,
             &mut self.batcher,
             |t| textures.is_live(t),
-            target_texture,
-            textures.liveness(),
+            place,
             frame,
         );
+        let target_texture = key.forbidden;
         match target_texture.filter(|_| self.collector.feedback_loop) {
             // Nothing was uploaded or recorded yet: the frame is dropped whole.
             Some(t) => Err(Error::FeedbackLoop(t)),

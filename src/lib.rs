@@ -132,6 +132,7 @@ mod mask;
 mod mipmaps;
 mod node;
 mod pipeline;
+mod placement;
 mod readback;
 mod release;
 mod renderer;

@@ -10,9 +10,11 @@
 use crate::batcher::{Batcher, TrackedVec};
 use crate::elements::QUAD_CORNER_BYTES;
 use crate::encoder::{BindGroupId, BufferBinding, Encoder};
+use crate::placement::{Placement, Run};
 use crate::stats::FrameStats;
 use crate::upload::{Source, UploadBelt};
 use crate::{Error, Result};
+use std::ops::Range;
 
 /// A grow-only GPU buffer with a stable id and a generation bumped when it is re-created.
 #[derive(Debug)]
@@ -105,6 +107,8 @@ pub(crate) struct Streams {
     /// Largest stream buffer the device binds.
     max: u64,
     belt: UploadBelt,
+    /// The placed runs' list, lent to each frame's [`Placement`].
+    runs: Vec<Run>,
 }
 
 impl Streams {
@@ -134,6 +138,7 @@ impl Streams {
             group: None,
             max,
             belt: UploadBelt::new(device.clone(), 1 << 20),
+            runs: Vec::new(),
         }
     }
 
@@ -142,14 +147,23 @@ impl Streams {
         &self.layout
     }
 
+    /// Staging for `corners` moved quads' corners, placed by a kept walk before the upload (`placement.rs`).
+    pub fn placement(&mut self, corners: usize, frame: &mut FrameStats) -> Placement {
+        let reserved = self
+            .belt
+            .reserve((corners * QUAD_CORNER_BYTES) as u64, frame);
+        Placement::mapped(reserved, corners, std::mem::take(&mut self.runs))
+    }
+
     /// Grows the buffers as needed (re-binding them), then records a copy of each stream's dirty range into
-    /// `encoder`; returns whether anything was. A frame larger than the device binds is [`Error::FrameTooLarge`],
+    /// `encoder`, and after them a copy of each run of corners placed in `place`; returns whether anything was. A frame larger than the device binds is [`Error::FrameTooLarge`],
     /// with nothing recorded.
     pub fn upload(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         b: &mut Batcher,
+        place: Option<Placement>,
         frame: &mut FrameStats,
     ) -> Result<bool> {
         let max = self.max;
@@ -218,13 +232,17 @@ impl Streams {
         }
         let mut wrote = false;
         let quads = b.quads.as_slice();
-        // Each dirty quad range uploads both halves; a range in which only corners changed, its corners.
-        let halves = b
-            .quads
-            .dirty_ranges()
-            .iter()
-            .flat_map(|r| [(r, true), (r, false)])
-            .chain(b.quads.head_dirty_ranges().iter().map(|r| (r, true)));
+        // Each dirty quad range uploads both halves; a range in which only corners changed, its corners (unless a
+        // dirty range holds it).
+        let dirty = b.quads.dirty_ranges();
+        let inside = |r: &Range<usize>| dirty.iter().any(|d| d.start <= r.start && r.end <= d.end);
+        let halves = dirty.iter().flat_map(|r| [(r, true), (r, false)]).chain(
+            b.quads
+                .head_dirty_ranges()
+                .iter()
+                .filter(|r| !inside(r))
+                .map(|r| (r, true)),
+        );
         for (r, corners) in halves {
             let gpu = if corners {
                 &self.corners
@@ -261,6 +279,22 @@ impl Streams {
         upload(&self.vertices, &mut b.vertices.dirty_bytes());
         upload(&self.indices, &mut b.indices.dirty_bytes());
         upload(&self.transforms, &mut b.transforms.dirty_bytes());
+        if let Some(p) = place {
+            // After the stream's ranges: a placed quad in one of them (a range bridging a gap) gets the placed
+            // corners.
+            let (runs, reserved) = p.finish();
+            if let (Some(r), Some(buf)) = (&reserved, &self.corners.buffer) {
+                let bytes = |n: usize| (n * QUAD_CORNER_BYTES) as u64;
+                for run in &runs {
+                    let (at, len) = (bytes(run.at), bytes(run.n));
+                    let offset = bytes(run.quad);
+                    self.belt
+                        .copy_reserved(encoder, r, (at, len), buf, offset, frame);
+                    wrote = true;
+                }
+            }
+            self.runs = runs;
+        }
         self.belt.finish(encoder);
         Ok(wrote)
     }

@@ -39,6 +39,9 @@ pub struct TrackedVec<T> {
     /// Ranges in which only each element's leading part changed (its owner knows which part: for the quad
     /// stream, the corners), ascending; they may overlap `dirty`.
     head: DirtyRanges,
+    /// Ranges whose leading parts the GPU got from elsewhere (a quad's corners placed straight into staging:
+    /// `placement.rs`), so that `data`'s are older. Kept across frames until [`TrackedVec::heal_stale`].
+    stale: DirtyRanges,
 }
 
 /// Ranges of elements to upload, ascending and apart, at most [`MAX_DIRTY_RANGES`].
@@ -184,11 +187,45 @@ impl<T: Pod + Default> TrackedVec<T> {
     /// Forgets last frame's contents (the GPU copy is unknown): every element of the next frame is dirty.
     pub fn forget(&mut self) {
         self.data.clear();
+        self.stale.0.clear();
         self.rewind();
+    }
+
+    /// Says the GPU got the leading parts of `r` from elsewhere than this stream (newer than the stream's): they
+    /// stay stale until [`TrackedVec::heal_stale`].
+    pub fn mark_stale(&mut self, r: Range<usize>) {
+        if !r.is_empty() {
+            self.stale.mark(r, Self::GAP);
+        }
+    }
+
+    /// Whether any element's leading part is stale ([`TrackedVec::mark_stale`]).
+    pub fn has_stale(&self) -> bool {
+        !self.stale.0.is_empty()
+    }
+
+    /// Heals the stale ranges: `f(ranges, elements)` writes every stale element's leading part again (a full walk
+    /// has written all of them already and passes a no-op), then those ranges are marked for upload (leading parts
+    /// only) and are no longer stale. Returns the span healed, if any.
+    pub fn heal_stale(
+        &mut self,
+        f: impl FnOnce(&[Range<usize>], &mut [T]),
+    ) -> Option<Range<usize>> {
+        let (first, last) = (self.stale.0.first()?.start, self.stale.0.last()?.end);
+        let mut stale = std::mem::take(&mut self.stale.0);
+        f(&stale, &mut self.data[..self.len]);
+        for r in &stale {
+            self.head.mark_below(r.clone(), self.len, Self::GAP);
+        }
+        stale.clear();
+        self.stale.0 = stale;
+        Some(first..last)
     }
 
     /// Marks everything written as dirty (the GPU copy was lost, e.g. the buffer was re-created).
     pub fn mark_all_dirty(&mut self) {
+        // Only a full walk grows a stream, and it heals the stale ranges first.
+        debug_assert!(self.stale.0.is_empty(), "stale elements uploaded whole");
         self.dirty.0.clear();
         self.head.0.clear();
         if self.len > 0 {

@@ -19,6 +19,25 @@ struct Chunk {
     offset: u64,
 }
 
+/// Staging memory taken ahead of its writer ([`UploadBelt::reserve`]): bytes `offset..offset + len` of a mapped
+/// chunk, copied by [`UploadBelt::copy_reserved`].
+#[derive(Debug)]
+pub(crate) struct Reserved {
+    buffer: wgpu::Buffer,
+    offset: u64,
+    len: u64,
+}
+
+impl Reserved {
+    /// The reserved bytes, mapped for writing. Dropped before the belt's [`UploadBelt::finish`], which unmaps.
+    pub fn map(&self) -> wgpu::BufferViewMut {
+        self.buffer
+            .slice(self.offset..self.offset + self.len)
+            .get_mapped_range_mut()
+            .expect("active chunks are mapped")
+    }
+}
+
 /// Recycled staging memory for buffer uploads.
 #[derive(Debug)]
 pub(crate) struct UploadBelt {
@@ -87,12 +106,24 @@ impl UploadBelt {
             len.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
                 && offset.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)
         );
+        let index = self.chunk_for(len, stats);
+        let chunk = &mut self.active[index];
+        let start = chunk.offset;
+        copy(&chunk.buffer, start, data);
+        encoder.copy_buffer_to_buffer(&chunk.buffer, start, target, offset, len);
+        // The next write's mapped range must start at a multiple of wgpu::MAP_ALIGNMENT (8); `len` may be 4 more.
+        chunk.offset = (start + len).next_multiple_of(wgpu::MAP_ALIGNMENT);
+        stats.bytes_uploaded += len;
+    }
+
+    /// An active chunk with `len` bytes free: one already written this frame, a returned one, or a new one.
+    fn chunk_for(&mut self, len: u64, stats: &mut FrameStats) -> usize {
         let fits = |c: &Chunk| c.offset + len <= c.buffer.size();
         debug_assert!(self
             .active
             .iter()
             .all(|c| c.offset.is_multiple_of(wgpu::MAP_ALIGNMENT)));
-        let index = match self.active.iter().position(fits) {
+        match self.active.iter().position(fits) {
             Some(i) => i,
             None => {
                 while let Ok(c) = self.returned_rx.try_recv() {
@@ -116,13 +147,40 @@ impl UploadBelt {
                 self.active.push(chunk);
                 self.active.len() - 1
             }
-        };
+        }
+    }
+
+    /// Takes `len` bytes (a multiple of 8) of mapped staging memory for a writer that fills them before the
+    /// upload ([`Placement`](crate::placement::Placement)); [`UploadBelt::copy_reserved`] then copies what it wrote.
+    pub fn reserve(&mut self, len: u64, stats: &mut FrameStats) -> Reserved {
+        debug_assert!(len.is_multiple_of(wgpu::MAP_ALIGNMENT));
+        let len = len.max(wgpu::MAP_ALIGNMENT);
+        let index = self.chunk_for(len, stats);
         let chunk = &mut self.active[index];
-        let start = chunk.offset;
-        copy(&chunk.buffer, start, data);
-        encoder.copy_buffer_to_buffer(&chunk.buffer, start, target, offset, len);
-        // The next write's mapped range must start at a multiple of wgpu::MAP_ALIGNMENT (8); `len` may be 4 more.
-        chunk.offset = (start + len).next_multiple_of(wgpu::MAP_ALIGNMENT);
+        let offset = chunk.offset;
+        chunk.offset += len;
+        Reserved {
+            buffer: chunk.buffer.clone(),
+            offset,
+            len,
+        }
+    }
+
+    /// Copies bytes `at..at + len` of `reserved` (written meanwhile) into `target` at `offset`, before
+    /// `encoder`'s commands run.
+    pub fn copy_reserved(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        reserved: &Reserved,
+        (at, len): (u64, u64),
+        target: &wgpu::Buffer,
+        offset: u64,
+        stats: &mut FrameStats,
+    ) {
+        if len == 0 || at + len > reserved.len {
+            return;
+        }
+        encoder.copy_buffer_to_buffer(&reserved.buffer, reserved.offset + at, target, offset, len);
         stats.bytes_uploaded += len;
     }
 

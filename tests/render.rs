@@ -489,3 +489,68 @@ fn gl_and_vulkan_draw_the_same_quads_and_meshes_in_tree_order() {
         "{differing} pixels differ between Vulkan and GL"
     );
 }
+
+/// A kept frame whose changes are all moves places the moved corners straight into staging; frames that then
+/// write quads another way (sprites faded next to a placed one), or walk again (a sprite moved back where the quad
+/// stream last had it, and one added), must still draw every sprite where it is. Each frame is compared with a
+/// renderer that walks the scene afresh.
+#[test]
+fn moves_placed_in_staging_draw_what_a_fresh_walk_draws() {
+    let mut r = renderer();
+    let mut fresh = renderer();
+    let (white, fresh_white) = (r.white_texture(), fresh.white_texture());
+    let mut s = Scene::new();
+    let grid = |i: usize| Vec2::new((i % 8) as f32 * 6.0 + 1.0, (i / 8) as f32 * 6.0 + 1.0);
+    let ids: Vec<_> = (0..48)
+        .map(|i| {
+            let c = Color::rgb((i % 3) as f32 / 2.0, (i % 5) as f32 / 4.0, 1.0);
+            let p = grid(i);
+            let node = Node::sprite(white).sized(4.0, 4.0).at(p.x, p.y).tinted(c);
+            s.add(s.root(), node).unwrap()
+        })
+        .collect();
+    let target = r.create_render_target(52, 40).unwrap();
+    let mut kept = Vec::new();
+    for frame in 0..7 {
+        match frame {
+            1 | 2 | 5 => {
+                for (i, &id) in ids.iter().enumerate() {
+                    s.transform_mut(id).unwrap().position.x += (i % 3) as f32 - 1.0;
+                }
+            }
+            // Sprite 9 stays where it was placed; its neighbours fade (one upload range bridging it).
+            3 => {
+                for i in [8, 10] {
+                    s.get_mut(ids[i]).unwrap().alpha = 0.5;
+                }
+            }
+            4 => s.transform_mut(ids[20]).unwrap().position.y += 3.0,
+            6 => {
+                s.transform_mut(ids[20]).unwrap().position.y -= 3.0;
+                s.add(s.root(), Node::sprite(white).sized(3.0, 3.0))
+                    .unwrap();
+            }
+            _ => {}
+        }
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+        kept.push(r.stats().last_frame.walks_kept);
+        let got = r.read_pixels(&target).unwrap();
+        // The same scene with the reference renderer's white texture: a new target each frame walks afresh.
+        let mut other = Scene::new();
+        for &id in s.children(s.root()) {
+            let mut props = s.get(id).unwrap().clone();
+            if let stage2d::NodeKind::Sprite(sp) = &mut props.kind {
+                sp.texture = fresh_white;
+            }
+            let transform = *s.transform(id).unwrap();
+            other.add(other.root(), Node { transform, props }).unwrap();
+        }
+        let want = render(&mut fresh, &other, 52, 40, Color::BLACK);
+        assert_eq!(fresh.stats().last_frame.walks_kept, 0);
+        assert!(
+            got == want,
+            "frame {frame}: pixels differ from a fresh walk's"
+        );
+    }
+    assert_eq!(kept, [0, 1, 1, 1, 1, 1, 0], "which frames kept their walk");
+}

@@ -13,12 +13,14 @@ mod parallel;
 mod retain;
 mod visit;
 
+pub(crate) use retain::Key as WalkKey;
 use visit::{push_ready, visit_leaf_sprite, visit_slot, Ctx, Inherited};
 pub use visit::{Caches, View};
 
 use crate::batcher::Batcher;
 use crate::cull::{Aabb, Bounds, BoundsCache};
 use crate::mask::{MaskStack, MaskStep};
+use crate::placement::Placement;
 use crate::scene::Scene;
 use crate::stats::FrameStats;
 use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
@@ -169,15 +171,45 @@ impl Collector {
             forbidden,
             liveness,
         };
+        self.collect_frame_placing(scene, &key, batcher, is_live, None, stats);
+    }
+
+    /// How many moved sprites' corners the next [`Collector::collect_frame_placing`] under the same arguments may
+    /// place straight into staging (`placement.rs`); 0 when it will not.
+    pub(crate) fn moves_to_place(&self, scene: &Scene, key: &retain::Key) -> usize {
+        self.kept.moves_to_place(scene, key, self.parallel_min)
+    }
+
+    /// [`Collector::collect_frame`], with `place` (staging for [`Collector::moves_to_place`] corners) for a kept
+    /// frame's moved sprites.
+    pub(crate) fn collect_frame_placing(
+        &mut self,
+        scene: &Scene,
+        key: &retain::Key,
+        batcher: &mut Batcher,
+        is_live: impl Fn(TextureId) -> bool,
+        place: Option<&mut Placement>,
+        stats: &mut FrameStats,
+    ) {
+        let key = *key;
+        let retain::Key {
+            start,
+            view,
+            forbidden,
+            ..
+        } = key;
         if self
             .kept
-            .patch(scene, &key, batcher, self.parallel_min, stats)
+            .patch(scene, &key, batcher, self.parallel_min, place, stats)
         {
             return;
         }
         batcher.begin();
         self.collect_from(scene, start, view, batcher, is_live, forbidden, stats);
         batcher.finish();
+        // Every quad was written again: those whose corners earlier kept frames placed straight into staging are
+        // uploaded with what changed.
+        batcher.quads.heal_stale(|_, _| {});
         if let Some(r) = self.kept.patched.take() {
             // Quads a kept frame patched before it gave up for this walk never reached the GPU.
             batcher.quads.mark_dirty(r);
