@@ -15,9 +15,6 @@
 use crate::elements::QUAD_CORNER_BYTES;
 use crate::upload::Reserved;
 
-/// Quads' corners a task of [`Placement::place_par`] places (as the every-core patch of the quad stream).
-pub(crate) const PAR_CHUNK: usize = 1024;
-
 /// A run of placed corners: staging pieces `at..at + n` go to quads `quad..quad + n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Run {
@@ -39,8 +36,7 @@ pub(crate) struct Placement {
 
 enum Staging {
     Mapped {
-        /// The whole reservation mapped (let go while parts of it are mapped on every core).
-        view: Option<wgpu::BufferViewMut>,
+        view: wgpu::BufferViewMut,
         reserved: Reserved,
     },
     #[cfg(test)]
@@ -64,7 +60,7 @@ impl Placement {
         runs.clear();
         Placement {
             staging: Staging::Mapped {
-                view: Some(reserved.map()),
+                view: reserved.map(),
                 reserved,
             },
             cap,
@@ -89,52 +85,14 @@ impl Placement {
     pub fn rest(&mut self) -> wgpu::WriteOnly<'_, [[u8; QUAD_CORNER_BYTES]]> {
         let (used, cap) = (self.used, self.cap);
         match &mut self.staging {
-            Staging::Mapped { view, reserved } => {
-                view.get_or_insert_with(|| reserved.map())
-                    .slice(used * QUAD_CORNER_BYTES..cap * QUAD_CORNER_BYTES)
+            Staging::Mapped { view, .. } => {
+                view.slice(used * QUAD_CORNER_BYTES..cap * QUAD_CORNER_BYTES)
                     .into_chunks::<QUAD_CORNER_BYTES>()
                     .0
             }
             #[cfg(test)]
             Staging::Memory(m) => wgpu::WriteOnly::from_mut(&mut m[used..cap]),
         }
-    }
-
-    /// Places the corners of quads `quad..quad + n` on every core, [`PAR_CHUNK`] at a time: `f(k, out)` writes
-    /// those of quads `quad + k..quad + k + out.len()` into `out` and says whether it wrote them all. If every call
-    /// did, they are one run; else nothing is noted.
-    pub fn place_par(
-        &mut self,
-        quad: usize,
-        n: usize,
-        f: impl Fn(usize, wgpu::WriteOnly<'_, [[u8; QUAD_CORNER_BYTES]]>) -> bool + Sync,
-    ) -> bool {
-        use rayon::prelude::*;
-        let n = n.min(self.cap - self.used);
-        let at = self.used;
-        let ok = match &mut self.staging {
-            Staging::Mapped { view, reserved } => {
-                // Each chunk maps its own part (whole pieces, so 8-aligned): mapped ranges may not overlap.
-                *view = None;
-                let reserved = &*reserved;
-                let bytes = |i: usize| (i * QUAD_CORNER_BYTES) as u64;
-                (0..n.div_ceil(PAR_CHUNK)).into_par_iter().all(|c| {
-                    let k = c * PAR_CHUNK;
-                    let end = (k + PAR_CHUNK).min(n);
-                    let mut part = reserved.map_range(bytes(at + k)..bytes(at + end));
-                    f(k, part.slice(..).into_chunks::<QUAD_CORNER_BYTES>().0)
-                })
-            }
-            #[cfg(test)]
-            Staging::Memory(m) => m[at..at + n]
-                .par_chunks_mut(PAR_CHUNK)
-                .enumerate()
-                .all(|(c, part)| f(c * PAR_CHUNK, wgpu::WriteOnly::from_mut(part))),
-        };
-        if ok {
-            self.wrote(quad, n);
-        }
-        ok
     }
 
     /// The first `n` pieces of [`Placement::rest`] were written with quads `quad..quad + n`'s corners.

@@ -31,13 +31,8 @@ pub(crate) struct Reserved {
 impl Reserved {
     /// The reserved bytes, mapped for writing. Dropped before the belt's [`UploadBelt::finish`], which unmaps.
     pub fn map(&self) -> wgpu::BufferViewMut {
-        self.map_range(0..self.len)
-    }
-
-    /// Bytes `r` of the reserved ones (starting 8-aligned), mapped for writing; mapped ranges may not overlap.
-    pub fn map_range(&self, r: std::ops::Range<u64>) -> wgpu::BufferViewMut {
         self.buffer
-            .slice(self.offset + r.start..self.offset + r.end.min(self.len))
+            .slice(self.offset..self.offset + self.len)
             .get_mapped_range_mut()
             .expect("active chunks are mapped")
     }

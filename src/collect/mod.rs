@@ -177,7 +177,7 @@ impl Collector {
     /// How many moved sprites' corners the next [`Collector::collect_frame_placing`] under the same arguments may
     /// place straight into staging (`placement.rs`); 0 when it will not.
     pub(crate) fn moves_to_place(&self, scene: &Scene, key: &retain::Key) -> usize {
-        self.kept.moves_to_place(scene, key)
+        self.kept.moves_to_place(scene, key, self.parallel_min)
     }
 
     /// [`Collector::collect_frame`], with `place` (staging for [`Collector::moves_to_place`] corners) for a kept

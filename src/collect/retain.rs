@@ -13,8 +13,8 @@
 //! (compared, and only changed bytes uploaded). A sprite whose only change was its transform
 //! ([`Scene::transform_mut`]) has only its corners computed again, from the transform, its container's and the
 //! rectangle the walk noted, without reading its other properties, and is uploaded without being compared (its
-//! transform was asked for to move it; in a renderer's frame whose changes are all moves, the corners go straight
-//! into the upload's staging memory rather than the quad stream: `placement.rs`); any other
+//! transform was asked for to move it; in a renderer's frame whose changes are all moves, patched on one core, the
+//! corners go straight into the upload's staging memory rather than the quad stream: `placement.rs`); any other
 //! change (a node hidden or shown, a texture switched to another texture, a sprite never drawn) falls back to a
 //! full walk, which then also uploads the quads the kept frame had patched.
 //!
@@ -25,7 +25,6 @@
 
 use super::visit::{all_finite, node_color, Inherited, View};
 use crate::batcher::{Batcher, Quad};
-use crate::elements::QUAD_CORNER_BYTES;
 use crate::placement::Placement;
 use crate::scene::{Scene, TRANSFORM_ONLY};
 use crate::sprite::LocalQuad;
@@ -213,49 +212,37 @@ impl Kept {
                 (lo, hi) = (r.start, r.end);
             }
         }
-        let ok = if let Some((first, moved_only)) = self.dense(changes, parallel_min) {
+        let dense = match place {
+            Some(_) => None,
+            None => self.dense(changes, parallel_min),
+        };
+        let ok = if let Some((first, moved_only)) = dense {
             // Many changes, one after another in the quad stream (an update loop in draw order): on every core.
             // Each slot is listed once (its quad is one of consecutive ones), so no entry here depends on another.
             let (drawn, parents, walk) = (&self.drawn, &self.parents, self.walk);
-            let notes = (&drawn[..], &parents[..], scene.transforms());
             (lo, hi) = (lo.min(first), hi.max(first + changes.len()));
             if moved_only {
-                // Only transforms changed: corners written and uploaded without comparing, as on one core, into
-                // staging when placing.
-                let n = changes.len();
-                let done = |part: &[u32], (wrote, moved): (usize, Vec2)| {
-                    wrote == part.len() && moved.x + moved.y == 0.0
-                };
-                let ok = match place.as_deref_mut() {
-                    Some(p) => {
-                        let ok = p.place_par(first, n, |k, out| {
-                            let part = &changes[k..k + out.len()];
-                            let run = moved_run(
-                                notes,
-                                out.into_iter(),
-                                to_staging,
-                                first + k,
-                                walk,
-                                part,
-                            );
-                            done(part, run)
-                        });
-                        match ok {
-                            true => batcher.quads.mark_stale(first..first + n),
-                            false => p.discard(),
-                        }
-                        ok
-                    }
-                    None => batcher.patch_corners_par(first, n, |k, quads| {
+                // Only transforms changed: corners written and uploaded without comparing, as on one core.
+                return self.kept_after(
+                    batcher.patch_corners_par(first, changes.len(), |k, quads| {
                         let part = &changes[k..k + quads.len()];
-                        let out = quads.iter_mut();
-                        done(
+                        let transforms = scene.transforms();
+                        let (n, moved) = moved_run(
+                            (drawn, parents, transforms),
+                            quads.iter_mut(),
+                            Quad::set_corners,
+                            first + k,
+                            walk,
                             part,
-                            moved_run(notes, out, Quad::set_corners, first + k, walk, part),
-                        )
+                        );
+                        n == part.len() && moved.x + moved.y == 0.0
                     }),
-                };
-                return self.kept_after(ok, scene, n, lo..hi, &counters, stats);
+                    scene,
+                    changes.len(),
+                    lo..hi,
+                    &counters,
+                    stats,
+                );
             }
             let ok = batcher.patch_quads_par(first, changes.len(), |k, old| {
                 let c = changes[k];
@@ -309,12 +296,13 @@ impl Kept {
     }
 
     /// How many corners a frame under `key` may place straight into staging (`placement.rs`): the number of
-    /// changes if the walk may be kept and each change is a move; else 0.
-    pub fn moves_to_place(&self, scene: &Scene, key: &Key) -> usize {
+    /// changes if the walk may be kept, each change is a move, and they are patched on one core; else 0.
+    pub fn moves_to_place(&self, scene: &Scene, key: &Key, parallel_min: usize) -> usize {
         let Some(changes) = self.changes(scene, key) else {
             return 0;
         };
-        match changes.iter().all(|&c| c & TRANSFORM_ONLY != 0) {
+        let moves = changes.iter().all(|&c| c & TRANSFORM_ONLY != 0);
+        match moves && !on_every_core(changes.len(), parallel_min) {
             true => changes.len(),
             false => 0,
         }
@@ -455,8 +443,8 @@ impl Kept {
                 let (n, sum) = match place.as_deref_mut() {
                     Some(p) => {
                         // Straight into staging: the stream's copy of these corners is stale from now on.
-                        let (n, sum) =
-                            moved_run(notes, p.rest().into_iter(), to_staging, i, walk, rest);
+                        let to = |s: wgpu::WriteOnly<'_, _>, c| s.write(bytemuck::cast(c));
+                        let (n, sum) = moved_run(notes, p.rest().into_iter(), to, i, walk, rest);
                         p.wrote(i, n);
                         batcher.quads.mark_stale(i..i + n);
                         (n, sum)
@@ -579,12 +567,6 @@ fn moved_run<S>(
     (n, moved)
 }
 
-/// Writes a quad's corners into its piece of staging.
-#[inline(always)]
-fn to_staging(piece: wgpu::WriteOnly<'_, [u8; QUAD_CORNER_BYTES]>, corners: [[f32; 2]; 3]) {
-    piece.write(bytemuck::cast(corners));
-}
-
 /// Whether `n` changes are patched on every core ([`Kept::dense`]): at least `parallel_min` of them, on four
 /// threads or more (any number in tests).
 fn on_every_core(n: usize, parallel_min: usize) -> bool {
@@ -669,12 +651,12 @@ mod tests {
             }
         }
 
-        /// Kept frames patched on every core (`0`), on one (`1`), or placing moves' corners in staging as a
-        /// renderer's do (`placement.rs`) on one core (`2`) or on every core (`3`).
+        /// Kept frames patched on every core (`0`), on one (`1`), or on one placing moves' corners in staging
+        /// (`2`, as a renderer's do: `placement.rs`).
         fn mode(mode: u8) -> Frames {
             Frames {
-                place: mode >= 2,
-                ..Self::with_parallel_min(if matches!(mode, 0 | 3) { 2 } else { usize::MAX })
+                place: mode == 2,
+                ..Self::with_parallel_min(if mode == 0 { 2 } else { usize::MAX })
             }
         }
 
@@ -941,7 +923,7 @@ mod tests {
     /// and on every core. Every moved quad reaches the GPU; the non-finite one makes the frame walk.
     #[test]
     fn broken_runs_of_moved_sprites_upload_every_moved_quad() {
-        for mode in 0..4 {
+        for mode in 0..3 {
             let mut s = Scene::new();
             let c = s.add(s.root(), Node::container().at(5.0, 5.0)).unwrap();
             let kids: Vec<NodeId> = (0..24)
@@ -1000,7 +982,7 @@ mod tests {
                 kids.push(s.add(parent, n).unwrap());
             }
         }
-        for mode in 0..4 {
+        for mode in 0..3 {
             let mut f = Frames::mode(mode);
             f.frame(&s);
             for (i, &k) in kids.iter().enumerate() {
@@ -1008,7 +990,7 @@ mod tests {
             }
             let st = f.frame_like_fresh(&s, &format!("{mode}"));
             assert_eq!((st.walks_kept, st.sprites_updated), (1, 1400), "{mode}");
-            assert_eq!(f.placed, if mode >= 2 { 1400 } else { 0 }, "{mode}");
+            assert_eq!(f.placed, if mode == 2 { 1400 } else { 0 }, "{mode}");
             let first = f.c.kept.drawn[kids[0].slot()].quad as usize;
             assert_eq!(first, f.c.kept.drawn[still.slot()].quad as usize + 1);
             for (i, &k) in kids.iter().enumerate() {
@@ -1034,40 +1016,37 @@ mod tests {
     /// and upload them.
     #[test]
     fn placed_corners_are_healed_before_the_stream_is_written_or_walked() {
-        // Placing on one core, then on every core (the first move of all twelve is patched in chunks).
-        for mode in [2, 3] {
-            let mut s = Scene::new();
-            let kids: Vec<NodeId> = (0..12)
-                .map(|i| {
-                    let n = Node::sprite(tex(1)).at(i as f32 * 10.0, 20.0);
-                    s.add(s.root(), n).unwrap()
-                })
-                .collect();
-            let mut f = Frames::mode(mode);
-            f.frame(&s);
-            for &k in &kids {
-                s.transform_mut(k).unwrap().position.y += 7.0;
-            }
-            let st = f.frame_like_fresh(&s, &format!("{mode}: all moved"));
-            assert_eq!((st.walks_kept, f.placed), (1, 12));
-            assert!(f.b.quads.has_stale());
-            // Sprite 4 stays where it was placed; its neighbours fade (one range of three quads).
-            for k in [3, 5] {
-                s.get_mut(kids[k]).unwrap().alpha = 0.5;
-            }
-            let st = f.frame_like_fresh(&s, &format!("{mode}: neighbours faded"));
-            assert_eq!((st.walks_kept, f.placed), (1, 0));
-            assert!(!f.b.quads.has_stale());
-            // Sprite 4 moved (placed), then back where the stream last had it, in a frame that walks.
-            s.transform_mut(kids[4]).unwrap().position.y += 7.0;
-            let st = f.frame_like_fresh(&s, &format!("{mode}: moved again"));
-            assert_eq!((st.walks_kept, f.placed), (1, 1));
-            s.transform_mut(kids[4]).unwrap().position.y -= 7.0;
-            s.add(s.root(), Node::sprite(tex(2))).unwrap();
-            let st = f.frame_like_fresh(&s, &format!("{mode}: moved back, walked"));
-            assert_eq!((st.walks_kept, f.placed), (0, 0));
-            assert!(!f.b.quads.has_stale());
+        let mut s = Scene::new();
+        let kids: Vec<NodeId> = (0..12)
+            .map(|i| {
+                let n = Node::sprite(tex(1)).at(i as f32 * 10.0, 20.0);
+                s.add(s.root(), n).unwrap()
+            })
+            .collect();
+        let mut f = Frames::mode(2);
+        f.frame(&s);
+        for &k in &kids {
+            s.transform_mut(k).unwrap().position.y += 7.0;
         }
+        let st = f.frame_like_fresh(&s, "all moved");
+        assert_eq!((st.walks_kept, f.placed), (1, 12));
+        assert!(f.b.quads.has_stale());
+        // Sprite 4 stays where it was placed; its neighbours fade (one range of three quads).
+        for k in [3, 5] {
+            s.get_mut(kids[k]).unwrap().alpha = 0.5;
+        }
+        let st = f.frame_like_fresh(&s, "neighbours faded");
+        assert_eq!((st.walks_kept, f.placed), (1, 0));
+        assert!(!f.b.quads.has_stale());
+        // Sprite 4 moved (placed), then back where the stream last had it, in a frame that walks.
+        s.transform_mut(kids[4]).unwrap().position.y += 7.0;
+        let st = f.frame_like_fresh(&s, "moved again");
+        assert_eq!((st.walks_kept, f.placed), (1, 1));
+        s.transform_mut(kids[4]).unwrap().position.y -= 7.0;
+        s.add(s.root(), Node::sprite(tex(2))).unwrap();
+        let st = f.frame_like_fresh(&s, "moved back, walked");
+        assert_eq!((st.walks_kept, f.placed), (0, 0));
+        assert!(!f.b.quads.has_stale());
     }
 
     /// A kept frame that patched the last quad and then met a change that needs a walk, whose walk draws one quad
@@ -1268,7 +1247,7 @@ mod tests {
         #[test]
         fn kept_walks_draw_what_a_fresh_walk_draws(
             frames in prop::collection::vec(prop::collection::vec(op(), 0..4), 1..16),
-            mode in 0u8..4,
+            mode in 0u8..3,
         ) {
             let (mut s, mut ids) = scene(40);
             let mut f = Frames::mode(mode);
