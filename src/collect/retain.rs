@@ -301,8 +301,10 @@ impl Kept {
         let Some(changes) = self.changes(scene, key) else {
             return 0;
         };
-        let moves = changes.iter().all(|&c| c & TRANSFORM_ONLY != 0);
-        match moves && !on_every_core(changes.len(), parallel_min) {
+        // The every-core test first: it spares that path a read of every change.
+        let place = !on_every_core(changes.len(), parallel_min)
+            && changes.iter().all(|&c| c & TRANSFORM_ONLY != 0);
+        match place {
             true => changes.len(),
             false => 0,
         }
