@@ -156,8 +156,8 @@ impl Streams {
     }
 
     /// Grows the buffers as needed (re-binding them), then records a copy of each stream's dirty range into
-    /// `encoder`, and after them a copy of each run of corners placed in `place`; returns whether anything was. A frame larger than the device binds is [`Error::FrameTooLarge`],
-    /// with nothing recorded.
+    /// `encoder`, and after them a copy of each run of corners placed in `place`; returns whether anything was. A
+    /// frame larger than the device binds is [`Error::FrameTooLarge`], with nothing recorded.
     pub fn upload(
         &mut self,
         device: &wgpu::Device,

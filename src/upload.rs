@@ -177,6 +177,7 @@ impl UploadBelt {
         offset: u64,
         stats: &mut FrameStats,
     ) {
+        debug_assert!(at + len <= reserved.len, "a copy past the reservation");
         if len == 0 || at + len > reserved.len {
             return;
         }

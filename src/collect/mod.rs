@@ -191,16 +191,15 @@ impl Collector {
         place: Option<&mut Placement>,
         stats: &mut FrameStats,
     ) {
-        let key = *key;
         let retain::Key {
             start,
             view,
             forbidden,
             ..
-        } = key;
+        } = *key;
         if self
             .kept
-            .patch(scene, &key, batcher, self.parallel_min, place, stats)
+            .patch(scene, key, batcher, self.parallel_min, place, stats)
         {
             return;
         }
@@ -226,7 +225,7 @@ impl Collector {
                 self.kept.volatile();
             }
         }
-        self.kept.end_walk(key, &seen);
+        self.kept.end_walk(*key, &seen);
     }
 
     /// Forgets the last walk for frames that would keep it (its streams never reached the GPU).

@@ -196,13 +196,9 @@ impl Kept {
         mut place: Option<&mut Placement>,
         stats: &mut FrameStats,
     ) -> bool {
-        let Some(changes) = self.changes(scene, key) else {
+        let Some((changes, counters)) = self.changes(scene, key) else {
             return false;
         };
-        let Some((_, _, counters)) = &self.kept else {
-            return false;
-        };
-        let counters = *counters;
         batcher.keep_frame();
         let (mut lo, mut hi) = (usize::MAX, 0);
         if place.is_none() {
@@ -286,19 +282,20 @@ impl Kept {
         self.kept_after(ok, scene, changes.len(), lo..hi, &counters, stats)
     }
 
-    /// The changes since the kept walk if it may be kept under `key` (not yet looking at the changes).
-    fn changes<'s>(&self, scene: &'s Scene, key: &Key) -> Option<&'s [u32]> {
-        let (kept_key, (epoch, at), _) = self.kept.as_ref()?;
+    /// The changes since the kept walk, and its counters, if it may be kept under `key` (not yet looking at the
+    /// changes).
+    fn changes<'s>(&self, scene: &'s Scene, key: &Key) -> Option<(&'s [u32], FrameStats)> {
+        let (kept_key, (epoch, at), counters) = self.kept.as_ref()?;
         if kept_key != key {
             return None;
         }
-        scene.changes_since(*at, *epoch)
+        Some((scene.changes_since(*at, *epoch)?, *counters))
     }
 
     /// How many corners a frame under `key` may place straight into staging (`placement.rs`): the number of
     /// changes if the walk may be kept, each change is a move, and they are patched on one core; else 0.
     pub fn moves_to_place(&self, scene: &Scene, key: &Key, parallel_min: usize) -> usize {
-        let Some(changes) = self.changes(scene, key) else {
+        let Some((changes, _)) = self.changes(scene, key) else {
             return 0;
         };
         // The every-core test first: it spares that path a read of every change.
@@ -703,12 +700,13 @@ mod tests {
             apply(&mut self.gpu_indices, &self.b.indices);
             // Then the corners placed in staging, as the streams copy them.
             self.placed = 0;
-            for run in place.as_ref().map_or(&[][..], |p| p.runs()) {
-                for j in 0..run.n {
-                    let corners = place.as_ref().map(|p| p.corners(run.at + j));
-                    self.gpu_quads[run.quad + j].set_corners(corners.expect("placed"));
+            if let Some(p) = &place {
+                for run in p.runs() {
+                    for j in 0..run.n {
+                        self.gpu_quads[run.quad + j].set_corners(p.corners(run.at + j));
+                    }
+                    self.placed += run.n;
                 }
-                self.placed += run.n;
             }
             s
         }
