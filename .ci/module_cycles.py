@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Checks stage2d's internal module dependency graph (one node per file under src/) for cycles.
+"""Checks stage2d's internal module dependency graph (one node per file under src/): no cycles, and the layers.
+
+The layers are the folders of src/ (see LAYERS below and each folder's mod.rs): a module may use its own folder
+and the folders its folder's entry names, nothing else. A use across layers that the table does not allow is a
+violation, printed with the file, the line and the import.
 
 An edge A -> B means A's code names module B through a `crate::`, `super::` or `self::` path (in `use`
 statements, grouped ones included, or inline), or a child module by its bare name. Names re-exported by
 src/lib.rs or a folder's mod.rs resolve to the file that defines them. `#[cfg(test)] mod` blocks, comments and
 string literals are ignored; `mod child;` declarations are not edges; src/lib.rs is not a node.
 
-Run from anywhere:  python3 .ci/module_cycles.py          (exit 1 and print the cycles if there are any)
+Run from anywhere:  python3 .ci/module_cycles.py          (exit 1 and print the cycles and layer violations)
                     python3 .ci/module_cycles.py --dot    (the graph in Graphviz dot format)
 """
 import re
@@ -21,6 +25,23 @@ TEST_MOD = re.compile(r"#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\)
 USE = re.compile(r"\b(pub(?:\s*\([^)]*\))?\s+)?use\s+([^;]*);")
 INLINE = re.compile(r"(?<![\w:.])(?:crate|self|super)(?:::\w+)+")
 CHILD_DECL = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
+
+
+# Which folders (layers) each folder of src/ may use, besides itself. The scene model, the assets' cache, shapes
+# and text are CPU-only: they never reach the frame's phases, the GPU systems or the renderer. The GPU systems
+# hold what they are told to hold: they never walk a scene or a frame. The frame's phases never call back into
+# the renderer that owns them. A new folder must be added here before it is used.
+LAYERS = {
+    "base": set(),
+    "graphics": {"base"},
+    "text": {"base"},
+    "scene": {"base", "graphics", "text"},
+    "assets": {"base", "scene"},
+    "gpu": {"base", "graphics", "text"},
+    "frame": {"base", "graphics", "text", "scene", "assets", "gpu"},
+    "renderer": {"base", "graphics", "text", "scene", "assets", "gpu", "frame"},
+    "app": {"base", "graphics", "text", "scene", "assets", "gpu", "frame", "renderer"},
+}
 
 
 def blank(s):
@@ -175,6 +196,20 @@ def cycle_in(comp, adj):
                 queue.append(w)
 
 
+def layer_violations(nodes, edges):
+    """(from, to, sites) for each use that crosses layers against LAYERS; a module outside any known layer is one
+    too (its folder must be given a row)."""
+    bad = []
+    for mod in nodes:
+        if mod[0] not in LAYERS:
+            bad.append((mod, None, []))
+    for (u, w), sites in sorted(edges.items()):
+        lu, lw = u[0], w[0]
+        if lu != lw and lu in LAYERS and lw not in LAYERS[lu]:
+            bad.append((u, w, sites))
+    return bad
+
+
 def main():
     nodes, edges = build()
     name = "::".join
@@ -190,9 +225,19 @@ def main():
             print(f'  "{name(u)}" -> "{name(w)}"' + (" [color=red]" if red else "") + ";")
         print("}")
         return 0
+    bad = layer_violations(nodes, edges)
+    for u, w, sites in bad:
+        if w is None:
+            print(f"layers: src/{'/'.join(u)} is in no layer: give its folder a row in LAYERS (.ci/module_cycles.py)")
+            continue
+        allowed = ", ".join(sorted(LAYERS[u[0]])) or "nothing else"
+        for f, line, text in sites:
+            print(f"layers: {f}:{line} {text}: {u[0]}/ may not use {w[0]}/ ({name(w)}); it may use {allowed}")
+    if bad:
+        print(f"{len(bad)} layer violation(s); the layers are in LAYERS (.ci/module_cycles.py) and each folder's mod.rs")
     if not comps:
         print(f"no module cycles ({len(nodes)} modules, {len(edges)} edges)")
-        return 0
+        return 1 if bad else 0
     print(f"{len(comps)} module cycle(s) ({len(nodes)} modules, {len(edges)} edges):")
     for i, comp in enumerate(comps, 1):
         print(f"\ncycle {i}: strongly connected component {{{', '.join(map(name, comp))}}}")

@@ -6,48 +6,58 @@
 //! few draw calls as their textures and blend modes allow, through a two-tier pipeline cache (with a warm-start
 //! file) and an encoder that skips redundant state changes, with built-in statistics ([`Stats`]).
 //!
-//! ## The systems
-//! The [`Renderer`] is a small owner of systems, each in its own file:
-//! - **device** (`device.rs`): adapter selection, device checks, wgpu errors turned into [`Error`]s;
-//! - **pipelines** (`pipeline/`): the two-tier PipelineSystem, shader-module and vertex-layout caches, and the
-//!   warm-start file (`pipeline/warm.rs`);
-//! - **textures** (`texture_system.rs`): textures behind generational ids, samplers, batch bind groups, and mip
-//!   chains drawn on the GPU (`mipmaps.rs`);
-//! - **render textures** (`target.rs`) and **attachments** (`attachments.rs`: MSAA colour and stencil);
-//! - **streams** (`streams.rs`, `upload.rs`): grow-only GPU buffers, recycled staging, dirty-range uploads;
-//! - **text pages** (`text/pages.rs`): glyph-atlas pages as textures;
-//! - **readback** (`readback.rs`);
-//! - **the frame** (`frame.rs`), which runs the phases below over the others.
+//! ## The source, by layer
+//! Each folder of `src/` is a layer and may use only the layers below it (checked in CI by
+//! `.ci/module_cycles.py`, which also refuses cycles):
+//! - `base/`: the vocabulary every layer speaks: [`Error`], [`Color`], [`BlendMode`], handles, the [`Texture`]
+//!   value, the counters ([`Stats`]).
+//! - `graphics/` and `text/`: shapes ([`GraphicsContext`]: paths, tessellation, the tessellation cache) and text
+//!   (fonts, layout, the glyph atlas), on the CPU.
+//! - `scene/`: the CPU-side model: the [`Scene`] arena, nodes, sprites, animation, bounds and culling, hit testing,
+//!   interaction and pointer [`Events`].
+//! - `assets/`: the [`Assets`] cache, bundles decoded on worker threads, [`Spritesheet`]s and their JSON.
+//! - `gpu/`: the systems that own GPU state: the device, the two-tier PipelineSystem with its shader-module and
+//!   vertex-layout caches and warm-start file (`gpu/pipeline/`), textures and batch bind groups, render textures
+//!   and attachments, grow-only buffers and the staging belt, deferred release, readback, the GPU timer, mipmaps,
+//!   shader sources and glyph-atlas pages. They never see a scene or a frame.
+//! - `frame/`: the phases of one frame (below): the walk (`frame/collect/`), the batcher (`frame/batcher/`), the
+//!   element layouts, tracked streams and their upload, the kept walk's placement, the mask state machine and the
+//!   Encoder.
+//! - `renderer/`: the [`Renderer`], a small owner of the systems and the frame, and the public entry points;
+//!   `app.rs` (windows) sits above it.
 //!
 //! ## A frame
-//! 1. **Collect** (`collect/`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
+//! 1. **Collect** (`frame/collect/`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
 //!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
 //!    destroyed textures, degenerate paths) are skipped with a warning. Subtrees whose cached bounds lie outside
-//!    the target are culled (`cull.rs`); render groups ([`NodeProps::render_group`]) replay their recorded geometry
-//!    through one transform (`collect/group.rs`); the leaf sprites of containers with 32,768 children or more
-//!    are computed on every core first where there are four or more (`collect/parallel.rs`).
-//! 2. **Batch** (`batcher/`; render groups' recordings in `batcher/recording.rs`; the element layouts in
-//!    `elements.rs`): sprites, glyphs and nine-slice parts as 48-byte quads (a tiling sprite as two: its quad and
-//!    its tile coordinates) and shapes as mesh vertices in grow-only streams drawn by one index stream; batches
-//!    break only on blend mode, topology, stencil state or texture
-//!    overflow (16 textures per batch by default).
-//! 3. **Upload**: the byte ranges that changed since the last frame, copied ahead of the pass (of a sprite that
-//!    only moved, its quad's corners).
-//! 4. **Prepare**: pipelines from the PipelineSystem and bind groups from the TextureSystem (created on first use
-//!    only). A batch of k textures uses the batch shader built for k slots.
-//! 5. **Record**: `set_*` and draw calls into one render pass; the Encoder issues a `set_*` only when state changes.
+//!    the target are culled (`scene/cull.rs`); render groups ([`NodeProps::render_group`]) replay their recorded
+//!    geometry through one transform (`frame/collect/group.rs`); the leaf sprites of containers with 32,768
+//!    children or more are computed on every core first where there are four or more
+//!    (`frame/collect/parallel.rs`).
+//! 2. **Batch** (`frame/batcher/`; render groups' recordings in `frame/batcher/recording.rs`; the element layouts
+//!    in `frame/elements.rs`): sprites, glyphs and nine-slice parts as 48-byte quads (a tiling sprite as two: its
+//!    quad and its tile coordinates) and shapes as mesh vertices in grow-only streams drawn by one index stream;
+//!    batches break only on blend mode, topology, stencil state or texture overflow (16 textures per batch by
+//!    default).
+//! 3. **Upload** (`frame/streams.rs` through `gpu/upload.rs`): the byte ranges that changed since the last frame,
+//!    copied ahead of the pass (of a sprite that only moved, its quad's corners).
+//! 4. **Prepare** (`frame/mod.rs`): pipelines from the PipelineSystem and bind groups from the TextureSystem
+//!    (created on first use only). A batch of k textures uses the batch shader built for k slots.
+//! 5. **Record**: `set_*` and draw calls into one render pass; the Encoder (`frame/encoder.rs`) issues a `set_*`
+//!    only when state changes.
 //! 6. **Submit**, then **trim**: the counters go into [`Stats`], per-frame caches are trimmed.
 //!
 //! ## Between frames
-//! Assets (`assets.rs`): [`Assets`] loads textures and TexturePacker [`Spritesheet`]s once per path, in bundles
+//! Assets (`assets/`): [`Assets`] loads textures and TexturePacker [`Spritesheet`]s once per path, in bundles
 //! decoded on worker threads with progress; a sheet's frames are [`Texture`] handles (trimmed and rotated frames
 //! included) on one texture, so its sprites batch together; [`AnimatedSprite`] turns a node's frames by the
 //! app's clock. [`TilingSprite`] and [`NineSliceSprite`] nodes batch with sprites.
 //!
-//! Bounds and hit testing run on the scene alone (`hit.rs`, with the types and caches in `interact.rs`):
-//! [`Scene::local_bounds`], [`Scene::world_bounds`], [`Scene::hit_test`] and [`Scene::hit_test_all`], in draw order
-//! with [`Scene::set_z_index`]. [`Events`] dispatches [`PointerInput`]s to handlers per node and [`EventKind`]
-//! in PixiJS's model (capture, target, bubble); the app layer feeds it from winit (`app::App::pointer`).
+//! Bounds and hit testing run on the scene alone (`scene/hit.rs`, with the types and caches in
+//! `scene/interact.rs`): [`Scene::local_bounds`], [`Scene::world_bounds`], [`Scene::hit_test`] and
+//! [`Scene::hit_test_all`], in draw order with [`Scene::set_z_index`]. [`Events`] dispatches [`PointerInput`]s to
+//! handlers per node and [`EventKind`] in PixiJS's model (capture, target, bubble); the app layer feeds it from
+//! winit (`app::App::pointer`).
 //!
 //! ## Two ways to drive it
 //! The one-call path owns the device and the frame:
@@ -106,78 +116,46 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-mod aabb;
-mod animation;
 #[cfg(feature = "app")]
 pub mod app;
 mod assets;
-mod attachments;
-mod batcher;
-mod blend;
-mod collect;
-mod color;
-mod cull;
-mod device;
-mod elements;
-mod encoder;
-mod error;
-mod events;
+mod base;
 mod frame;
-mod gpu_timer;
+mod gpu;
 pub mod graphics;
-mod handle;
-mod hit;
-mod interact;
-mod mask;
-mod mipmaps;
-mod node;
-mod pipeline;
-mod placement;
-mod readback;
-mod release;
 mod renderer;
 mod scene;
-mod shader;
-mod sheet_json;
-mod sprite;
-mod spritesheet;
-mod stats;
-mod streams;
-mod target;
-mod target_desc;
 #[cfg(feature = "text")]
 pub mod text;
-mod texture;
-mod texture_system;
-mod tracked;
-mod upload;
 
-pub use animation::{AnimatedSprite, AnimationStep};
+pub use assets::spritesheet::Spritesheet;
 pub use assets::{Assets, BundleId};
-pub use blend::BlendMode;
-pub use color::Color;
-pub use device::{instance_descriptor, select_adapter};
-pub use error::{Error, Result};
-pub use events::{EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput};
+pub use base::blend::BlendMode;
+pub use base::color::Color;
+pub use base::error::{Error, Result};
+pub use base::handle::{NodeId, TextureId};
+pub use base::stats::{FrameStats, Stats};
+pub use base::texture::{Filter, Sampling, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
+pub use frame::mask::MAX_STENCIL_DEPTH;
+pub use gpu::device::{instance_descriptor, select_adapter};
+pub use gpu::pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};
+pub use gpu::target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
+pub use gpu::target_desc::TargetDesc;
 pub use graphics::{
     FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
     MAX_FILL_WORK, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
-pub use handle::{NodeId, TextureId};
-pub use interact::{Cursor, EventMode, HitArea, Rect};
-pub use mask::MAX_STENCIL_DEPTH;
-pub use node::{Mask, Node, NodeKind, NodeProps, Transform};
-pub use pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};
 pub use renderer::{Renderer, RendererOptions};
+pub use scene::animation::{AnimatedSprite, AnimationStep};
+pub use scene::events::{
+    EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput,
+};
+pub use scene::interact::{Cursor, EventMode, HitArea, Rect};
+pub use scene::node::{Mask, Node, NodeKind, NodeProps, Transform};
+pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};
 pub use scene::Scene;
-pub use sprite::{NineSliceSprite, Sprite, TilingSprite};
-pub use spritesheet::Spritesheet;
-pub use stats::{FrameStats, Stats};
-pub use target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
-pub use target_desc::TargetDesc;
 #[cfg(feature = "text")]
 pub use text::{Align, Font, Text};
-pub use texture::{Filter, Sampling, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
 
 pub use glam;
 pub use image;
@@ -187,11 +165,11 @@ pub use wgpu;
 /// tessellator and the warm-start file format. Not part of the API: no stability promise.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::batcher::Batcher;
-    pub use crate::collect::{Collector, View};
+    pub use crate::frame::batcher::Batcher;
+    pub use crate::frame::collect::{Collector, View};
+    pub use crate::gpu::pipeline::persist;
+    pub use crate::gpu::pipeline::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
     pub use crate::graphics::tessellate::tessellate;
-    pub use crate::pipeline::persist;
-    pub use crate::pipeline::{GlobalState, GraphicsKey, PipeCache, PipelineId, TierKey};
 
     /// A texture handle to storage slot 0 (a renderer's white texture) of the given size; for CPU-only
     /// benchmarks of the scene walk, which never touch the GPU.

@@ -125,9 +125,9 @@ impl Worker {
 #[derive(Debug)]
 pub struct TessellationCache {
     /// Per (context id, scale bucket); an entry whose version is outdated is replaced.
-    entries: crate::pipeline::cache::IntMap<Key, Entry>,
+    entries: crate::base::IntMap<Key, Entry>,
     /// Jobs on the worker: the version each (context, bucket) job tessellates.
-    in_flight: crate::pipeline::cache::IntMap<Key, u64>,
+    in_flight: crate::base::IntMap<Key, u64>,
     worker: Option<Worker>,
     /// Fills above this many segments go to the worker.
     background_fill_segments: u64,

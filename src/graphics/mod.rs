@@ -1,4 +1,6 @@
-//! Vector shapes, PixiJS `Graphics` style.
+//! Vector shapes, PixiJS `Graphics` style: contexts of shapes with their fills and strokes, flattened,
+//! tessellated and cached on the CPU. It uses only stage2d's base types (colours, textures, errors); the frame
+//! draws its meshes.
 //!
 //! A [`GraphicsContext`] records Canvas-style shapes and their fills and strokes (`context.rs`). Paths are
 //! flattened to polylines (`path.rs`), triangulated once per context change by lyon (`tessellate.rs`) and cached

@@ -3,8 +3,8 @@
 //! [`Renderer::trim`] ends the frame.
 
 use super::Renderer;
+use crate::base::stats::FrameStats;
 use crate::frame::Attach;
-use crate::stats::FrameStats;
 use crate::{Error, Result, Scene, TargetDesc};
 
 impl Renderer {
@@ -36,7 +36,7 @@ impl Renderer {
         self.begin_frame()?;
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         let root = scene.root();
-        let out = crate::device::checked(&self.device, "preparing a frame", || {
+        let out = crate::gpu::device::checked(&self.device, "preparing a frame", || {
             let attach = Attach::Caller;
             f.prepare(
                 &self.device,

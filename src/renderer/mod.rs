@@ -1,23 +1,29 @@
-//! The Renderer: a small owner of systems (the PixiJS v8 shape). It holds the device and queue, the
-//! [`PipelineSystem`](crate::pipeline::PipelineSystem) with its warm start, the
-//! [`TextureSystem`](crate::texture_system::TextureSystem), the render-texture pool and the [`Frame`], and hands
-//! each call to the system that owns the state. The frame's phases are in `frame.rs`.
+//! The renderer: the owner of the GPU systems and the frame, and the public entry points. [`Renderer`] is here;
+//! its options (`options.rs`), the embedded path (`embed.rs`: prepare, record, trim), resources (`resources.rs`:
+//! textures, render textures, readback) and the assets' uploads (`assets.rs`) are beside it. It may use every
+//! folder but `app`, which sits above it.
+//!
+//! The Renderer is a small owner of systems (the PixiJS v8 shape). It holds the device and queue, the
+//! [`PipelineSystem`](crate::gpu::pipeline::PipelineSystem) with its warm start, the
+//! [`TextureSystem`](crate::gpu::texture_system::TextureSystem), the render-texture pool and the [`Frame`], and hands
+//! each call to the system that owns the state. The frame's phases are in `frame/`.
 
+mod assets;
 mod embed;
 mod options;
 mod resources;
 
 pub use options::RendererOptions;
 
-use crate::device::{self, Capabilities};
+use crate::base::stats::{FrameStats, LiveCounts, Stats};
 use crate::frame::{Attach, Frame};
-use crate::gpu_timer::GpuTimer;
-use crate::pipeline::warm::{self, WarmStart, WarmState};
-use crate::pipeline::PipelineSystem;
-use crate::release::ReleaseQueue;
-use crate::stats::{FrameStats, LiveCounts, Stats};
-use crate::target::{RenderTarget, RenderTextures};
-use crate::texture_system::TextureSystem;
+use crate::gpu::device::{self, Capabilities};
+use crate::gpu::pipeline::warm::{self, WarmStart, WarmState};
+use crate::gpu::pipeline::PipelineSystem;
+use crate::gpu::release::ReleaseQueue;
+use crate::gpu::target::{RenderTarget, RenderTextures};
+use crate::gpu::texture_system::TextureSystem;
+use crate::gpu::timer::GpuTimer;
 use crate::{Color, Error, NodeId, Result, Scene, TargetDesc};
 use std::path::PathBuf;
 

@@ -30,7 +30,7 @@ pub struct RendererOptions {
 impl Default for RendererOptions {
     fn default() -> Self {
         RendererOptions {
-            max_textures_per_batch: crate::batcher::MAX_BATCH_TEXTURES,
+            max_textures_per_batch: crate::gpu::shader::MAX_BATCH_TEXTURES,
             power_preference: wgpu::PowerPreference::HighPerformance,
             msaa: false,
             pipeline_cache: None,

@@ -2,8 +2,8 @@
 //! that owns the state (`TextureSystem`, `RenderTextures`, `readback`).
 
 use super::Renderer;
-use crate::readback;
-use crate::target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
+use crate::gpu::readback;
+use crate::gpu::target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
 use crate::{Error, Result, Sampling, Texture};
 use std::path::Path;
 
@@ -28,7 +28,7 @@ impl Renderer {
             return Err(Error::PixelDataSize { got, expected });
         }
         let mut pixels = rgba.to_vec();
-        readback::premultiply(&mut pixels);
+        crate::base::color::premultiply(&mut pixels);
         self.texture_from_premultiplied(w, h, &pixels, s)
     }
 
@@ -41,7 +41,7 @@ impl Renderer {
         s: Sampling,
     ) -> Result<Texture> {
         let textures = &mut self.textures;
-        let t = crate::device::checked(&self.device, "creating a texture", || {
+        let t = crate::gpu::device::checked(&self.device, "creating a texture", || {
             textures.create_from_premultiplied(w, h, pixels, s)
         });
         self.absorb_texture_stats();
@@ -94,7 +94,7 @@ impl Renderer {
     /// A render texture: a target to draw into that sprites can show.
     pub fn create_render_texture(&mut self, options: RenderTextureOptions) -> Result<RenderTarget> {
         let (rt, textures) = (&mut self.render_textures, &mut self.textures);
-        let t = crate::device::checked(&self.device, "creating a render texture", || {
+        let t = crate::gpu::device::checked(&self.device, "creating a render texture", || {
             rt.create(&self.device, textures, options)
         })?;
         self.stats.total.textures_created += 1;
@@ -161,7 +161,7 @@ impl Renderer {
     /// [`Error::ForeignTexture`]; one whose texture was destroyed is [`Error::StaleTexture`].
     pub fn read_pixels_premultiplied(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
         self.textures.check(target.handle.id())?;
-        crate::device::checked(&self.device, "reading a target back", || {
+        crate::gpu::device::checked(&self.device, "reading a target back", || {
             readback::read_premultiplied(&self.device, &self.queue, &target.texture)
         })
     }
@@ -169,7 +169,7 @@ impl Renderer {
     /// Reads a target back as straight-alpha RGBA8 (what PNG files hold).
     pub fn read_pixels(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
         let mut img = self.read_pixels_premultiplied(target)?;
-        readback::unpremultiply(&mut img);
+        crate::base::color::unpremultiply(&mut img);
         Ok(img)
     }
 

@@ -82,9 +82,9 @@ pub struct GlyphAtlas {
     max_pages: usize,
     available: usize,
     pages: Vec<Page>,
-    glyphs: crate::pipeline::cache::IntMap<GlyphKey, (AtlasGlyph, u64)>,
+    glyphs: crate::base::IntMap<GlyphKey, (AtlasGlyph, u64)>,
     /// Glyphs refused as larger than a page, with the last frame they were asked for.
-    too_large: crate::pipeline::cache::IntMap<GlyphKey, u64>,
+    too_large: crate::base::IntMap<GlyphKey, u64>,
     uploads: Vec<GlyphUpload>,
     frame: u64,
     /// Glyph bitmaps rasterised and queued since the last trim.

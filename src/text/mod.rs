@@ -1,8 +1,11 @@
-//! Text: fontdue-rasterised glyphs in a shared atlas, laid out with kerning, wrapping and alignment, drawn as
-//! textured quads in the same batches as sprites and shapes (an atlas page takes one texture slot).
+//! Text: fonts, layout and the glyph atlas, on the CPU. It uses only stage2d's base types; the atlas pages'
+//! textures are a GPU system's (`gpu/glyph_pages.rs`), and the frame draws the glyphs.
+//!
+//! Glyphs are rasterised by fontdue into a shared atlas, laid out with kerning, wrapping and alignment, and drawn
+//! as textured quads in the same batches as sprites and shapes (an atlas page takes one texture slot).
 //!
 //! `font.rs` loads fonts (`font_check.rs` refuses hostile ones first); `layout.rs` places glyphs (pure, public for measuring text: [`layout()`]); `atlas.rs`
-//! packs glyph bitmaps into pages (pure); `pages.rs` backs the pages with textures.
+//! packs glyph bitmaps into pages (pure); `gpu/glyph_pages.rs` backs the pages with textures.
 //! Layouts are cached per text node version: changing the string or style lays out again, and glyphs already in
 //! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
 
@@ -10,7 +13,6 @@ pub(crate) mod atlas;
 mod font;
 mod font_check;
 mod layout;
-pub(crate) mod pages;
 
 pub(crate) use atlas::{GlyphAtlas, GlyphKey};
 pub use font::Font;
@@ -189,7 +191,7 @@ impl Text {
 #[derive(Debug)]
 pub(crate) struct TextSystem {
     /// Per text id: (version, layout, last frame used). A new version replaces the old layout.
-    layouts: crate::pipeline::cache::IntMap<u64, (u64, Arc<TextLayout>, u64)>,
+    layouts: crate::base::IntMap<u64, (u64, Arc<TextLayout>, u64)>,
     /// The glyph atlas.
     pub atlas: GlyphAtlas,
     frame: u64,

@@ -1,0 +1,243 @@
+//! The assets: an asset cache in PixiJS's `Assets` style (textures loaded once per path, or name for bytes,
+//! unloaded on request, bundles decoded in the background), TexturePacker spritesheets (`spritesheet.rs`) and
+//! their JSON (`sheet_json.rs`). It owns the cache's maps and the decoding workers, and may use `base/` and
+//! `scene/` (a sheet hands out sprites and animations); never `frame/`, `gpu/` or `renderer/`. What needs the GPU
+//! (the uploads in [`Assets::load`], [`Assets::poll`] and the others that take a [`Renderer`](crate::Renderer),
+//! and [`Assets::unload`]'s destroying) is in `renderer/assets.rs`.
+//!
+//! Decoding (the slow part: PNG inflate, JPEG) runs on rayon's worker threads; the GPU upload stays on the thread
+//! that owns the renderer, in [`Assets::poll`], which the app calls once a frame (a bounded number of uploads
+//! each time, so a large bundle does not stall a frame). A bundle's progress goes from 0 to 1 as its files are
+//! uploaded or fail; a file that fails is an [`Error::ImageFile`] naming it, and the others still load.
+//!
+//! Spritesheets load the same way: a `.json` path (TexturePacker's format) in a bundle, or
+//! [`Assets::load_spritesheet`], reads the JSON and decodes the image it names on a worker; the upload makes a
+//! [`Spritesheet`] available through [`Assets::spritesheet`]. Its image is cached under its own path too.
+
+pub(crate) mod sheet_json;
+pub(crate) mod spritesheet;
+
+use crate::{Error, Sampling, Spritesheet, Texture};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, Sender};
+
+/// Names a bundle started with [`Assets::load_bundle`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BundleId(pub(crate) u64);
+
+/// What a worker made of a file.
+#[derive(Debug)]
+pub(crate) enum Work {
+    /// An image, decoded.
+    Image(image::RgbaImage),
+    /// A spritesheet: its parsed JSON, and its image's cache key with the image decoded (or `None` if that
+    /// image is cached already).
+    Sheet {
+        data: crate::assets::sheet_json::SheetData,
+        image_key: PathBuf,
+        image: Option<image::RgbaImage>,
+    },
+}
+
+/// A decoded file on its way from a worker to the GPU: its cache key and the work or what failed.
+pub(crate) type Decoded = (PathBuf, std::result::Result<Work, Error>);
+
+/// Whether a path names a spritesheet's JSON.
+pub(crate) fn is_sheet(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// A worker's job: decode an image, or read a sheet and decode its image unless `cached` says it is loaded.
+pub(crate) fn decode(
+    given: &Path,
+    cached: impl Fn(&Path) -> bool,
+) -> std::result::Result<Work, Error> {
+    // Premultiplied here, off the renderer's thread, and in place (no second copy of a large image).
+    let image = |p: &Path| {
+        image::open(p)
+            .map(|i| {
+                let mut rgba = i.to_rgba8();
+                crate::base::color::premultiply(&mut rgba);
+                rgba
+            })
+            .map_err(|source| Error::ImageFile {
+                path: p.to_owned(),
+                source,
+            })
+    };
+    if !is_sheet(given) {
+        return image(given).map(Work::Image);
+    }
+    let data = Spritesheet::read(given)?;
+    let image_path = Spritesheet::image_path_of(given, &data)?;
+    let image_key = key(&image_path);
+    let img = match cached(&image_key) {
+        true => None,
+        false => Some(image(&image_path)?),
+    };
+    Ok(Work::Sheet {
+        data,
+        image_key,
+        image: img,
+    })
+}
+
+#[derive(Debug)]
+pub(crate) struct Bundle {
+    /// Files of the bundle (cache keys).
+    pub(crate) files: Vec<PathBuf>,
+    pub(crate) sampling: Sampling,
+    /// Files uploaded or failed.
+    pub(crate) done: usize,
+    pub(crate) errors: Vec<Error>,
+}
+
+/// Textures by path, loaded once, and bundles loading in the background. Hold one per [`Renderer`](crate::Renderer).
+#[derive(Debug)]
+pub struct Assets {
+    pub(crate) textures: FxHashMap<PathBuf, Texture>,
+    /// Spritesheets by the path of their JSON.
+    pub(crate) sheets: FxHashMap<PathBuf, Spritesheet>,
+    /// Images loaded by their own path (not only as a sheet's image): unloading a sheet keeps them.
+    pub(crate) explicit: rustc_hash::FxHashSet<PathBuf>,
+    /// Files being decoded, and the bundles waiting for each.
+    pub(crate) in_flight: FxHashMap<PathBuf, Vec<BundleId>>,
+    pub(crate) bundles: FxHashMap<u64, Bundle>,
+    pub(crate) next_bundle: u64,
+    pub(crate) send: Sender<Decoded>,
+    pub(crate) receive: Receiver<Decoded>,
+    /// Decoded files waiting for an upload.
+    pub(crate) ready: Vec<Decoded>,
+}
+
+impl Default for Assets {
+    fn default() -> Self {
+        let (send, receive) = channel();
+        Assets {
+            textures: FxHashMap::default(),
+            sheets: FxHashMap::default(),
+            explicit: Default::default(),
+            in_flight: FxHashMap::default(),
+            bundles: FxHashMap::default(),
+            next_bundle: 1,
+            send,
+            receive,
+            ready: Vec::new(),
+        }
+    }
+}
+
+/// The cache key of a path: canonical where the file exists (so `./a.png` and `a.png` are one asset).
+pub(crate) fn key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
+}
+
+impl Assets {
+    /// Uploads at most this many decoded files per [`Assets::poll`].
+    pub const UPLOADS_PER_POLL: usize = 8;
+
+    /// An empty cache.
+    pub fn new() -> Assets {
+        Assets::default()
+    }
+
+    /// The cached texture of `path` (or a name given to [`Assets::load_bytes`]), if loaded.
+    pub fn get(&self, path: impl AsRef<Path>) -> Option<Texture> {
+        self.textures.get(&key(path.as_ref())).copied()
+    }
+
+    /// Number of textures cached.
+    pub fn len(&self) -> usize {
+        self.textures.len()
+    }
+
+    /// Whether nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.textures.is_empty()
+    }
+
+    /// Starts loading `paths` in the background: decoded on worker threads, uploaded by [`Assets::poll`].
+    /// Files already cached count as loaded; a file already being decoded is not decoded twice.
+    pub fn load_bundle<P: AsRef<Path>>(
+        &mut self,
+        paths: impl IntoIterator<Item = P>,
+        sampling: Sampling,
+    ) -> BundleId {
+        let id = BundleId(self.next_bundle);
+        self.next_bundle += 1;
+        let mut bundle = Bundle {
+            files: Vec::new(),
+            sampling,
+            done: 0,
+            errors: Vec::new(),
+        };
+        for p in paths {
+            let (given, k) = (p.as_ref().to_owned(), key(p.as_ref()));
+            if bundle.files.contains(&k) {
+                continue;
+            }
+            bundle.files.push(k.clone());
+            if self.textures.contains_key(&k) || self.sheets.contains_key(&k) {
+                if !is_sheet(&k) {
+                    self.explicit.insert(k.clone());
+                }
+                bundle.done += 1;
+                continue;
+            }
+            let waiting = self.in_flight.entry(k.clone()).or_default();
+            waiting.push(id);
+            if waiting.len() == 1 {
+                let send = self.send.clone();
+                let cached: Vec<PathBuf> = match is_sheet(&k) {
+                    true => self.textures.keys().cloned().collect(),
+                    false => Vec::new(),
+                };
+                rayon::spawn(move || {
+                    let decoded = decode(&given, |p| cached.iter().any(|c| c == p));
+                    // The cache may be gone; then nobody waits for the result.
+                    let _ = send.send((k, decoded));
+                });
+            }
+        }
+        self.bundles.insert(id.0, bundle);
+        id
+    }
+
+    /// The cached spritesheet of the JSON at `path`, if loaded (by [`Assets::load_spritesheet`] or a bundle).
+    pub fn spritesheet(&self, path: impl AsRef<Path>) -> Option<&Spritesheet> {
+        self.sheets.get(&key(path.as_ref()))
+    }
+
+    /// How far a bundle is, from 0 to 1 (1 for an unknown or empty bundle): its files uploaded or failed, over
+    /// its files.
+    pub fn progress(&self, bundle: BundleId) -> f32 {
+        match self.bundles.get(&bundle.0) {
+            Some(b) if !b.files.is_empty() => b.done as f32 / b.files.len() as f32,
+            _ => 1.0,
+        }
+    }
+
+    /// Whether every file of the bundle was uploaded or failed.
+    pub fn is_done(&self, bundle: BundleId) -> bool {
+        self.bundles
+            .get(&bundle.0)
+            .is_none_or(|b| b.done >= b.files.len())
+    }
+
+    /// The bundle's failures so far, each naming its file.
+    pub fn errors(&self, bundle: BundleId) -> &[Error] {
+        self.bundles.get(&bundle.0).map_or(&[], |b| &b.errors)
+    }
+
+    /// The textures of the bundle's files that loaded, in the order given.
+    pub fn bundle_textures(&self, bundle: BundleId) -> Vec<(PathBuf, Texture)> {
+        self.bundles.get(&bundle.0).map_or(Vec::new(), |b| {
+            b.files
+                .iter()
+                .filter_map(|k| Some((k.clone(), *self.textures.get(k)?)))
+                .collect()
+        })
+    }
+}

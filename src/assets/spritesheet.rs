@@ -1,0 +1,214 @@
+//! Spritesheets: named frames of one texture, as TexturePacker describes them in JSON (the "hash" and "array"
+//! forms PixiJS reads), with trimmed and rotated frames, anchors and named animations.
+//!
+//! Every frame is a [`Texture`] handle on the sheet's one texture, so sprites of a sheet share a batch slot and
+//! switching frames (an `AnimatedSprite`) changes no bind group. The JSON is parsed
+//! by `sheet_json.rs`; here its frames are checked against the image and turned into handles.
+
+use crate::assets::sheet_json::{self, SheetError};
+use crate::scene::animation::Frames;
+use crate::{AnimatedSprite, Error, NodeId, Result, Sprite, Texture};
+use glam::Vec2;
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+
+/// One named animation: its frames' indices, handles and anchors (the last two shared by every
+/// `AnimatedSprite` playing it, so a crowd reads one copy).
+#[derive(Clone, Debug)]
+pub(crate) struct Animation {
+    name: String,
+    indices: Vec<usize>,
+    pub(crate) frames: std::sync::Arc<Frames>,
+}
+
+/// Named frames of one texture, and named animations (lists of frames), from TexturePacker JSON. Every frame is
+/// a [`Texture`] on the sheet's one texture (trimmed and rotated frames keep their untrimmed size and draw
+/// upright), so a sheet's sprites batch together.
+#[derive(Clone, Debug)]
+pub struct Spritesheet {
+    texture: Texture,
+    /// Name, handle, anchor from the sheet.
+    frames: Vec<(String, Texture, Option<Vec2>)>,
+    by_name: FxHashMap<String, usize>,
+    animations: Vec<Animation>,
+    /// The image file the JSON names (`meta.image`), if any.
+    image: Option<String>,
+}
+
+fn sheet_error(sheet: &Path, e: SheetError) -> Error {
+    Error::Spritesheet {
+        sheet: sheet.to_owned(),
+        field: e.field,
+        reason: e.reason,
+    }
+}
+
+impl Spritesheet {
+    /// Parses TexturePacker JSON (`json`; hash or array form) describing frames of `texture`. `name` (the
+    /// sheet's path, or any label) appears in errors: malformed JSON, a value of the wrong type, or a frame that
+    /// lies outside the texture is [`Error::Spritesheet`] naming the JSON field.
+    pub fn from_json(json: &[u8], texture: Texture, name: impl AsRef<Path>) -> Result<Spritesheet> {
+        let name = name.as_ref();
+        let data = sheet_json::parse(json).map_err(|e| sheet_error(name, e))?;
+        Spritesheet::from_data(data, texture, name)
+    }
+
+    /// The sheet of parsed JSON (parsed on a loader's worker).
+    pub(crate) fn from_data(
+        data: sheet_json::SheetData,
+        texture: Texture,
+        name: &Path,
+    ) -> Result<Spritesheet> {
+        sheet_json::check_against_image(&data, texture.source_size())
+            .map_err(|e| sheet_error(name, e))?;
+        let mut frames = Vec::with_capacity(data.frames.len());
+        let mut by_name = FxHashMap::default();
+        for (i, f) in data.frames.into_iter().enumerate() {
+            let t = texture
+                .packed_frame(f.region, f.rotated, f.source_size, f.trim_offset)
+                .map_err(|e| {
+                    sheet_error(
+                        name,
+                        SheetError {
+                            field: format!("frames[{:?}]", f.name),
+                            reason: e.to_string(),
+                        },
+                    )
+                })?;
+            by_name.insert(f.name.clone(), i);
+            frames.push((f.name, t, f.anchor.map(Vec2::from)));
+        }
+        let animations = data
+            .animations
+            .into_iter()
+            .map(|(name, indices)| Animation {
+                frames: std::sync::Arc::new(Frames {
+                    textures: indices.iter().map(|&i| frames[i].1).collect(),
+                    anchors: Some(indices.iter().map(|&i| frames[i].2).collect()),
+                }),
+                name,
+                indices,
+            })
+            .collect();
+        Ok(Spritesheet {
+            texture,
+            frames,
+            by_name,
+            animations,
+            image: data.image,
+        })
+    }
+
+    /// Reads a sheet's JSON file (at most 16 MiB) and parses it: what a loader's worker does.
+    pub(crate) fn read(json_path: &Path) -> Result<sheet_json::SheetData> {
+        let unreadable = |e: std::io::Error| Error::AssetLoad {
+            path: json_path.to_owned(),
+            reason: e.to_string(),
+        };
+        let len = std::fs::metadata(json_path).map_err(unreadable)?.len();
+        let max = sheet_json::MAX_DOCUMENT_BYTES;
+        if len > max as u64 {
+            return Err(sheet_error(
+                json_path,
+                SheetError {
+                    field: "(document)".into(),
+                    reason: format!("the document is {len} bytes long; at most {max} are accepted"),
+                },
+            ));
+        }
+        let json = std::fs::read(json_path).map_err(unreadable)?;
+        sheet_json::parse(&json).map_err(|e| sheet_error(json_path, e))
+    }
+
+    /// The image file parsed JSON names, resolved next to the JSON file.
+    pub(crate) fn image_path_of(json_path: &Path, data: &sheet_json::SheetData) -> Result<PathBuf> {
+        let image = data.image.clone().ok_or_else(|| Error::Spritesheet {
+            sheet: json_path.to_owned(),
+            field: "meta.image".into(),
+            reason: "missing: name the sheet's image".into(),
+        })?;
+        Ok(json_path.parent().unwrap_or(Path::new("")).join(image))
+    }
+
+    /// The whole texture the frames are cut from.
+    pub fn texture(&self) -> Texture {
+        self.texture
+    }
+
+    /// The image file the JSON names (`meta.image`), as written there.
+    pub fn image(&self) -> Option<&str> {
+        self.image.as_deref()
+    }
+
+    /// The frame called `name` (as in the JSON, e.g. `"hero_walk_0.png"`).
+    pub fn frame(&self, name: &str) -> Option<Texture> {
+        self.by_name.get(name).map(|&i| self.frames[i].1)
+    }
+
+    /// The anchor the sheet gives frame `name` (its `anchor`, or else its `pivot`), if any.
+    pub fn anchor(&self, name: &str) -> Option<Vec2> {
+        self.by_name.get(name).and_then(|&i| self.frames[i].2)
+    }
+
+    /// A sprite of frame `name` with the sheet's anchor (top-left if it gives none).
+    pub fn sprite(&self, name: &str) -> Option<Sprite> {
+        let &i = self.by_name.get(name)?;
+        let (_, t, a) = &self.frames[i];
+        let mut s = Sprite::new(*t);
+        s.anchor = a.unwrap_or(Vec2::ZERO);
+        Some(s)
+    }
+
+    /// Number of frames.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether the sheet has no frames.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// Frame names in the sheet's order (the array's order; for the hash form, sorted by name).
+    pub fn frame_names(&self) -> impl Iterator<Item = &str> {
+        self.frames.iter().map(|f| f.0.as_str())
+    }
+
+    /// Animation names, in the sheet's order.
+    pub fn animation_names(&self) -> impl Iterator<Item = &str> {
+        self.animations.iter().map(|a| a.name.as_str())
+    }
+
+    /// The frames of animation `name`, in order.
+    pub fn animation(&self, name: &str) -> Option<Vec<Texture>> {
+        self.animation_data(name)
+            .map(|a| a.frames.textures.to_vec())
+    }
+
+    /// The names of animation `name`'s frames, in order.
+    pub fn animation_frame_names(&self, name: &str) -> Option<Vec<&str>> {
+        self.animation_data(name).map(|a| {
+            a.indices
+                .iter()
+                .map(|&i| self.frames[i].0.as_str())
+                .collect()
+        })
+    }
+
+    pub(crate) fn animation_data(&self, name: &str) -> Option<&Animation> {
+        self.animations.iter().find(|a| a.name == name)
+    }
+}
+
+impl AnimatedSprite {
+    /// Plays the animation `name` of `sheet` on `node`, with the sheet's anchors ([`AnimatedSprite::update_anchor`]
+    /// on). An unknown name is [`Error::InvalidFrame`].
+    pub fn from_sheet(node: NodeId, sheet: &Spritesheet, name: &str) -> Result<AnimatedSprite> {
+        let anim = sheet
+            .animation_data(name)
+            .ok_or_else(|| Error::InvalidFrame(format!("the sheet has no animation {name:?}")))?;
+        let mut a = AnimatedSprite::with_frames(node, anim.frames.clone())?;
+        a.update_anchor = true;
+        Ok(a)
+    }
+}

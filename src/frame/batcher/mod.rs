@@ -1,0 +1,937 @@
+//! The Batcher: turns the frame's drawables, in tree order, into a quad stream, a vertex stream, one index stream
+//! and a short list of batches (index ranges sharing a blend mode, topology and a set of up to `max_textures`
+//! textures).
+//!
+//! Sprites and glyphs are quads: one 48-byte [`Quad`] each (a clip-space parallelogram and a texture frame), whose
+//! four corners the vertex shader makes (the GPU holds quads as two arrays, corners and the rest, so a moved
+//! sprite uploads half its quad). Shape meshes are [`Vertex`]es. Both live in storage buffers and one index
+//! stream draws them: an index with the quad bit set names corner `index & 3` of quad `(index - bit) >> 2`, any
+//! other index names a mesh vertex. So quads and meshes share batches and draw calls in tree order. The quad bit
+//! is [`QUAD_INDEX_BIT`] (bit 31), or [`QUAD_INDEX_BIT_24`](crate::gpu::shader::QUAD_INDEX_BIT_24) (bit 23) on devices whose indices stop at 2^24 - 1.
+//!
+//! A new batch starts only when the blend mode or topology changes, when a texture is new to the batch and the
+//! batch is full, or when the caller forces a break (masks). Frames of one texture share a slot. Slot lookup is
+//! O(1): a per-texture `(tick, slot)` pair is valid while its tick equals the current batch's tick (PixiJS's
+//! `_batchTick`).
+//!
+//! The streams keep last frame's contents and note the ranges that changed ([`TrackedVec`], `tracked.rs`), so a static scene
+//! uploads nothing and a scene whose structure did not change re-uploads no indices. Quads do not write their
+//! indices one by one: consecutive quads form a [`QuadRun`] whose indices are written when the run ends, and not
+//! at all when last frame had the same run at the same place (the stream already holds them). Nothing here
+//! touches wgpu.
+
+pub use crate::frame::elements::{
+    GroupTransform, Quad, Vertex, DATA_FLAG, QUAD_INDEX_BIT, TILING_FLAG, TRANSFORM_SHIFT,
+};
+use crate::gpu::pipeline::{StencilMode, Topology};
+pub use crate::gpu::shader::MAX_BATCH_TEXTURES;
+pub use crate::gpu::texture_system::TextureSet;
+
+pub mod recording;
+pub use crate::frame::tracked::TrackedVec;
+use crate::{BlendMode, TextureId};
+
+/// What a quad computed ahead shows, for [`Batcher::push_prepared`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuadMeta {
+    /// The texture.
+    pub texture: TextureId,
+    /// Resolved blend mode.
+    pub blend: BlendMode,
+    /// Whether the quad was computed (otherwise its node takes the one-by-one path).
+    pub ready: bool,
+    /// The sprite's rectangle before its transform (noted for kept walks).
+    pub local: crate::scene::sprite::LocalQuad,
+}
+
+/// Per-pass state a batch is drawn under: the stencil mode and reference (masks) and the scissor rectangle
+/// (rectangle masks). A change of state always starts a new batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PassState {
+    /// Stencil test and operation.
+    pub stencil: StencilMode,
+    /// Stencil reference (the mask nesting depth).
+    pub stencil_ref: u8,
+    /// Scissor rectangle `[x, y, width, height]` in pixels, or `None` for the whole target.
+    pub scissor: Option<[u32; 4]>,
+}
+
+/// A run of indices drawn with one pipeline and one texture bind group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// First index in the index stream.
+    pub index_start: u32,
+    /// Number of indices.
+    pub index_count: u32,
+    /// Resolved blend mode.
+    pub blend: BlendMode,
+    /// Primitive topology.
+    pub topology: Topology,
+    /// Textures bound, in slot order.
+    pub textures: TextureSet,
+    /// Stencil and scissor state.
+    pub state: PassState,
+}
+
+/// Consecutive quads `quad_start..quad_start + quads`, drawn by the indices from `index_start` on, six per quad
+/// (corners `0 1 2 0 2 3`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuadRun {
+    /// First index of the run in the index stream.
+    pub index_start: u32,
+    /// First quad of the run.
+    pub quad_start: u32,
+    /// Number of quads.
+    pub quads: u32,
+}
+
+/// Builds the frame's quad, vertex and index streams and its batches.
+#[derive(Debug)]
+pub struct Batcher {
+    /// The quad stream (sprites, glyphs).
+    pub quads: TrackedVec<Quad>,
+    /// The mesh-vertex stream (shapes).
+    pub vertices: TrackedVec<Vertex>,
+    /// The index stream (`u32`: quad corners with the quad bit set, absolute mesh-vertex indices without).
+    pub indices: TrackedVec<u32>,
+    batches: Vec<Batch>,
+    max_textures: usize,
+    current: Batch,
+    state: PassState,
+    tick: u32,
+    /// Per texture index: (tick when it got a slot, slot).
+    slots: Vec<(u32, u8)>,
+    /// The quads pushed since the last mesh, whose indices are not written yet.
+    run: QuadRun,
+    /// This frame's ended runs, and last frame's.
+    runs: Vec<QuadRun>,
+    last_runs: Vec<QuadRun>,
+    /// How many of this frame's quad runs kept last frame's indices.
+    pub runs_kept: u32,
+    quad_bit: u32,
+    /// Render-group transforms; entry 0 is the identity.
+    pub transforms: TrackedVec<GroupTransform>,
+    /// Frames begun (render groups remember in which one they were placed).
+    frame: u64,
+    /// Scratch of `push_prepared`: each quad's slot, and which chunks changed.
+    prep_slots: Vec<u8>,
+    prep_changed: Vec<bool>,
+}
+
+/// Quads computed ahead from which [`Batcher::push_prepared`] copies on every core.
+const PARALLEL_COPY_MIN: usize = 8192;
+
+impl Batcher {
+    /// A batcher whose batches hold at most `max_textures` textures (clamped to `1..=MAX_BATCH_TEXTURES`), marking
+    /// quad corners with [`QUAD_INDEX_BIT`].
+    pub fn new(max_textures: usize) -> Batcher {
+        Self::with_quad_bit(max_textures, QUAD_INDEX_BIT)
+    }
+
+    /// Like [`Batcher::new`], marking quad corners with `quad_bit` (a power of two, at least 4).
+    pub fn with_quad_bit(max_textures: usize, quad_bit: u32) -> Batcher {
+        assert!(
+            quad_bit.is_power_of_two() && quad_bit >= 4,
+            "the quad bit is a power of two"
+        );
+        Batcher {
+            quad_bit,
+            quads: TrackedVec::default(),
+            vertices: TrackedVec::default(),
+            indices: TrackedVec::default(),
+            batches: Vec::new(),
+            max_textures: max_textures.clamp(1, MAX_BATCH_TEXTURES),
+            current: Self::empty_batch(0, PassState::default()),
+            state: PassState::default(),
+            tick: 1,
+            slots: Vec::new(),
+            run: QuadRun::default(),
+            runs: Vec::new(),
+            last_runs: Vec::new(),
+            runs_kept: 0,
+            transforms: TrackedVec::default(),
+            frame: 0,
+            prep_slots: Vec::new(),
+            prep_changed: Vec::new(),
+        }
+    }
+
+    /// The bit that marks quad corners in the index stream.
+    pub fn quad_bit(&self) -> u32 {
+        self.quad_bit
+    }
+
+    /// Most quads one frame can hold: every corner index stays below `2 * quad_bit - 1`.
+    pub fn max_quads(&self) -> usize {
+        (self.quad_bit as usize >> 2) - 1
+    }
+
+    fn empty_batch(index_start: u32, state: PassState) -> Batch {
+        Batch {
+            index_start,
+            index_count: 0,
+            blend: BlendMode::Normal,
+            topology: Topology::TriangleList,
+            textures: TextureSet::EMPTY,
+            state,
+        }
+    }
+
+    /// The pass state new elements are drawn under.
+    pub fn state(&self) -> PassState {
+        self.state
+    }
+
+    /// Draws the following elements under `state`, breaking the batch if it differs.
+    pub fn set_state(&mut self, state: PassState) {
+        if state != self.state {
+            self.break_batch();
+            self.state = state;
+            self.current.state = state;
+        }
+    }
+
+    /// Most textures per batch.
+    pub fn max_textures(&self) -> usize {
+        self.max_textures
+    }
+
+    /// Starts a frame: streams rewound, no batches.
+    pub fn begin(&mut self) {
+        self.quads.rewind();
+        self.vertices.rewind();
+        self.indices.rewind();
+        self.transforms.rewind();
+        self.transforms.push_slice(&[GroupTransform::default()]);
+        self.frame += 1;
+        std::mem::swap(&mut self.runs, &mut self.last_runs);
+        self.runs.clear();
+        self.run = QuadRun::default();
+        self.runs_kept = 0;
+        self.batches.clear();
+        self.state = PassState::default();
+        self.start_batch();
+    }
+
+    fn start_batch(&mut self) {
+        self.tick = self.tick.wrapping_add(1);
+        if self.tick == 0 {
+            // After wrap-around, stale ticks could match: forget them all.
+            self.slots.iter_mut().for_each(|s| *s = (0, 0));
+            self.tick = 1;
+        }
+        self.current = Self::empty_batch(self.index_len(), self.state);
+    }
+
+    /// Indices pushed so far, those of the open quad run included.
+    #[inline]
+    fn index_len(&self) -> u32 {
+        self.indices.len() as u32 + 6 * self.run.quads
+    }
+
+    /// Writes the indices of the open quad run, or keeps last frame's if it had the same run.
+    fn end_run(&mut self) {
+        let run = std::mem::take(&mut self.run);
+        if run.quads == 0 {
+            return;
+        }
+        debug_assert_eq!(run.index_start as usize, self.indices.len());
+        let count = 6 * run.quads as usize;
+        if self.last_runs.get(self.runs.len()) == Some(&run) && self.indices.keep(count) {
+            self.runs_kept += 1;
+        } else {
+            let mut buf = [0u32; 6 * 32];
+            let mut b = self.quad_bit | run.quad_start << 2;
+            for chunk in 0..run.quads.div_ceil(32) {
+                let n = (run.quads - 32 * chunk).min(32) as usize;
+                for q in buf.chunks_exact_mut(6).take(n) {
+                    q.copy_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
+                    b += 4;
+                }
+                self.indices.push_slice(&buf[..6 * n]);
+            }
+        }
+        self.runs.push(run);
+    }
+
+    /// Forgets the frame just built: it was not uploaded (its frame failed), so the next frame writes and uploads
+    /// every element instead of comparing with it.
+    pub fn forget_uploads(&mut self) {
+        self.quads.forget();
+        self.vertices.forget();
+        self.indices.forget();
+        self.transforms.forget();
+        self.runs.clear();
+        self.last_runs.clear();
+        self.run = QuadRun::default();
+    }
+
+    /// This frame's quad runs (complete after [`Batcher::finish`]).
+    pub fn quad_runs(&self) -> &[QuadRun] {
+        &self.runs
+    }
+
+    /// Ends the current batch (if it drew anything) so the next element starts a new one.
+    pub fn break_batch(&mut self) {
+        if self.current.index_count > 0 {
+            self.batches.push(self.current);
+        }
+        self.start_batch();
+    }
+
+    /// Ends the frame's last batch.
+    pub fn finish(&mut self) {
+        self.end_run();
+        self.break_batch();
+    }
+
+    /// The frame's batches (complete after [`Batcher::finish`]).
+    pub fn batches(&self) -> &[Batch] {
+        &self.batches
+    }
+
+    /// The slot of `texture` in the current batch, breaking first if the blend mode or topology differ or the
+    /// texture does not fit.
+    #[inline]
+    fn prepare(&mut self, texture: TextureId, blend: BlendMode, topology: Topology) -> u32 {
+        let c = &self.current;
+        if c.index_count > 0 && (c.blend != blend || c.topology != topology) {
+            self.break_batch();
+        }
+        let i = texture.slot();
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, (0, 0));
+        }
+        let (tick, slot) = self.slots[i];
+        if tick == self.tick {
+            return slot as u32;
+        }
+        if self.current.textures.len() == self.max_textures {
+            self.break_batch();
+        }
+        let c = &mut self.current;
+        let slot = c.textures.push(texture);
+        c.blend = blend;
+        c.topology = topology;
+        self.slots[i] = (self.tick, slot);
+        slot as u32
+    }
+
+    /// Adds a textured quad: the parallelogram `[origin, x_edge, y_edge]` (clip space; see [`Quad`]) showing the
+    /// texture frame `uv = [u0, v0, u1, v1]`. Quads past [`Batcher::max_quads`] in one frame are dropped (logged).
+    #[inline]
+    pub fn push_quad(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        color: u32,
+        blend: BlendMode,
+    ) {
+        let Some(slot) = self.open_quads(1, texture, blend) else {
+            return;
+        };
+        self.quads
+            .push_value::<12>(Quad::new(geometry, uv, color, slot));
+    }
+
+    /// Writes quad `i` of the stream again with new corners, frame and colour, keeping its texture slot (a
+    /// sprite whose texture did not change); marks it dirty if it changed.
+    #[inline(always)]
+    pub fn patch_quad(&mut self, i: usize, geometry: [[f32; 2]; 3], uv: [f32; 4], color: u32) {
+        let Some(texture) = self.quads.get(i).map(|q| q.texture) else {
+            return;
+        };
+        self.quads
+            .set_value::<12>(i, Quad::new(geometry, uv, color, texture));
+    }
+
+    /// [`Batcher::patch_quad`] for quads `start..start + n` on every core: `f(k, old)` gives quad `start + k`'s
+    /// corners, frame and colour (`old` is the quad as it stands), or `None` to give up. Returns whether none gave up.
+    pub fn patch_quads_par(
+        &mut self,
+        start: usize,
+        n: usize,
+        f: impl Fn(usize, &Quad) -> Option<([[f32; 2]; 3], [f32; 4], u32)> + Sync,
+    ) -> bool {
+        let mut changed = std::mem::take(&mut self.prep_changed);
+        let ok = self
+            .quads
+            .patch_par(start, n, 1024, &mut changed, |k, quads| {
+                let mut any = false;
+                for (j, q) in quads.iter_mut().enumerate() {
+                    let (g, uv, color) = f(k + j, q)?;
+                    let new = Quad::new(g, uv, color, q.texture);
+                    any |= crate::frame::tracked::store_if_changed::<_, 12>(q, new);
+                }
+                Some(any)
+            });
+        self.prep_changed = changed;
+        ok
+    }
+
+    /// Rewrites the corners of quads `start..start + n` (a sprite that only moved keeps its frame, colour and
+    /// texture) on every core, a chunk at a time: `f(k, quads)` writes the corners of quads
+    /// `start + k..start + k + quads.len()`, and returns `false` to give up. Not compared; the range's corners are
+    /// marked for upload. Returns whether none gave up.
+    pub fn patch_corners_par(
+        &mut self,
+        start: usize,
+        n: usize,
+        f: impl Fn(usize, &mut [Quad]) -> bool + Sync,
+    ) -> bool {
+        let mut changed = std::mem::take(&mut self.prep_changed);
+        // Reported unchanged: the range is marked below, corners only (a chunk that gave up is marked whole).
+        let ok = self
+            .quads
+            .patch_par(start, n, 1024, &mut changed, |k, quads| {
+                f(k, quads).then_some(false)
+            });
+        self.prep_changed = changed;
+        self.quads.mark_head_dirty(start..start + n);
+        ok
+    }
+
+    /// Starts a frame that keeps the last one's streams and batches (see `collect/retain.rs`): nothing is
+    /// rewound; what the last frame uploaded is no longer dirty.
+    pub fn keep_frame(&mut self) {
+        self.quads.keep_all();
+        self.vertices.keep_all();
+        self.indices.keep_all();
+        self.transforms.keep_all();
+    }
+
+    /// Adds a tiling quad: the parallelogram `geometry` showing the frame `uv` repeated, with `tile` giving
+    /// the texture coordinates in tiles at its corners in the layout of `geometry` (origin, then the change along
+    /// each edge). Stored as two quads: the drawn one, flagged [`TILING_FLAG`], and one holding `tile`, flagged
+    /// [`DATA_FLAG`] (its triangles are dropped by the vertex shader).
+    pub fn push_tiling(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        tile: [[f32; 2]; 3],
+        color: u32,
+        blend: BlendMode,
+    ) {
+        let Some(slot) = self.open_quads(2, texture, blend) else {
+            return;
+        };
+        self.quads
+            .push_value::<12>(Quad::new(geometry, uv, color, slot | TILING_FLAG));
+        self.quads
+            .push_value::<12>(Quad::new(tile, [0.0; 4], 0, slot | DATA_FLAG));
+    }
+
+    /// Makes room for `n` more quads of `texture` in the open quad run and returns the texture's slot, or `None`
+    /// (logged) when they would pass [`Batcher::max_quads`].
+    #[inline(always)]
+    fn open_quads(&mut self, n: u32, texture: TextureId, blend: BlendMode) -> Option<u32> {
+        if self.quads.len() + n as usize > self.max_quads() {
+            log::warn!(
+                "more than {} quads in one frame: the rest are not drawn",
+                self.max_quads()
+            );
+            return None;
+        }
+        let slot = self.prepare(texture, blend, Topology::TriangleList);
+        self.start_quad_run();
+        self.run.quads += n;
+        self.current.index_count += 6 * n;
+        Some(slot)
+    }
+
+    /// Opens a quad run at the end of the streams if none is open.
+    #[inline(always)]
+    fn start_quad_run(&mut self) {
+        if self.run.quads == 0 {
+            self.run.index_start = self.indices.len() as u32;
+            self.run.quad_start = self.quads.len() as u32;
+        }
+    }
+
+    /// Adds quads computed ahead (on other threads): `quads[i]` shows `meta[i].texture` with `meta[i].blend`.
+    /// Texture slots are assigned here, in order, so batches and slots come out as from [`Batcher::push_quad`]
+    /// one by one; a long run is then copied into the stream and compared with last frame's on every core
+    /// (1,024 quads a chunk), a short one 16 at a time.
+    pub fn push_prepared(&mut self, quads: &[Quad], meta: &[QuadMeta]) {
+        let room = self.max_quads().saturating_sub(self.quads.len());
+        let n = quads.len().min(meta.len());
+        if n > room {
+            log::warn!(
+                "more than {} quads in one frame: the rest are not drawn",
+                self.max_quads()
+            );
+        }
+        let n = n.min(room);
+        if n == 0 {
+            return;
+        }
+        self.start_quad_run();
+        let mut slots = std::mem::take(&mut self.prep_slots);
+        slots.clear();
+        for m in &meta[..n] {
+            slots.push(self.prepare(m.texture, m.blend, Topology::TriangleList) as u8);
+            self.run.quads += 1;
+            self.current.index_count += 6;
+        }
+        if n >= PARALLEL_COPY_MIN {
+            let mut changed = std::mem::take(&mut self.prep_changed);
+            self.quads
+                .extend_par(&quads[..n], 1024, &mut changed, |q, i| {
+                    q.texture = u32::from(slots[i])
+                });
+            self.prep_changed = changed;
+        } else {
+            let mut buf = [Quad::default(); 16];
+            for (src, slot) in quads[..n].chunks(16).zip(slots.chunks(16)) {
+                for ((d, s), &t) in buf.iter_mut().zip(src).zip(slot) {
+                    *d = Quad {
+                        texture: u32::from(t),
+                        ..*s
+                    };
+                }
+                self.quads.push_slice(&buf[..src.len()]);
+            }
+        }
+        self.prep_slots = slots;
+    }
+
+    /// Adds an indexed mesh: `vertices` are (clip-space position, uv) pairs, `indices` are relative to them.
+    pub fn push_mesh(
+        &mut self,
+        texture: TextureId,
+        vertices: impl ExactSizeIterator<Item = ([f32; 2], [f32; 2])>,
+        indices: &[u32],
+        color: u32,
+        blend: BlendMode,
+        topology: Topology,
+    ) {
+        self.push_mesh_offset(texture, vertices, indices, 0, color, blend, topology);
+    }
+
+    /// Like [`Batcher::push_mesh`], with `indices` counting from `first` (the first vertex given is number
+    /// `first`), so a part of a larger mesh can be pushed without rewriting its indices.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_mesh_offset(
+        &mut self,
+        texture: TextureId,
+        vertices: impl ExactSizeIterator<Item = ([f32; 2], [f32; 2])>,
+        indices: &[u32],
+        first: u32,
+        color: u32,
+        blend: BlendMode,
+        topology: Topology,
+    ) {
+        if self.vertices.len() + vertices.len() > self.quad_bit as usize {
+            log::warn!(
+                "more than {} mesh vertices in one frame: the rest are not drawn",
+                self.quad_bit
+            );
+            return;
+        }
+        let slot = self.prepare(texture, blend, topology);
+        self.end_run();
+        let base = (self.vertices.len() as u32).wrapping_sub(first);
+        for (position, uv) in vertices {
+            self.vertices.push_value::<6>(Vertex {
+                position,
+                uv,
+                color,
+                texture: slot,
+            });
+        }
+        for chunk in indices.chunks(64) {
+            let mut buf = [0u32; 64];
+            for (d, s) in buf.iter_mut().zip(chunk) {
+                *d = base.wrapping_add(*s);
+            }
+            self.indices.push_slice(&buf[..chunk.len()]);
+        }
+        self.current.index_count += indices.len() as u32;
+    }
+
+    /// Adds a render-group transform (group space to clip space, colour multiplied in); returns its index, or
+    /// `None` once the frame holds as many as the quad's transform bits can name.
+    pub fn push_transform(&mut self, matrix: glam::Affine2, color: u32) -> Option<u32> {
+        let index = self.transforms.len() as u32;
+        if index >= 1 << (32 - TRANSFORM_SHIFT) {
+            return None;
+        }
+        self.transforms
+            .push_value::<8>(GroupTransform::new(matrix, color));
+        Some(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    pub(super) fn tex(i: u32) -> TextureId {
+        TextureId {
+            index: i,
+            generation: 0,
+        }
+    }
+
+    const Q: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+    const UV: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+    pub(super) fn quad(b: &mut Batcher, t: u32, blend: BlendMode) {
+        b.push_quad(tex(t), Q, UV, 0xffff_ffff, blend);
+    }
+
+    /// Pushes a mesh of `vertices` (position, texture coordinates) on texture `t`, untinted, normal blending.
+    fn mesh(
+        b: &mut Batcher,
+        t: u32,
+        vertices: &[([f32; 2], [f32; 2])],
+        indices: &[u32],
+        topology: Topology,
+    ) {
+        b.push_mesh(
+            tex(t),
+            vertices.iter().copied(),
+            indices,
+            0,
+            BlendMode::Normal,
+            topology,
+        );
+    }
+
+    #[test]
+    fn sixteen_textures_one_batch_seventeenth_breaks() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        for t in 0..16 {
+            quad(&mut b, t, BlendMode::Normal);
+        }
+        quad(&mut b, 3, BlendMode::Normal); // already in the batch: same slot
+        assert_eq!(b.quads.as_slice().last().unwrap().texture, 3);
+        quad(&mut b, 16, BlendMode::Normal);
+        b.finish();
+        assert_eq!(b.batches().len(), 2);
+        assert_eq!(b.batches()[0].textures.len(), 16);
+        assert_eq!(b.batches()[0].index_count, 17 * 6);
+        assert_eq!(
+            b.batches()[1].textures.ids().collect::<Vec<_>>(),
+            vec![tex(16)]
+        );
+        assert_eq!(b.quads.as_slice().last().unwrap().texture, 0);
+    }
+
+    #[test]
+    fn blend_change_breaks_but_tint_does_not() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 0, BlendMode::Normal);
+        b.push_quad(tex(0), Q, UV, 0x8000_00ff, BlendMode::Normal);
+        quad(&mut b, 0, BlendMode::Add);
+        quad(&mut b, 0, BlendMode::Add);
+        quad(&mut b, 0, BlendMode::Normal);
+        b.finish();
+        let blends: Vec<_> = b
+            .batches()
+            .iter()
+            .map(|x| (x.blend, x.index_count))
+            .collect();
+        assert_eq!(
+            blends,
+            vec![
+                (BlendMode::Normal, 12),
+                (BlendMode::Add, 12),
+                (BlendMode::Normal, 6)
+            ]
+        );
+        // Batches tile the index stream.
+        assert_eq!(b.batches()[1].index_start, 12);
+        assert_eq!(b.batches()[2].index_start, 24);
+    }
+
+    #[test]
+    fn topology_change_breaks() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 0, BlendMode::Normal);
+        let verts = [([0.0, 0.0], [0.0, 0.0]), ([1.0, 1.0], [0.0, 0.0])];
+        mesh(&mut b, 0, &verts, &[0, 1], Topology::LineList);
+        b.finish();
+        assert_eq!(b.batches().len(), 2);
+        assert_eq!(b.batches()[1].topology, Topology::LineList);
+        let bit = QUAD_INDEX_BIT;
+        assert_eq!(
+            b.indices.as_slice(),
+            &[bit, bit + 1, bit + 2, bit, bit + 2, bit + 3, 0, 1]
+        );
+    }
+
+    #[test]
+    fn the_quad_bit_bounds_quads_and_mesh_vertices() {
+        // Bit 4: corners 16..=30, so 3 quads; mesh vertices 0..=15.
+        let mut b = Batcher::with_quad_bit(16, 16);
+        assert_eq!(b.max_quads(), 3);
+        b.begin();
+        for _ in 0..5 {
+            quad(&mut b, 0, BlendMode::Normal);
+        }
+        let tri = |b: &mut Batcher| {
+            let verts = [([0.0, 0.0], [0.0, 0.0]); 6];
+            mesh(b, 0, &verts, &[0, 1, 2, 3, 4, 5], Topology::TriangleList)
+        };
+        tri(&mut b);
+        tri(&mut b);
+        tri(&mut b); // 18 vertices would pass the bit: dropped
+        b.finish();
+        assert_eq!(b.quads.len(), 3);
+        assert_eq!(b.vertices.len(), 12);
+        let idx = b.indices.as_slice();
+        assert_eq!(idx.len(), 3 * 6 + 12);
+        assert_eq!(&idx[..6], &[16, 17, 18, 16, 18, 19]);
+        assert_eq!(idx[17], 16 + 2 * 4 + 3);
+        assert!(idx[..18].iter().all(|&i| (16..31).contains(&i)));
+        assert!(idx[18..].iter().all(|&i| i < 16));
+        assert_eq!(b.batches()[0].index_count, 30);
+    }
+
+    #[test]
+    fn state_changes_break_and_are_recorded() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        quad(&mut b, 0, BlendMode::Normal);
+        let masked = PassState {
+            stencil: StencilMode::MaskActive,
+            stencil_ref: 1,
+            scissor: None,
+        };
+        b.set_state(masked);
+        b.set_state(masked);
+        quad(&mut b, 0, BlendMode::Normal);
+        b.set_state(PassState::default());
+        quad(&mut b, 0, BlendMode::Normal);
+        b.finish();
+        let states: Vec<_> = b.batches().iter().map(|x| x.state).collect();
+        assert_eq!(
+            states,
+            vec![PassState::default(), masked, PassState::default()]
+        );
+        b.begin();
+        assert_eq!(
+            b.state(),
+            PassState::default(),
+            "a new frame starts unmasked"
+        );
+    }
+
+    #[test]
+    fn forced_break_and_empty_batches_are_dropped() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        b.break_batch();
+        quad(&mut b, 0, BlendMode::Normal);
+        b.break_batch();
+        b.break_batch();
+        quad(&mut b, 0, BlendMode::Normal);
+        b.finish();
+        assert_eq!(b.batches().len(), 2);
+    }
+
+    #[test]
+    fn unchanged_frames_are_not_dirty_and_moved_sprites_are() {
+        let mut b = Batcher::new(16);
+        for frame in 0..3 {
+            b.begin();
+            for i in 0..10 {
+                let x = if frame == 2 && i == 4 { 0.5 } else { 0.0 };
+                b.push_quad(tex(0), [[x, 0.0]; 3], UV, 0, BlendMode::Normal);
+            }
+            b.finish();
+            match frame {
+                0 => {
+                    assert_eq!(b.quads.dirty(), Some(0..10));
+                    assert_eq!(b.indices.dirty(), Some(0..60));
+                }
+                1 => {
+                    assert_eq!(b.quads.dirty(), None);
+                    assert_eq!(b.indices.dirty(), None);
+                }
+                _ => {
+                    assert_eq!(b.quads.dirty(), Some(4..5));
+                    assert_eq!(b.indices.dirty(), None);
+                }
+            }
+            assert_eq!(b.vertices.dirty(), None, "no mesh vertices");
+        }
+        b.quads.mark_all_dirty();
+        assert_eq!(b.quads.dirty(), Some(0..10));
+    }
+
+    #[test]
+    fn far_apart_changes_are_separate_ranges_and_near_ones_one() {
+        let mut b = Batcher::new(16);
+        let frame = |b: &mut Batcher, moved: &[usize]| {
+            b.begin();
+            for i in 0..1000 {
+                let x = if moved.contains(&i) { 0.5 } else { 0.0 };
+                b.push_quad(tex(0), [[x, 0.0]; 3], UV, 0, BlendMode::Normal);
+            }
+            b.finish();
+        };
+        frame(&mut b, &[]);
+        // Quads 0 and 999 move: two ranges of one quad (48 bytes) each, not all 1,000.
+        frame(&mut b, &[0, 999]);
+        assert_eq!(b.quads.dirty_ranges(), &[0..1, 999..1000]);
+        let bytes: Vec<_> = b.quads.dirty_bytes().map(|(o, d)| (o, d.len())).collect();
+        assert_eq!(bytes, [(0, 48), (999 * 48, 48)]);
+        // Quads within 256 bytes of each other upload as one range.
+        frame(&mut b, &[10, 12, 15]);
+        assert_eq!(b.quads.dirty_ranges(), &[0..1, 10..16, 999..1000]);
+        // Past MAX_DIRTY_RANGES the last range widens.
+        let every_tenth: Vec<usize> = (0..100).map(|i| i * 10).collect();
+        frame(&mut b, &every_tenth);
+        let ranges = b.quads.dirty_ranges();
+        assert_eq!(ranges.len(), crate::frame::tracked::MAX_DIRTY_RANGES);
+        assert_eq!(ranges.last().unwrap().end, 991);
+        assert_eq!(ranges[0], 0..1);
+    }
+
+    #[test]
+    fn after_forgetting_a_frame_the_next_uploads_everything() {
+        let mut b = Batcher::new(16);
+        for forget in [false, true] {
+            push_frame(&mut b, &[true, false, true]);
+            if forget {
+                b.forget_uploads();
+            }
+        }
+        push_frame(&mut b, &[true, false, true]);
+        assert_eq!(b.quads.dirty(), Some(0..2));
+        assert_eq!(b.vertices.dirty(), Some(0..3));
+        assert_eq!(b.indices.dirty(), Some(0..15));
+        assert_eq!(b.runs_kept, 0);
+        push_frame(&mut b, &[true, false, true]);
+        assert_eq!((b.quads.dirty(), b.indices.dirty()), (None, None));
+    }
+
+    #[test]
+    fn buffers_are_reused_across_frames() {
+        let mut b = Batcher::new(16);
+        b.begin();
+        for _ in 0..100 {
+            quad(&mut b, 0, BlendMode::Normal);
+        }
+        b.finish();
+        let cap = b.quads.capacity();
+        for _ in 0..5 {
+            b.begin();
+            for _ in 0..100 {
+                quad(&mut b, 0, BlendMode::Normal);
+            }
+            b.finish();
+        }
+        assert_eq!(b.quads.capacity(), cap);
+    }
+
+    /// Pushes a frame of quads (`true`) and triangles (`false`) and returns the index stream it should have.
+    fn push_frame(b: &mut Batcher, items: &[bool]) -> Vec<u32> {
+        b.begin();
+        let mut expected = Vec::new();
+        let (mut q, mut v) = (QUAD_INDEX_BIT, 0);
+        for &is_quad in items {
+            if is_quad {
+                quad(b, 0, BlendMode::Normal);
+                expected.extend([q, q + 1, q + 2, q, q + 2, q + 3]);
+                q += 4;
+            } else {
+                let corners = [([0.0, 0.0], [0.0, 0.0]); 3];
+                mesh(b, 0, &corners, &[0, 2, 1], Topology::TriangleList);
+                expected.extend([v, v + 2, v + 1]);
+                v += 3;
+            }
+        }
+        b.finish();
+        expected
+    }
+
+    #[test]
+    fn unchanged_quad_runs_keep_last_frames_indices() {
+        let mut b = Batcher::new(16);
+        let frame: Vec<bool> = (0..100).map(|i| i != 40).collect();
+        let expected = push_frame(&mut b, &frame);
+        assert_eq!(b.indices.as_slice(), expected);
+        assert_eq!(b.quad_runs().len(), 2);
+        assert_eq!(b.runs_kept, 0);
+        push_frame(&mut b, &frame);
+        assert_eq!(b.indices.as_slice(), expected);
+        assert_eq!(b.runs_kept, 2, "both runs kept");
+        assert_eq!(b.indices.dirty(), None);
+        // A triangle more at the front moves every run: nothing kept, everything rewritten and correct.
+        let mut moved = frame.clone();
+        moved.insert(0, false);
+        let expected = push_frame(&mut b, &moved);
+        assert_eq!(b.runs_kept, 0);
+        assert_eq!(b.indices.as_slice(), expected);
+    }
+
+    proptest! {
+        /// Over any sequence of frames of quads and meshes, the index stream is exactly the naive one, and its
+        /// dirty ranges (at most MAX_DIRTY_RANGES) cover every index that differs from what the GPU copy held before.
+        #[test]
+        fn quad_runs_write_the_same_indices_as_naive_pushing(
+            frames in proptest::collection::vec(proptest::collection::vec(any::<bool>(), 0..80), 1..6),
+        ) {
+            let mut b = Batcher::new(16);
+            let mut before: Vec<u32> = Vec::new();
+            for items in &frames {
+                let expected = push_frame(&mut b, items);
+                prop_assert_eq!(b.indices.as_slice(), &expected[..]);
+                let dirty = b.indices.dirty_ranges();
+                prop_assert!(dirty.len() <= crate::frame::tracked::MAX_DIRTY_RANGES);
+                for (i, x) in expected.iter().enumerate() {
+                    if before.get(i) != Some(x) {
+                        prop_assert!(dirty.iter().any(|r| r.contains(&i)), "index {} changed outside {:?}", i, dirty);
+                    }
+                }
+                // What the GPU copy holds now: this frame's indices over older ones.
+                before.resize(before.len().max(expected.len()), 0);
+                before[..expected.len()].copy_from_slice(&expected);
+            }
+        }
+
+        /// Whatever the sequence, batches tile the index stream, never exceed the texture limit, every quad's
+        /// slot points at its own texture, and consecutive batches differ for a reason.
+        #[test]
+        fn batches_are_well_formed(
+            max in 1usize..=16,
+            items in proptest::collection::vec((0u32..40, 0usize..3), 0..200),
+        ) {
+            let mut b = Batcher::new(max);
+            b.begin();
+            let modes = [BlendMode::Normal, BlendMode::Add, BlendMode::Screen];
+            let mut expect_tex = Vec::new();
+            for &(t, m) in &items {
+                quad(&mut b, t, modes[m]);
+                expect_tex.push(t);
+            }
+            b.finish();
+            let mut next = 0u32;
+            for batch in b.batches() {
+                prop_assert_eq!(batch.index_start, next);
+                prop_assert!(batch.index_count > 0);
+                prop_assert!(batch.textures.len() <= max);
+                next += batch.index_count;
+                for q in (batch.index_start / 6)..(batch.index_start + batch.index_count) / 6 {
+                    let v = b.quads.as_slice()[q as usize];
+                    let bound: Vec<_> = batch.textures.ids().collect();
+                    prop_assert_eq!(bound[v.texture as usize], tex(expect_tex[q as usize]));
+                }
+            }
+            prop_assert_eq!(next as usize, items.len() * 6);
+            for w in b.batches().windows(2) {
+                let full = w[0].textures.len() == max;
+                prop_assert!(w[0].blend != w[1].blend || full, "needless break");
+            }
+        }
+    }
+}

@@ -1,0 +1,577 @@
+//! The TextureSystem: GPU textures behind [`TextureId`]s, samplers cached by [`Sampling`], and the batch
+//! bind-group cache (Babylon.js's bind-group cache): one bind group per distinct ordered set of textures, padded
+//! with a 1x1 white texture, created once and reused every frame, and dropped after
+//! [`TextureSystem::MAX_IDLE_FRAMES`] frames without use. Destroying a texture drops every bind group that holds
+//! it, and its slot is reused with a new generation, so a stale id can never reach a new texture.
+
+use crate::base::handle::{next_generation, Owner, MAX_SLOTS};
+use crate::base::stats::FrameStats;
+use crate::gpu::release::Retired;
+use crate::gpu::shader::MAX_BATCH_TEXTURES;
+use crate::{Error, Result, Sampling, Texture, TextureId};
+use std::collections::HashMap;
+
+#[derive(Debug)]
+struct GpuTexture {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    sampler: usize,
+}
+
+#[derive(Debug)]
+struct Slot {
+    generation: u32,
+    gpu: Option<GpuTexture>,
+    /// Destroyed while a frame was prepared: stale to every check, but its GPU objects and bind groups stay
+    /// until [`TextureSystem::release_retiring`] (the prepared frame may still draw it).
+    retiring: bool,
+}
+
+/// The textures bound by one batch, in slot order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TextureSet {
+    pub(crate) ids: [Option<TextureId>; MAX_BATCH_TEXTURES],
+    len: u8,
+}
+
+impl TextureSet {
+    pub(crate) const EMPTY: TextureSet = TextureSet {
+        ids: [None; MAX_BATCH_TEXTURES],
+        len: 0,
+    };
+
+    /// Adds `texture` in the next slot (the caller keeps the set under [`MAX_BATCH_TEXTURES`]); returns its slot.
+    pub(crate) fn push(&mut self, texture: TextureId) -> u8 {
+        let slot = self.len;
+        self.ids[slot as usize] = Some(texture);
+        self.len += 1;
+        slot
+    }
+
+    /// The textures, slot 0 first.
+    pub fn ids(&self) -> impl Iterator<Item = TextureId> + '_ {
+        self.ids[..self.len as usize]
+            .iter()
+            .map(|t| t.expect("filled slot"))
+    }
+
+    /// Number of textures.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A stable id of a bind group; never reused for another bind group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BindGroupId(pub u32);
+
+/// Owns every texture the renderer can draw.
+#[derive(Debug)]
+pub struct TextureSystem {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    sampler_ids: HashMap<Sampling, usize>,
+    samplers: Vec<wgpu::Sampler>,
+    white: Texture,
+    max_dimension: u32,
+    slots_per_group: usize,
+    layout: wgpu::BindGroupLayout,
+    groups_by_set: HashMap<TextureSet, BindGroupId>,
+    /// Each cached bind group with its textures and the last frame that used it.
+    groups: crate::base::IntMap<BindGroupId, (wgpu::BindGroup, TextureSet, u64)>,
+    next_group: u32,
+    /// Frames ended so far (for evicting idle bind groups).
+    frame: u64,
+    stats: FrameStats,
+    /// The tag on this system's texture handles.
+    owner: Owner,
+    /// Objects destroyed since the renderer last moved them to its release queue.
+    retired: Vec<Retired>,
+    /// Textures destroyed while a frame was prepared, freed when the next frame begins.
+    retiring: Vec<TextureId>,
+    /// Made for the first texture with mipmaps.
+    mipmaps: Option<crate::gpu::mipmaps::MipGenerator>,
+    /// Counts changes to which handles are live (filled, destroyed, retired, renewed): a walk kept from an
+    /// earlier frame is reused only while it stays the same.
+    liveness: u64,
+}
+
+impl TextureSystem {
+    /// A system whose batch bind groups hold `slots_per_group` textures.
+    pub fn new(device: wgpu::Device, queue: wgpu::Queue, slots_per_group: usize) -> Self {
+        let entries: Vec<_> = (0..slots_per_group as u32)
+            .flat_map(|i| crate::gpu::shader::texture_and_sampler(2 * i))
+            .collect();
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage2d batch textures"),
+            entries: &entries,
+        });
+        let max_dimension = device
+            .limits()
+            .max_texture_dimension_2d
+            .min(crate::base::texture::MAX_TEXTURE_SIDE);
+        let owner = Owner::next();
+        let mut sys = TextureSystem {
+            device,
+            queue,
+            slots: Vec::new(),
+            free: Vec::new(),
+            sampler_ids: HashMap::new(),
+            samplers: Vec::new(),
+            white: Texture::new(TextureId::new(0, owner, 0), 1, 1),
+            max_dimension,
+            slots_per_group,
+            layout,
+            groups_by_set: HashMap::new(),
+            groups: Default::default(),
+            next_group: 0,
+            frame: 0,
+            stats: FrameStats::default(),
+            owner,
+            retired: Vec::new(),
+            retiring: Vec::new(),
+            mipmaps: None,
+            liveness: 0,
+        };
+        sys.white = sys
+            .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
+            .expect("a 1x1 texture always fits");
+        sys
+    }
+
+    /// The bind-group layout of batch textures (group 0 of the batch shader).
+    pub fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    /// A 1x1 opaque white texture (solid-colour shapes and bind-group padding).
+    pub fn white(&self) -> Texture {
+        self.white
+    }
+
+    /// Counters of work done since the last [`TextureSystem::take_stats`].
+    pub fn take_stats(&mut self) -> FrameStats {
+        std::mem::take(&mut self.stats)
+    }
+
+    /// Changes so far to which handles are live.
+    pub fn liveness(&self) -> u64 {
+        self.liveness
+    }
+
+    /// Whether `id` names a live texture.
+    #[inline]
+    pub fn is_live(&self, id: TextureId) -> bool {
+        id.owned_by(self.owner)
+            && self
+                .slots
+                .get(id.slot())
+                .is_some_and(|s| s.generation == id.generation && s.gpu.is_some() && !s.retiring)
+    }
+
+    /// `Ok` for a live texture of this system; [`Error::ForeignTexture`] for another renderer's handle,
+    /// [`Error::StaleTexture`] for a destroyed one.
+    pub fn check(&self, id: TextureId) -> Result<()> {
+        if !id.owned_by(self.owner) {
+            Err(Error::ForeignTexture(id))
+        } else if !self.is_live(id) {
+            Err(Error::StaleTexture(id))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn sampler(&mut self, sampling: Sampling) -> usize {
+        if let Some(&i) = self.sampler_ids.get(&sampling) {
+            return i;
+        }
+        let filter = match sampling.filter {
+            crate::Filter::Linear => wgpu::FilterMode::Linear,
+            crate::Filter::Nearest => wgpu::FilterMode::Nearest,
+        };
+        let address = match sampling.wrap {
+            crate::Wrap::Clamp => wgpu::AddressMode::ClampToEdge,
+            crate::Wrap::Repeat => wgpu::AddressMode::Repeat,
+        };
+        let s = self.device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("stage2d sampler"),
+            address_mode_u: address,
+            address_mode_v: address,
+            mag_filter: filter,
+            min_filter: filter,
+            mipmap_filter: match (sampling.mipmaps, sampling.filter) {
+                (true, crate::Filter::Linear) => wgpu::MipmapFilterMode::Linear,
+                _ => wgpu::MipmapFilterMode::Nearest,
+            },
+            ..Default::default()
+        });
+        self.samplers.push(s);
+        self.sampler_ids.insert(sampling, self.samplers.len() - 1);
+        self.samplers.len() - 1
+    }
+
+    /// Checks a requested size against zero and the device limit.
+    pub fn check_size(&self, width: u32, height: u32) -> Result<()> {
+        if width == 0 || height == 0 {
+            return Err(Error::ZeroSizeTexture { width, height });
+        }
+        if width > self.max_dimension || height > self.max_dimension {
+            return Err(Error::TextureTooLarge {
+                width,
+                height,
+                max: self.max_dimension,
+            });
+        }
+        Ok(())
+    }
+
+    /// Uploads premultiplied RGBA8 pixels as a new texture.
+    pub fn create_from_premultiplied(
+        &mut self,
+        width: u32,
+        height: u32,
+        pixels: &[u8],
+        sampling: Sampling,
+    ) -> Result<Texture> {
+        self.check_size(width, height)?;
+        let expected = width as usize * height as usize * 4;
+        if pixels.len() != expected {
+            return Err(Error::PixelDataSize {
+                got: pixels.len(),
+                expected,
+            });
+        }
+        let id = self.reserve()?;
+        self.fill_reserved(id, width, height, sampling);
+        self.write_region(id, [0, 0, width, height], pixels);
+        if sampling.mipmaps {
+            self.generate_mipmaps(id);
+        }
+        Ok(Texture::new(id, width, height))
+    }
+
+    /// Fills the lower mip levels of a live texture from its first.
+    pub fn generate_mipmaps(&mut self, id: TextureId) {
+        let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
+            return;
+        };
+        if gpu.texture.mip_level_count() < 2 {
+            return;
+        }
+        let mips = self
+            .mipmaps
+            .get_or_insert_with(|| crate::gpu::mipmaps::MipGenerator::new(&self.device));
+        mips.generate(&self.device, &self.queue, &gpu.texture);
+    }
+
+    /// Reserves a texture id without GPU storage yet (glyph-atlas pages, so the scene walk can name them).
+    pub fn reserve(&mut self) -> Result<TextureId> {
+        let generation = next_generation();
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None if self.slots.len() as u32 >= MAX_SLOTS => {
+                return Err(Error::TooManyIds {
+                    kind: "textures in one renderer",
+                    max: MAX_SLOTS,
+                })
+            }
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    gpu: None,
+                    retiring: false,
+                });
+                self.slots.len() as u32 - 1
+            }
+        };
+        let s = &mut self.slots[slot as usize];
+        s.generation = generation;
+        s.gpu = None;
+        s.retiring = false;
+        Ok(TextureId::new(slot, self.owner, generation))
+    }
+
+    /// Creates the (transparent) GPU storage of a reserved id.
+    pub fn fill_reserved(&mut self, id: TextureId, width: u32, height: u32, sampling: Sampling) {
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("stage2d texture"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: if sampling.mipmaps {
+                crate::gpu::mipmaps::level_count(width, height)
+            } else {
+                1
+            },
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: if sampling.mipmaps {
+                wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_DST
+                    | wgpu::TextureUsages::RENDER_ATTACHMENT
+            } else {
+                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST
+            },
+            view_formats: &[],
+        });
+        self.stats.textures_created += 1;
+        let view = texture.create_view(&Default::default());
+        let sampler = self.sampler(sampling);
+        self.liveness += 1;
+        let slot = &mut self.slots[id.slot()];
+        debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
+        debug_assert_eq!(slot.generation, id.generation);
+        slot.gpu = Some(GpuTexture {
+            texture,
+            view,
+            sampler,
+        });
+    }
+
+    /// Makes a texture created elsewhere (a render target) drawable by sprites; returns its id.
+    pub fn insert_external(
+        &mut self,
+        texture: wgpu::Texture,
+        sampling: Sampling,
+    ) -> Result<TextureId> {
+        let id = self.reserve()?;
+        let view = texture.create_view(&Default::default());
+        let sampler = self.sampler(sampling);
+        self.liveness += 1;
+        self.slots[id.slot()].gpu = Some(GpuTexture {
+            texture,
+            view,
+            sampler,
+        });
+        Ok(id)
+    }
+
+    /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
+    pub fn write_region(&mut self, id: TextureId, rect: [u32; 4], pixels: &[u8]) {
+        debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
+        debug_assert!(
+            self.slots
+                .get(id.slot())
+                .is_some_and(|s| s.generation == id.generation),
+            "{id:?} is stale"
+        );
+        let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
+            return;
+        };
+        let [x, y, w, h] = rect;
+        self.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &gpu.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x, y, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            pixels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * w),
+                rows_per_image: Some(h),
+            },
+            wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+        );
+        self.stats.bytes_uploaded += pixels.len() as u64;
+    }
+
+    /// Destroys a texture and every cached bind group holding it. Nodes still showing it are skipped with a
+    /// warning. The white texture cannot be destroyed.
+    pub fn destroy(&mut self, id: TextureId) -> Result<()> {
+        self.check(id)?;
+        if id == self.white.id() {
+            return Err(Error::StaleTexture(id));
+        }
+        self.free_slot(id);
+        Ok(())
+    }
+
+    /// Destroys a texture while a prepared frame may still draw it: from now on it is stale to every check (it
+    /// cannot be drawn into, read, destroyed again or shown by the next walk), but its GPU texture and the bind
+    /// groups holding it stay until [`TextureSystem::release_retiring`], when the next frame begins. Errors as
+    /// [`TextureSystem::destroy`].
+    pub fn retire_later(&mut self, id: TextureId) -> Result<()> {
+        self.check(id)?;
+        if id == self.white.id() {
+            return Err(Error::StaleTexture(id));
+        }
+        self.slots[id.slot()].retiring = true;
+        self.liveness += 1;
+        self.retiring.push(id);
+        Ok(())
+    }
+
+    /// Frees the textures of [`TextureSystem::retire_later`] (no frame may be prepared).
+    pub fn release_retiring(&mut self) {
+        for id in std::mem::take(&mut self.retiring) {
+            if self
+                .slots
+                .get(id.slot())
+                .is_some_and(|s| s.generation == id.generation && s.retiring)
+            {
+                self.free_slot(id);
+            }
+        }
+    }
+
+    /// Frees the slot of `id` (live or retiring): its texture and bind groups go to the release queue.
+    fn free_slot(&mut self, id: TextureId) {
+        let slot = &mut self.slots[id.slot()];
+        if let Some(gpu) = slot.gpu.take() {
+            self.retired.push(Retired::Texture(gpu.texture));
+        }
+        slot.generation = 0;
+        slot.retiring = false;
+        self.liveness += 1;
+        self.free.push(id.slot() as u32);
+        self.retire_groups_of(id);
+    }
+
+    /// Gives a live texture a new handle (a pooled render texture lent again): the old handle goes stale, so a
+    /// sprite still showing it is skipped instead of showing the next borrower's pixels. Not while a prepared
+    /// frame may still name the old handle's bind groups.
+    pub fn renew(&mut self, id: TextureId) -> Result<TextureId> {
+        self.check(id)?;
+        let generation = next_generation();
+        self.slots[id.slot()].generation = generation;
+        self.liveness += 1;
+        self.retire_groups_of(id);
+        Ok(TextureId::new(id.slot() as u32, self.owner, generation))
+    }
+
+    /// Drops the cached bind groups that hold `id` (into the release queue).
+    fn retire_groups_of(&mut self, id: TextureId) {
+        let (groups, retired) = (&mut self.groups, &mut self.retired);
+        self.groups_by_set.retain(|set, gid| {
+            let keep = !set.ids().any(|t| t == id);
+            if !keep {
+                if let Some((group, ..)) = groups.remove(gid) {
+                    retired.push(Retired::BindGroup(group));
+                }
+            }
+            keep
+        });
+    }
+
+    /// GPU objects let go of since the last call, for the release queue.
+    pub fn take_retired(&mut self) -> std::vec::Drain<'_, Retired> {
+        self.retired.drain(..)
+    }
+
+    /// Objects retired and not yet taken.
+    pub fn retired_len(&self) -> usize {
+        self.retired.len()
+    }
+
+    /// Textures holding GPU storage (the white one, glyph pages and textures waiting in
+    /// [`TextureSystem::retire_later`] included).
+    pub fn live_textures(&self) -> usize {
+        self.slots.iter().filter(|s| s.gpu.is_some()).count()
+    }
+
+    /// Frames a cached bind group is kept without use. Sprites drawn in changing order put the same textures
+    /// into batches in changing orders, each a set of its own, so without eviction the cache would grow for as
+    /// long as the textures live.
+    pub const MAX_IDLE_FRAMES: u64 = 60;
+
+    /// Ends a frame: bind groups unused for [`TextureSystem::MAX_IDLE_FRAMES`] frames go to the release queue.
+    /// Only between frames (a prepared frame names its bind groups by id).
+    pub fn trim(&mut self) {
+        let now = self.frame;
+        let idle = |last: u64| now.saturating_sub(last) > Self::MAX_IDLE_FRAMES;
+        if self.groups.values().any(|g| idle(g.2)) {
+            let (groups, retired) = (&mut self.groups, &mut self.retired);
+            self.groups_by_set.retain(|_, gid| match groups.get(gid) {
+                Some(g) if idle(g.2) => {
+                    if let Some((group, ..)) = groups.remove(gid) {
+                        retired.push(Retired::BindGroup(group));
+                    }
+                    false
+                }
+                _ => true,
+            });
+        }
+        self.frame += 1;
+    }
+
+    /// Cached batch bind groups.
+    pub fn bind_groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Whether any texture of the set has mip levels (its batch samples with derivatives).
+    pub fn any_mipmapped(&self, set: &TextureSet) -> bool {
+        set.ids().any(|id| {
+            self.slots
+                .get(id.slot())
+                .and_then(|s| s.gpu.as_ref())
+                .is_some_and(|g| g.texture.mip_level_count() > 1)
+        })
+    }
+
+    /// The cached bind group for a batch's textures, created on first use.
+    ///
+    /// # Panics
+    /// If a texture in `set` is not live: [`crate::frame::collect`] drops such nodes before batching.
+    pub fn bind_group(&mut self, set: &TextureSet) -> BindGroupId {
+        if let Some(&id) = self.groups_by_set.get(set) {
+            self.stats.bind_group_cache_hits += 1;
+            if let Some(g) = self.groups.get_mut(&id) {
+                g.2 = self.frame;
+            }
+            return id;
+        }
+        let ids: Vec<TextureId> = set.ids().collect();
+        let mut entries = Vec::with_capacity(self.slots_per_group * 2);
+        for i in 0..self.slots_per_group {
+            let tid = ids.get(i).copied().unwrap_or(self.white.id());
+            let gpu = self.slots[tid.slot()]
+                .gpu
+                .as_ref()
+                .expect("batched textures are live");
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 * i as u32,
+                resource: wgpu::BindingResource::TextureView(&gpu.view),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 * i as u32 + 1,
+                resource: wgpu::BindingResource::Sampler(&self.samplers[gpu.sampler]),
+            });
+        }
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("stage2d batch textures"),
+            layout: &self.layout,
+            entries: &entries,
+        });
+        self.stats.bind_groups_created += 1;
+        let id = BindGroupId(self.next_group);
+        self.next_group += 1;
+        self.groups.insert(id, (group, *set, self.frame));
+        self.groups_by_set.insert(*set, id);
+        id
+    }
+
+    /// A bind group handed out by [`TextureSystem::bind_group`].
+    ///
+    /// # Panics
+    /// If it was dropped since (a texture in it was destroyed after the batch was prepared).
+    pub fn get_bind_group(&self, id: BindGroupId) -> &wgpu::BindGroup {
+        &self.groups[&id].0
+    }
+}

@@ -1,0 +1,1019 @@
+//! The scene: the CPU-side model and what works on it alone. It owns the node arena ([`Scene`], here), nodes and
+//! their properties (`node.rs`), sprites (`sprite.rs`), sheet animations (`animation.rs`), bounds and the culling
+//! cache (`aabb.rs`, `cull.rs`), hit testing (`hit.rs`), interaction types and caches (`interact.rs`) and pointer
+//! events (`events.rs`). It may use `base/`, `graphics/` and `text/`; never `assets/`, `frame/`, `gpu/` or
+//! `renderer/`: nothing here touches wgpu.
+//!
+//! The scene graph: nodes in an arena addressed by generational [`NodeId`] handles.
+//!
+//! Nodes live in parallel per-slot arrays and refer to children by id, so a frame walks contiguous memory and
+//! adding, removing or reordering children never reallocates nodes. A removed node's slot is reused with a new
+//! generation, so old handles to it are detected instead of reaching the new node.
+//!
+//! Layout: an update loop moving many sprites and the next frame's walk both stream through the nodes, so what
+//! they touch is kept in dense arrays of its own: an 8-byte slot (generation, child count, mask bit) and the
+//! 28-byte [`Transform`]. A node's other properties ([`NodeProps`]: colour, visibility, what it draws, about 80
+//! bytes) sit in a third array that a loop moving sprites through [`Scene::transform_mut`] never touches, and that
+//! a frame patching those sprites' quads never reads. Links (parent, child list) live in a parallel array that the
+//! walk reads only for nodes with children.
+
+pub(crate) mod aabb;
+pub(crate) mod animation;
+pub(crate) mod cull;
+pub(crate) mod events;
+pub(crate) mod hit;
+pub(crate) mod interact;
+pub(crate) mod node;
+pub(crate) mod sprite;
+
+use crate::base::handle::{next_generation, Owner, MAX_SLOTS};
+use crate::scene::interact::{Cursor, EventMode, HitArea, QueryCache};
+use crate::{Error, Node, NodeId, NodeProps, Result, Transform};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// When a node, and what lies below it, last changed (walk epochs; see [`Scene::begin_walk`]). Only nodes with
+/// children are read (subtree bounds, render groups, cached hit-test bounds), so a leaf's own changes are not
+/// stamped, which keeps an update loop over many sprites at one store a sprite: they mark its ancestors, and a leaf
+/// that gains a child is marked below then.
+#[derive(Clone, Copy, Debug, Default)]
+struct Stamps {
+    own: u64,
+    below: u64,
+}
+
+/// A node's interaction and ordering settings, kept beside the slots (most nodes never set them, and the walk
+/// reads only `z` through the already sorted child lists).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Interact {
+    pub event_mode: EventMode,
+    /// `interactive_children = false`.
+    pub no_child_hits: bool,
+    /// Children are kept sorted by `z` (stable).
+    pub sortable: bool,
+    pub cursor: Option<Cursor>,
+    pub z: i32,
+    pub hit_area: Option<Arc<HitArea>>,
+}
+
+/// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array.
+const NO_PARENT: u32 = u32::MAX;
+
+/// One node's handle check and shape in the tree. A vacant slot has generation 0, which no handle carries (and an
+/// empty container with the identity transform); a new node takes a process-unique generation, so a handle check
+/// is one comparison.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    generation: u32,
+    /// Number of children (the walk's leaf test, without reading the links) in the low bits, and [`MASKED`].
+    counts: u32,
+}
+
+/// A node as the walk reads it: its slot's counts, its transform and its other properties.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlotRef<'a> {
+    counts: u32,
+    pub(crate) transform: &'a Transform,
+    pub(crate) node: &'a NodeProps,
+}
+
+impl SlotRef<'_> {
+    /// Number of children.
+    #[inline(always)]
+    pub(crate) fn child_count(&self) -> u32 {
+        self.counts & !MASKED
+    }
+
+    /// Whether the node has a mask.
+    #[inline(always)]
+    pub(crate) fn masked(&self) -> bool {
+        self.counts & MASKED != 0
+    }
+}
+
+/// The bit of a logged change (see [`Scene::changes_since`]) saying only the leaf's transform changed (through
+/// [`Scene::transform_mut`]); without it any of the node's properties may have.
+pub(crate) const TRANSFORM_ONLY: u32 = 1 << 31;
+const _: () = assert!(MAX_SLOTS <= TRANSFORM_ONLY && MAX_SLOTS <= MASKED);
+
+/// The bit of a slot's `counts` saying the node has a mask (in `Scene::masks`): the walk's test, read with the
+/// node. Slots stop at 2^24, so the child count never reaches it.
+const MASKED: u32 = 1 << 31;
+
+impl Slot {
+    /// Number of children.
+    #[inline(always)]
+    fn child_count(&self) -> u32 {
+        self.counts & !MASKED
+    }
+
+    fn set_child_count(&mut self, n: u32) {
+        self.counts = (self.counts & MASKED) | (n & !MASKED);
+    }
+
+    fn set_masked(&mut self, on: bool) {
+        self.counts = (self.counts & !MASKED) | if on { MASKED } else { 0 };
+    }
+}
+
+/// Where a node sits in the tree.
+#[derive(Debug, Default)]
+struct Links {
+    parent: Option<NodeId>,
+    children: Vec<NodeId>,
+}
+
+/// A tree of [`Node`]s under one root container.
+#[derive(Debug)]
+pub struct Scene {
+    slots: Vec<Slot>,
+    /// Per slot: the node's transform.
+    transforms: Vec<Transform>,
+    /// Per slot: the node's other properties.
+    props: Vec<NodeProps>,
+    links: Vec<Links>,
+    free: Vec<u32>,
+    root: NodeId,
+    len: usize,
+    /// The tag on this scene's handles.
+    owner: Owner,
+    /// Change tracking (see [`Scene::begin_walk`]): the epoch every change made now is stamped with.
+    epoch: AtomicU64,
+    /// Per slot: the epochs of the last change to the node itself (through [`Scene::get_mut`],
+    /// [`Scene::transform_mut`] or a setter such as [`Scene::set_z_index`]) and of
+    /// the last change below it (a descendant changed, or a child list did).
+    stamps: Vec<Stamps>,
+    /// Per slot: the parent's slot, or [`NO_PARENT`] (what change marks climb).
+    up: Vec<u32>,
+    /// The log of leaf nodes changed through [`Scene::get_mut`], a setter such as [`Scene::set_z_index`], or
+    /// [`Scene::transform_mut`] (marked [`TRANSFORM_ONLY`]), in order (a node changed twice is listed twice):
+    /// `changes[i]` is entry `changes_base + i` of the log since the scene began. Entries before the last render
+    /// walk's position (see [`Scene::begin_render_walk`]) are dropped when the list is full; when it still is
+    /// (past twice the slots, nodes changed many times over) the whole list is, and walks that began before
+    /// cannot use it.
+    changes: Vec<u32>,
+    changes_base: u64,
+    /// The log position the last render walk began at.
+    last_walk: AtomicU64,
+    /// The epoch of the last change that is not a leaf's own: a node added, removed or moved, a child order or
+    /// mask changed, or a node with children changed.
+    structural: u64,
+    /// Per slot: event mode, hit area, cursor, z-index.
+    interact: Vec<Interact>,
+    /// Per slot: the mask set with [`Scene::set_mask`] (the slot's `masked` says whether to look).
+    masks: Vec<Option<crate::Mask>>,
+    /// Bounds and hit-test caches (see `hit.rs`), filled by queries through `&self`.
+    query: Mutex<QueryCache>,
+    /// Nodes removed so far (event handlers of removed nodes are dropped when it moves).
+    removals: u64,
+    /// Live nodes in [`EventMode::Dynamic`].
+    dynamic: usize,
+    /// Per slot: interactive nodes (static or dynamic) in the subtree, the node included, whatever their
+    /// visibility: a hit test skips a subtree with none without looking at its bounds.
+    interactive_below: Vec<u32>,
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Scene {
+    /// A scene holding only its root container.
+    pub fn new() -> Scene {
+        let owner = Owner::next();
+        let root = NodeId::new(0, owner, next_generation());
+        Scene {
+            slots: vec![Slot {
+                generation: root.generation,
+                counts: 0,
+            }],
+            transforms: vec![Transform::IDENTITY],
+            props: vec![NodeProps::CONTAINER],
+            links: vec![Links::default()],
+            free: Vec::new(),
+            root,
+            len: 1,
+            owner,
+            epoch: AtomicU64::new(1),
+            stamps: vec![Stamps { own: 1, below: 1 }],
+            up: vec![NO_PARENT],
+            changes: Vec::new(),
+            changes_base: 0,
+            last_walk: AtomicU64::new(0),
+            structural: 1,
+            interact: vec![Interact::default()],
+            masks: vec![None],
+            query: Mutex::default(),
+            removals: 0,
+            dynamic: 0,
+            interactive_below: vec![0],
+        }
+    }
+
+    /// Starts a walk that reads change stamps: returns the epoch whose changes it sees (everything stamped with
+    /// it or earlier) and moves the scene to the next one, so a change made after this call is stamped later.
+    /// A consumer that walked at epoch `e` knows a node is unchanged since if its stamps are at most `e`.
+    pub(crate) fn begin_walk(&self) -> u64 {
+        self.epoch.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The epoch of the last change to the node in `slot` itself, or below it (its subtree's contents and
+    /// shape), whichever is later.
+    #[inline]
+    pub(crate) fn changed_at(&self, slot: usize) -> u64 {
+        let s = self.stamps[slot];
+        s.own.max(s.below)
+    }
+
+    /// The epoch of the last change below the node in `slot` (not counting the node itself).
+    #[inline]
+    pub(crate) fn changed_below(&self, slot: usize) -> u64 {
+        self.stamps[slot].below
+    }
+
+    /// Stamps the node in `slot` as changed now, and marks its ancestors (in the common case, where the parent
+    /// was marked this epoch already, one comparison). A leaf is listed among the changes a renderer's next walk
+    /// patches (see [`Scene::changes_since`]); a node with children counts as a structural change.
+    /// `tag` is [`TRANSFORM_ONLY`] or 0.
+    #[inline(always)]
+    fn touch(&mut self, slot: usize, tag: u32) {
+        let e = *self.epoch.get_mut();
+        if self.slots[slot].child_count() != 0 {
+            self.stamps[slot].own = e;
+            self.structural = e;
+        } else if self.changes.len() < self.changes.capacity() {
+            // The common case, kept small so that `transform_mut` stays inlined in the caller's loop.
+            self.changes.push(slot as u32 | tag);
+        } else {
+            self.list_change(slot as u32 | tag);
+        }
+        let up = self.up[slot];
+        if up != NO_PARENT && self.stamps[up as usize].below != e {
+            self.mark_up(up, e);
+        }
+    }
+
+    /// Lists a changed leaf when the list is full: entries before the last render walk's position go first (no
+    /// walk can use them: a frame keeps only its own last walk); then the list grows, up to twice the slots; past
+    /// that it starts again empty.
+    #[cold]
+    #[inline(never)]
+    fn list_change(&mut self, slot: u32) {
+        let last = *self.last_walk.get_mut();
+        let old = (last.saturating_sub(self.changes_base) as usize).min(self.changes.len());
+        self.changes.drain(..old);
+        self.changes_base += old as u64;
+        let bound = 2 * self.slots.len() + 64;
+        if self.changes.len() == self.changes.capacity() {
+            if self.changes.len() >= bound {
+                self.changes_base += self.changes.len() as u64;
+                self.changes.clear();
+            } else {
+                let room = (self.changes.len() + 64).min(bound) - self.changes.len();
+                self.changes.reserve(room);
+            }
+        }
+        self.changes.push(slot);
+    }
+
+    /// Marks `slot` and its ancestors as changed below, as a structural change (see [`Scene::changes_since`]).
+    fn mark_structure(&mut self, slot: u32) {
+        let e = *self.epoch.get_mut();
+        self.structural = e;
+        self.mark_up(slot, e);
+    }
+
+    /// Starts a renderer's walk: [`Scene::begin_walk`]'s epoch, and the position in the log of changed leaves
+    /// from which [`Scene::changes_since`] lists what changes after it.
+    pub(crate) fn begin_render_walk(&self) -> (u64, u64) {
+        let at = self.changes_base + self.changes.len() as u64;
+        self.last_walk.store(at, Ordering::Relaxed);
+        (self.begin_walk(), at)
+    }
+
+    /// The leaf slots changed since a render walk that began at log position `at` and saw epoch `epoch`, if they
+    /// are all that changed: `None` when something structural changed since or the list no longer reaches back
+    /// that far. Slots may repeat; an entry marked [`TRANSFORM_ONLY`] changed only the node's transform, any other
+    /// any of its properties.
+    pub(crate) fn changes_since(&self, at: u64, epoch: u64) -> Option<&[u32]> {
+        if self.structural > epoch || at < self.changes_base {
+            return None;
+        }
+        let from = (at - self.changes_base) as usize;
+        self.changes.get(from..)
+    }
+
+    /// The node in `slot` (live or not) with its child count and mask bit.
+    #[inline(always)]
+    pub(crate) fn slot_at(&self, slot: usize) -> SlotRef<'_> {
+        SlotRef {
+            counts: self.slots[slot].counts,
+            transform: &self.transforms[slot],
+            node: &self.props[slot],
+        }
+    }
+
+    /// The transform of the node in `slot` (live or not).
+    #[inline(always)]
+    pub(crate) fn transform_at(&self, slot: usize) -> &Transform {
+        &self.transforms[slot]
+    }
+
+    /// Every slot's transform.
+    pub(crate) fn transforms(&self) -> &[Transform] {
+        &self.transforms
+    }
+
+    /// Marks `slot` and its ancestors as changed below. Stops at the first already marked this epoch: its
+    /// ancestors were marked with it (every mark climbs to the top, and a moved node's new ancestors are marked
+    /// when it moves).
+    #[inline(never)]
+    fn mark_up(&mut self, mut slot: u32, e: u64) {
+        while slot != NO_PARENT && self.stamps[slot as usize].below != e {
+            self.stamps[slot as usize].below = e;
+            slot = self.up[slot as usize];
+        }
+    }
+
+    /// The root container.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// Number of live nodes, the root included.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the scene holds only its root.
+    pub fn is_empty(&self) -> bool {
+        self.len == 1
+    }
+
+    /// Whether `id` names the node in its slot.
+    #[inline(always)]
+    fn live(&self, id: NodeId) -> bool {
+        self.slots
+            .get(id.slot())
+            .is_some_and(|s| s.generation == id.generation)
+            && id.owned_by(self.owner)
+    }
+
+    #[inline]
+    pub(crate) fn slot(&self, id: NodeId) -> Option<SlotRef<'_>> {
+        self.live(id).then(|| self.slot_at(id.slot()))
+    }
+
+    /// `Ok` for a live node of this scene; [`Error::ForeignNode`] for a handle from another scene,
+    /// [`Error::StaleNode`] for a removed one.
+    pub fn check(&self, id: NodeId) -> Result<()> {
+        if !id.owned_by(self.owner) {
+            Err(Error::ForeignNode(id))
+        } else if !self.live(id) {
+            Err(Error::StaleNode(id))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether `id` names a live node.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.live(id)
+    }
+
+    /// The node's properties (all but its transform), or `None` if it was removed.
+    #[inline]
+    pub fn get(&self, id: NodeId) -> Option<&NodeProps> {
+        self.live(id).then(|| &self.props[id.slot()])
+    }
+
+    /// The node's properties (all but its transform) for changing, or `None` if it was removed.
+    ///
+    /// The node counts as changed: caches built from it (its subtree's bounds, a render group holding it) are
+    /// rebuilt by the next frame that meets them. Read through [`Scene::get`] what you do not change, and move
+    /// nodes through [`Scene::transform_mut`].
+    ///
+    /// While the only nodes changed between two frames are sprites without children that stay visible, show the
+    /// same texture (any frame of it) with the same blend mode, and nothing is added, removed, moved, re-ordered or
+    /// masked, the next frame keeps the last one's batches and computes only those sprites' quads again
+    /// ([`FrameStats::walks_kept`](crate::FrameStats::walks_kept)); anything else walks the scene again. A frame
+    /// that keeps its walk does not cull: sprites moved out of view are drawn off the target until the next walk.
+    #[inline]
+    pub fn get_mut(&mut self, id: NodeId) -> Option<&mut NodeProps> {
+        if !self.live(id) {
+            return None;
+        }
+        self.touch(id.slot(), 0);
+        Some(&mut self.props[id.slot()])
+    }
+
+    /// The node's transform, or `None` if it was removed.
+    #[inline]
+    pub fn transform(&self, id: NodeId) -> Option<&Transform> {
+        self.live(id).then(|| &self.transforms[id.slot()])
+    }
+
+    /// The node's transform for changing, or `None` if it was removed: the way to move, turn and scale nodes.
+    ///
+    /// The transforms live in a dense array of their own, so a loop moving many sprites touches the transform and
+    /// the 8-byte slot of each (and logs it), and the next frame, if it keeps its walk (see [`Scene::get_mut`]),
+    /// recomputes those sprites' corners without reading their other properties. Their corners are then uploaded
+    /// whether or not they moved (24 bytes a sprite, a run of consecutive quads at a time); read a transform
+    /// through [`Scene::transform`] where you may not change it.
+    #[inline(always)] // Called once a sprite in update loops: a call there costs more than its body.
+    pub fn transform_mut(&mut self, id: NodeId) -> Option<&mut Transform> {
+        if !self.live(id) {
+            return None;
+        }
+        self.touch(id.slot(), TRANSFORM_ONLY);
+        Some(&mut self.transforms[id.slot()])
+    }
+
+    /// The node's children, in draw order (empty for a removed node).
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        match self.contains(id) {
+            true => &self.links[id.slot()].children,
+            false => &[],
+        }
+    }
+
+    /// The node's parent (`None` for the root, a detached node or a removed node).
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        self.contains(id)
+            .then(|| self.links[id.slot()].parent)
+            .flatten()
+    }
+
+    /// Adds `node` as the last (topmost) child of `parent`. A scene holds at most 16,777,216 nodes
+    /// ([`Error::TooManyIds`] beyond); a graphics node whose paths flatten to more than
+    /// [`MAX_PATH_SEGMENTS`](crate::graphics::MAX_PATH_SEGMENTS) segments is [`Error::PathTooComplex`].
+    ///
+    /// That complexity check is made here only: a context changed later (through [`Scene::get_mut`]) is
+    /// checked when a frame tessellates it, where the shapes past the limit are skipped with a warning and
+    /// counted in [`FrameStats::shape_instructions_skipped`](crate::FrameStats::shape_instructions_skipped).
+    pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
+        self.check(parent)?;
+        if let crate::NodeKind::Graphics(ctx) = &node.props.kind {
+            ctx.check_complexity()?;
+        }
+        let id = self.insert(node, Some(parent))?;
+        self.attach(parent, id, usize::MAX);
+        Ok(id)
+    }
+
+    /// Adds `node` outside the tree: it is not drawn, but can hold children, serve as a mask, and be attached
+    /// later with [`Scene::set_parent`]. Its transform is relative to the scene's origin.
+    ///
+    /// In a full scene (16,777,216 nodes) the node is dropped with a logged error and the handle returned names
+    /// no node: using it is [`Error::StaleNode`].
+    pub fn add_detached(&mut self, node: Node) -> NodeId {
+        self.insert(node, None).unwrap_or_else(|e| {
+            log::error!("{e}; the detached node was dropped");
+            NodeId::new(0, self.owner, 0)
+        })
+    }
+
+    fn insert(&mut self, node: Node, parent: Option<NodeId>) -> Result<NodeId> {
+        let generation = next_generation();
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = Slot {
+                    generation,
+                    counts: 0,
+                };
+                self.transforms[slot as usize] = node.transform;
+                self.props[slot as usize] = node.props;
+                self.masks[slot as usize] = None;
+                self.links[slot as usize].parent = parent;
+                self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
+                self.interact[slot as usize] = Interact::default();
+                self.interactive_below[slot as usize] = 0;
+                slot
+            }
+            None if self.slots.len() as u32 >= MAX_SLOTS => {
+                return Err(Error::TooManyIds {
+                    kind: "nodes in one scene",
+                    max: MAX_SLOTS,
+                })
+            }
+            None => {
+                self.slots.push(Slot {
+                    generation,
+                    counts: 0,
+                });
+                self.transforms.push(node.transform);
+                self.props.push(node.props);
+                self.masks.push(None);
+                self.links.push(Links {
+                    parent,
+                    children: Vec::new(),
+                });
+                self.stamps.push(Stamps::default());
+                self.up.push(parent.map_or(NO_PARENT, |p| p.slot() as u32));
+                self.interact.push(Interact::default());
+                self.interactive_below.push(0);
+                self.slots.len() as u32 - 1
+            }
+        };
+        let e = *self.epoch.get_mut();
+        self.structural = e;
+        let st = &mut self.stamps[slot as usize];
+        st.own = e;
+        st.below = e;
+        self.len += 1;
+        Ok(NodeId::new(slot, self.owner, generation))
+    }
+
+    /// Lists `child` among `parent`'s children at `index` (clamped).
+    fn attach(&mut self, parent: NodeId, child: NodeId, index: usize) {
+        let index = self.sorted_index(parent, child, index);
+        let kids = &mut self.links[parent.slot()].children;
+        kids.insert(index.min(kids.len()), child);
+        self.slots[parent.slot()].set_child_count(kids.len() as u32);
+        self.links[child.slot()].parent = Some(parent);
+        self.up[child.slot()] = parent.slot() as u32;
+        self.mark_structure(parent.slot() as u32);
+        let n = self.interactive_below[child.slot()];
+        self.add_interactive(parent.slot(), n as i64);
+    }
+
+    /// Where `child` may go among a sortable `parent`'s children (which are sorted and do not hold it) when asked
+    /// for `index`: within the run of its z-index, so the list stays sorted without a sort (a binary search). Other
+    /// containers take `index` as it is.
+    fn sorted_index(&self, parent: NodeId, child: NodeId, index: usize) -> usize {
+        if !self.interact[parent.slot()].sortable {
+            return index;
+        }
+        let z = self.interact[child.slot()].z;
+        let kids = &self.links[parent.slot()].children;
+        let lo = kids.partition_point(|c| self.interact[c.slot()].z < z);
+        let hi = kids.partition_point(|c| self.interact[c.slot()].z <= z);
+        index.clamp(lo, hi)
+    }
+
+    /// Adds `delta` to the interactive-node counts of `slot` and its ancestors.
+    fn add_interactive(&mut self, mut slot: usize, delta: i64) {
+        if delta == 0 {
+            return;
+        }
+        loop {
+            let c = &mut self.interactive_below[slot];
+            *c = (i64::from(*c) + delta).max(0) as u32;
+            match self.up[slot] {
+                NO_PARENT => break,
+                u => slot = u as usize,
+            }
+        }
+    }
+
+    /// Sorts a sortable container's children by z-index, keeping the order of equal ones (a no-op for others).
+    fn sort_children(&mut self, parent: NodeId) {
+        if !self.interact[parent.slot()].sortable {
+            return;
+        }
+        let interact = &self.interact;
+        let kids = &mut self.links[parent.slot()].children;
+        if kids.is_sorted_by_key(|c| interact[c.slot()].z) {
+            return;
+        }
+        kids.sort_by_key(|c| interact[c.slot()].z);
+        self.mark_structure(parent.slot() as u32);
+    }
+
+    /// Takes `child` out of its parent's list (it keeps no parent).
+    fn detach(&mut self, child: NodeId) {
+        if let Some(parent) = self.links[child.slot()].parent.take() {
+            let n = self.interactive_below[child.slot()];
+            self.add_interactive(parent.slot(), -i64::from(n));
+            let kids = &mut self.links[parent.slot()].children;
+            kids.retain(|&c| c != child);
+            self.slots[parent.slot()].set_child_count(kids.len() as u32);
+            self.mark_structure(parent.slot() as u32);
+        }
+        self.up[child.slot()] = NO_PARENT;
+    }
+
+    /// Removes `id` and its whole subtree. Removing the root only removes its children.
+    pub fn remove(&mut self, id: NodeId) -> Result<()> {
+        self.check(id)?;
+        self.detach(id);
+        let mut stack = std::mem::take(&mut self.links[id.slot()].children);
+        self.slots[id.slot()].set_child_count(0);
+        self.mark_structure(id.slot() as u32);
+        if id != self.root {
+            stack.push(id);
+        }
+        while let Some(n) = stack.pop() {
+            let i = n.slot();
+            stack.append(&mut self.links[i].children);
+            self.links[i].parent = None;
+            self.up[i] = NO_PARENT;
+            // Old handles die at once; the resources the node held are dropped now.
+            self.slots[i] = Slot {
+                generation: 0,
+                counts: 0,
+            };
+            self.transforms[i] = Transform::IDENTITY;
+            self.props[i] = NodeProps::CONTAINER;
+            self.masks[i] = None;
+            if self.interact[i].event_mode == EventMode::Dynamic {
+                self.dynamic -= 1;
+            }
+            self.interact[i] = Interact::default();
+            self.interactive_below[i] = 0;
+            self.removals += 1;
+            self.free.push(n.slot() as u32);
+            self.len -= 1;
+        }
+        if id == self.root {
+            let own = self.interact[id.slot()].event_mode.is_interactive();
+            self.interactive_below[id.slot()] = u32::from(own);
+        }
+        Ok(())
+    }
+
+    /// Moves `id` (with its subtree) under `new_parent` at `index` among its children (clamped; `usize::MAX`
+    /// for topmost); a detached node becomes part of the tree. Moving a node under itself or its own descendant
+    /// is [`Error::CyclicParent`]; moving the root is [`Error::RootNode`].
+    pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId, index: usize) -> Result<()> {
+        self.check(id)?;
+        self.check(new_parent)?;
+        if id == self.root {
+            return Err(Error::RootNode(id));
+        }
+        let mut up = Some(new_parent);
+        while let Some(a) = up {
+            if a == id {
+                return Err(Error::CyclicParent(id));
+            }
+            up = self.parent(a);
+        }
+        self.detach(id);
+        self.attach(new_parent, id, index);
+        Ok(())
+    }
+
+    /// The node's transform to scene space (pixels): the product of the local transforms of its ancestors (the
+    /// root's included, or up to a detached node) and its own. `None` if the node was removed.
+    pub fn world_transform(&self, id: NodeId) -> Option<glam::Affine2> {
+        let mut m = self.transform(id)?.matrix();
+        let mut up = self.parent(id);
+        while let Some(p) = up {
+            m = self.transform(p)?.matrix() * m;
+            up = self.parent(p);
+        }
+        Some(m)
+    }
+
+    /// Masks `target` (its content and children) by the shape of `mask`; `inverse` shows what lies outside it.
+    /// One mask may serve several targets. The mask node is drawn as content only if it is also in the tree.
+    ///
+    /// A node cannot mask itself ([`Error::SelfMask`]). If the mask node is removed later, the target is not drawn
+    /// (skipped with a warning) rather than drawn unmasked.
+    pub fn set_mask(&mut self, target: NodeId, mask: NodeId, inverse: bool) -> Result<()> {
+        self.check(target)?;
+        self.check(mask)?;
+        if mask == target {
+            return Err(Error::SelfMask(mask));
+        }
+        self.get_mut(target).ok_or(Error::StaleNode(target))?;
+        self.masks[target.slot()] = Some(crate::Mask {
+            node: mask,
+            inverse,
+        });
+        self.slots[target.slot()].set_masked(true);
+        self.structural = *self.epoch.get_mut();
+        Ok(())
+    }
+
+    /// Removes `target`'s mask.
+    pub fn clear_mask(&mut self, target: NodeId) -> Result<()> {
+        self.check(target)?;
+        self.get_mut(target).ok_or(Error::StaleNode(target))?;
+        self.masks[target.slot()] = None;
+        self.slots[target.slot()].set_masked(false);
+        self.structural = *self.epoch.get_mut();
+        Ok(())
+    }
+
+    /// The mask set on `id` with [`Scene::set_mask`], if any (`None` for a removed node too).
+    pub fn mask(&self, id: NodeId) -> Option<crate::Mask> {
+        let slot = self.slot(id)?;
+        if slot.masked() {
+            self.masks[id.slot()]
+        } else {
+            None
+        }
+    }
+
+    /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom). The root and a detached
+    /// node have no siblings: [`Error::RootNode`].
+    pub fn set_child_index(&mut self, id: NodeId, index: usize) -> Result<()> {
+        self.check(id)?;
+        let parent = self.parent(id).ok_or(Error::RootNode(id))?;
+        let kids = &mut self.links[parent.slot()].children;
+        let from = kids
+            .iter()
+            .position(|&c| c == id)
+            .expect("child listed in its parent");
+        let child = kids.remove(from);
+        let index = self.sorted_index(parent, child, index);
+        let kids = &mut self.links[parent.slot()].children;
+        kids.insert(index.min(kids.len()), child);
+        self.mark_structure(parent.slot() as u32);
+        Ok(())
+    }
+
+    /// Sets the node's z-index: in a container with [sortable children](Scene::set_sortable_children), children
+    /// are drawn and hit-tested in increasing z-index, those with equal ones in the order they were added or
+    /// placed (PixiJS's `zIndex`). The children are sorted again only when a z-index changes.
+    pub fn set_z_index(&mut self, id: NodeId, z_index: i32) -> Result<()> {
+        self.check(id)?;
+        if self.interact[id.slot()].z != z_index {
+            self.interact[id.slot()].z = z_index;
+            self.touch(id.slot(), 0);
+            if let Some(parent) = self.parent(id) {
+                self.sort_children(parent);
+            }
+        }
+        Ok(())
+    }
+
+    /// The node's z-index (0 unless set; `None` for a removed node).
+    pub fn z_index(&self, id: NodeId) -> Option<i32> {
+        self.slot(id)?;
+        Some(self.interact[id.slot()].z)
+    }
+
+    /// Keeps the node's children sorted by their [z-index](Scene::set_z_index) (PixiJS's `sortableChildren`);
+    /// turning it on sorts them once. [`Scene::set_child_index`] still moves a child among those of equal
+    /// z-index.
+    pub fn set_sortable_children(&mut self, id: NodeId, sortable: bool) -> Result<()> {
+        self.check(id)?;
+        self.interact[id.slot()].sortable = sortable;
+        self.sort_children(id);
+        Ok(())
+    }
+
+    /// Whether the node's children are kept sorted by z-index.
+    pub fn sortable_children(&self, id: NodeId) -> bool {
+        self.slot(id).is_some() && self.interact[id.slot()].sortable
+    }
+
+    /// Sets how the node takes part in hit testing and pointer events (see [`EventMode`]).
+    pub fn set_event_mode(&mut self, id: NodeId, mode: EventMode) -> Result<()> {
+        self.check(id)?;
+        let old = self.interact[id.slot()].event_mode;
+        if old != mode {
+            self.dynamic = self.dynamic + usize::from(mode == EventMode::Dynamic)
+                - usize::from(old == EventMode::Dynamic);
+            let delta = i64::from(mode.is_interactive()) - i64::from(old.is_interactive());
+            self.add_interactive(id.slot(), delta);
+            self.interact[id.slot()].event_mode = mode;
+            self.touch(id.slot(), 0);
+        }
+        Ok(())
+    }
+
+    /// The node's event mode ([`EventMode::Passive`] unless set; `None` for a removed node).
+    pub fn event_mode(&self, id: NodeId) -> Option<EventMode> {
+        self.slot(id)?;
+        Some(self.interact[id.slot()].event_mode)
+    }
+
+    /// Whether hit testing descends into the node's children (PixiJS's `interactiveChildren`; on by default).
+    pub fn set_interactive_children(&mut self, id: NodeId, on: bool) -> Result<()> {
+        self.check(id)?;
+        self.interact[id.slot()].no_child_hits = !on;
+        self.touch(id.slot(), 0);
+        Ok(())
+    }
+
+    /// Whether hit testing descends into the node's children (`false` for a removed node).
+    pub fn interactive_children(&self, id: NodeId) -> bool {
+        self.slot(id).is_some() && !self.interact[id.slot()].no_child_hits
+    }
+
+    /// Replaces the node's hit region (its sprite rectangle, shapes or text box) by `area`, in the node's local
+    /// space; `None` restores it. An area with a non-finite number, a negative size or a polygon of fewer than
+    /// three points is [`Error::InvalidHitArea`] and changes nothing.
+    pub fn set_hit_area(&mut self, id: NodeId, area: Option<HitArea>) -> Result<()> {
+        self.check(id)?;
+        if let Some(a) = &area {
+            a.validate()?;
+        }
+        self.interact[id.slot()].hit_area = area.map(Arc::new);
+        self.touch(id.slot(), 0);
+        Ok(())
+    }
+
+    /// The node's hit area, if one is set.
+    pub fn hit_area(&self, id: NodeId) -> Option<&HitArea> {
+        self.slot(id)?;
+        self.interact[id.slot()].hit_area.as_deref()
+    }
+
+    /// Sets the cursor shown while a pointer is over the node (or over a child without a cursor of its own).
+    pub fn set_cursor(&mut self, id: NodeId, cursor: Option<Cursor>) -> Result<()> {
+        self.check(id)?;
+        self.interact[id.slot()].cursor = cursor;
+        Ok(())
+    }
+
+    /// The node's own cursor, if set.
+    pub fn cursor(&self, id: NodeId) -> Option<Cursor> {
+        self.slot(id)?;
+        self.interact[id.slot()].cursor
+    }
+
+    /// The interaction settings of a live node's slot.
+    #[inline]
+    pub(crate) fn interact(&self, slot: usize) -> &Interact {
+        &self.interact[slot]
+    }
+
+    /// Nodes removed so far.
+    pub(crate) fn removals(&self) -> u64 {
+        self.removals
+    }
+
+    /// Whether any live node is in [`EventMode::Dynamic`].
+    pub(crate) fn has_dynamic(&self) -> bool {
+        self.dynamic > 0
+    }
+
+    /// Interactive nodes in the subtree of a live slot, the node included.
+    #[inline]
+    pub(crate) fn interactive_below(&self, slot: usize) -> u32 {
+        self.interactive_below[slot]
+    }
+
+    /// Slots in use or free (the length of per-slot tables).
+    #[inline]
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The number of children of the node in a live slot.
+    #[inline]
+    pub(crate) fn child_count(&self, slot: usize) -> usize {
+        self.slots[slot].child_count() as usize
+    }
+
+    /// The children of the node in a live slot.
+    #[inline]
+    pub(crate) fn children_of_slot(&self, slot: usize) -> &[NodeId] {
+        &self.links[slot].children
+    }
+
+    /// The properties of the node in a live slot.
+    #[inline]
+    pub(crate) fn node_at(&self, slot: usize) -> &NodeProps {
+        &self.props[slot]
+    }
+
+    /// The bounds and hit-test caches, with the epoch a query starts at: an entry computed now is valid for
+    /// changes stamped up to it (see [`Scene::begin_walk`]).
+    pub(crate) fn query(&self) -> (MutexGuard<'_, QueryCache>, u64) {
+        let guard = self.query.lock().unwrap_or_else(|p| p.into_inner());
+        (guard, self.begin_walk())
+    }
+
+    /// The children of a live node, for the walk.
+    #[inline]
+    pub(crate) fn children_of(&self, id: NodeId) -> &[NodeId] {
+        &self.links[id.slot()].children
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_get_remove_and_stale_handles() {
+        let mut s = Scene::new();
+        let a = s.add(s.root(), Node::container()).unwrap();
+        let b = s.add(a, Node::container().at(1.0, 2.0)).unwrap();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.transform(b).unwrap().position.x, 1.0);
+        assert_eq!(s.parent(b), Some(a));
+        s.remove(a).unwrap();
+        assert_eq!(s.len(), 1);
+        assert!(s.get(a).is_none() && s.get(b).is_none());
+        // The slot is reused with a new generation: the old handle stays dead.
+        let c = s.add(s.root(), Node::container()).unwrap();
+        assert!(s.get(c).is_some());
+        assert!(s.get(a).is_none() && s.get(b).is_none());
+        assert!(matches!(
+            s.add(b, Node::container()),
+            Err(Error::StaleNode(_))
+        ));
+        assert!(s.remove(b).is_err());
+    }
+
+    #[test]
+    fn removal_drops_what_the_node_held_and_counts_children() {
+        let shared = std::sync::Arc::new(crate::GraphicsContext::new());
+        let mut s = Scene::new();
+        let a = s.add(s.root(), Node::container()).unwrap();
+        let b = s.add(a, Node::graphics(shared.clone())).unwrap();
+        assert_eq!(s.slot(a).unwrap().child_count(), 1);
+        assert_eq!(s.slot(s.root()).unwrap().child_count(), 1);
+        assert_eq!(std::sync::Arc::strong_count(&shared), 2);
+        s.remove(b).unwrap();
+        assert_eq!(
+            std::sync::Arc::strong_count(&shared),
+            1,
+            "released at removal, not at reuse"
+        );
+        assert_eq!(s.slot(a).unwrap().child_count(), 0);
+        let c = s.add_detached(Node::container());
+        s.set_parent(c, a, 0).unwrap();
+        assert_eq!(s.slot(a).unwrap().child_count(), 1);
+        s.set_parent(c, s.root(), 0).unwrap();
+        assert_eq!(s.slot(a).unwrap().child_count(), 0);
+        assert_eq!(s.slot(s.root()).unwrap().child_count(), 2);
+        assert_eq!(s.parent(c), Some(s.root()));
+    }
+
+    #[test]
+    fn reorder_and_reparent() {
+        let mut s = Scene::new();
+        let r = s.root();
+        let ids: Vec<_> = (0..4)
+            .map(|_| s.add(r, Node::container()).unwrap())
+            .collect();
+        s.set_child_index(ids[3], 0).unwrap();
+        assert_eq!(s.children(r), &[ids[3], ids[0], ids[1], ids[2]]);
+        s.set_parent(ids[0], ids[1], usize::MAX).unwrap();
+        assert_eq!(s.children(r), &[ids[3], ids[1], ids[2]]);
+        assert_eq!(s.children(ids[1]), &[ids[0]]);
+        assert!(matches!(
+            s.set_parent(ids[1], ids[0], 0),
+            Err(Error::CyclicParent(_))
+        ));
+    }
+
+    #[test]
+    fn detached_nodes_world_transforms_and_masks() {
+        let mut s = Scene::new();
+        let r = s.root();
+        s.transform_mut(r).unwrap().position = glam::Vec2::new(10.0, 0.0);
+        let a = s.add(r, Node::container().at(5.0, 5.0)).unwrap();
+        let b = s.add(a, Node::container().at(1.0, 2.0)).unwrap();
+        assert_eq!(
+            s.world_transform(b).unwrap().translation,
+            glam::Vec2::new(16.0, 7.0)
+        );
+        let m = s.add_detached(Node::container().at(3.0, 3.0));
+        assert_eq!(s.parent(m), None);
+        assert!(!s.children(r).contains(&m));
+        assert_eq!(
+            s.world_transform(m).unwrap().translation,
+            glam::Vec2::new(3.0, 3.0)
+        );
+        s.set_mask(a, m, true).unwrap();
+        assert_eq!(
+            s.mask(a),
+            Some(crate::Mask {
+                node: m,
+                inverse: true
+            })
+        );
+        assert!(s.set_mask(a, a, false).is_err());
+        s.clear_mask(a).unwrap();
+        assert_eq!(s.mask(a), None);
+        s.set_parent(m, r, 0).unwrap();
+        assert_eq!(s.children(r)[0], m);
+        assert_eq!(s.len(), 4);
+        s.remove(m).unwrap();
+        assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn removing_the_root_clears_the_scene_but_keeps_the_root() {
+        let mut s = Scene::new();
+        let r = s.root();
+        s.add(r, Node::container()).unwrap();
+        s.remove(r).unwrap();
+        assert!(s.is_empty());
+        assert!(s.add(r, Node::container()).is_ok());
+    }
+}
+#[cfg(test)]
+mod size_guard {
+    /// An update loop streams through the slots and transforms, and a kept walk through the transforms: keep
+    /// them small (see the module's layout note).
+    #[test]
+    fn slots_stay_small() {
+        use std::mem::{offset_of, size_of};
+        assert_eq!(size_of::<super::Slot>(), 8);
+        assert_eq!(size_of::<crate::Transform>(), 28);
+        assert_eq!(offset_of!(crate::Transform, position), 0);
+        assert!(size_of::<crate::NodeProps>() <= 80);
+        assert!(size_of::<crate::NodeKind>() <= 48);
+    }
+}
