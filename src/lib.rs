@@ -134,7 +134,7 @@ pub use base::blend::BlendMode;
 pub use base::color::Color;
 pub use base::error::{Error, Result};
 pub use base::handle::{NodeId, TextureId};
-pub use base::stats::{FrameStats, Stats};
+pub use base::stats::{FrameStats, SkipList, Skipped, Stats};
 pub use base::texture::{Filter, Sampling, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
 pub use frame::mask::MAX_STENCIL_DEPTH;
 pub use gpu::device::{instance_descriptor, select_adapter};

@@ -231,10 +231,13 @@ fn bad_embedding_sequences_and_mismatched_passes_are_errors_and_lose_nothing() {
     host_pass(&device, &queue, &target, 1, clear, |pass| {
         r.record(pass, &desc).unwrap();
     });
-    assert!(matches!(r.prepare(&s, &desc), Err(Error::AlreadyPrepared)));
+    // Recorded and not trimmed: the error says trim is missing, not that the frame was never recorded.
+    let e = r.prepare(&s, &desc).unwrap_err();
+    assert!(matches!(e, Error::NotTrimmed), "{e}");
+    assert!(e.to_string().contains("Renderer::trim"), "{e}");
     assert!(matches!(
         r.render(&s, &other, Some(clear)),
-        Err(Error::AlreadyPrepared)
+        Err(Error::NotTrimmed)
     ));
     queue.submit([encoder.finish()]);
     r.trim();
@@ -405,7 +408,11 @@ fn random_sequences_of_prepare_record_trim_and_render_follow_the_frame_state_mac
                     // A frame in flight, recorded or not, must be trimmed first: a recorded pass may not
                     // have been submitted yet.
                     if state != State::Idle {
-                        assert!(matches!(got, Err(Error::AlreadyPrepared)), "{ctx}: {got:?}");
+                        let want = match state {
+                            State::Recorded => matches!(got, Err(Error::NotTrimmed)),
+                            _ => matches!(got, Err(Error::AlreadyPrepared)),
+                        };
+                        assert!(want, "{ctx}: {got:?}");
                         continue;
                     }
                     got.unwrap_or_else(|e| panic!("{ctx}: {e}"));

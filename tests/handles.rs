@@ -83,6 +83,57 @@ fn another_renderers_texture_is_skipped_not_drawn_as_ours() {
     probe(&img, 1, 1, BLACK, 0); // not a's green
     probe(&img, 5, 1, GREEN, 0);
     assert_eq!(a.stats().last_frame.dead_textures, 1);
+    // The skip says foreign, as the error does; a destroyed texture of ours says destroyed.
+    let first = s.children(s.root())[0];
+    let skipped: Vec<_> = a.stats().skipped.iter().copied().collect();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0].node, first);
+    assert!(
+        skipped[0].reason.contains("another renderer"),
+        "{}",
+        skipped[0].reason
+    );
+    a.destroy_texture(green_a).unwrap();
+    render(&mut a, &s, 8, 4, Color::BLACK);
+    let reasons: Vec<_> = a.stats().skipped.iter().map(|k| k.reason).collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert!(reasons[1].contains("destroyed"), "{reasons:?}");
+}
+
+#[test]
+fn the_skip_list_keeps_the_first_reasons_and_the_counter_counts_all() {
+    let mut r = renderer();
+    let green = solid(&mut r, 1, 1, GREEN);
+    let mut s = Scene::new();
+    let mut bad = Vec::new();
+    for i in 0..12 {
+        let mut n = Node::sprite(green).sized(4.0, 4.0);
+        n.transform.position.x = if i % 2 == 0 { f32::NAN } else { i as f32 };
+        let id = s.add(s.root(), n).unwrap();
+        if i % 2 == 0 {
+            bad.push(id);
+        }
+    }
+    render(&mut r, &s, 8, 4, Color::BLACK);
+    let stats = r.stats();
+    assert_eq!(stats.last_frame.nodes_skipped, 6);
+    let got: Vec<_> = stats.skipped.iter().map(|k| k.node).collect();
+    assert_eq!(got, bad);
+    assert!(stats
+        .skipped
+        .iter()
+        .all(|k| k.reason.contains("non-finite")));
+    // More skips than the list holds: the first CAPACITY kept, all counted.
+    for id in s.children(s.root()).to_vec() {
+        s.transform_mut(id).unwrap().position.y = f32::INFINITY;
+    }
+    render(&mut r, &s, 8, 4, Color::BLACK);
+    let stats = r.stats();
+    assert_eq!(stats.last_frame.nodes_skipped, 12);
+    assert_eq!(stats.skipped.len(), stage2d::SkipList::CAPACITY);
+    // A frame with nothing skipped lists nothing.
+    render(&mut r, &Scene::new(), 8, 4, Color::BLACK);
+    assert!(r.stats().skipped.is_empty());
 }
 
 #[test]

@@ -199,3 +199,45 @@ fn z_index_orders_drawing_and_hits_alike() {
     common::probe(&img, 30, 30, [0, 0, 255, 255], 0);
     assert_eq!(scene.hit_test(overlap), Some(b));
 }
+
+#[test]
+fn a_z_index_sorts_its_parent_without_a_second_call_as_in_pixijs() {
+    let mut r = common::renderer();
+    let red = common::solid(&mut r, 2, 2, [255, 0, 0, 255]);
+    let blue = common::solid(&mut r, 2, 2, [0, 0, 255, 255]);
+    let mut scene = Scene::new();
+    let root = scene.root();
+    let layer = scene.add(root, Node::container()).unwrap();
+    let a = scene
+        .add(layer, Node::sprite(red).sized(40.0, 40.0))
+        .unwrap();
+    let b = scene
+        .add(layer, Node::sprite(blue).sized(40.0, 40.0).at(20.0, 20.0))
+        .unwrap();
+    for id in [a, b] {
+        scene.set_event_mode(id, EventMode::Static).unwrap();
+    }
+    let overlap = Vec2::new(30.5, 30.5);
+    // PixiJS v8: setting zIndex sets the parent's sortableChildren.
+    scene.set_z_index(a, 1).unwrap();
+    assert!(scene.sortable_children(layer));
+    let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
+    common::probe(&img, 30, 30, [255, 0, 0, 255], 0);
+    assert_eq!(scene.hit_test(overlap), Some(a));
+    // Turned off, the children keep their order and take indices as given.
+    scene.set_sortable_children(layer, false).unwrap();
+    scene.set_child_index(b, 1).unwrap();
+    let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
+    common::probe(&img, 30, 30, [0, 0, 255, 255], 0);
+    assert_eq!(scene.hit_test(overlap), Some(b));
+    // A child with a z-index joining a container turns sorting on there (PixiJS's addChild).
+    let other = scene.add(root, Node::container()).unwrap();
+    let c = scene.add_detached(Node::sprite(red).sized(40.0, 40.0));
+    let d = scene
+        .add(other, Node::sprite(blue).sized(40.0, 40.0))
+        .unwrap();
+    scene.set_z_index(c, -1).unwrap();
+    scene.set_parent(c, other, 1).unwrap();
+    assert!(scene.sortable_children(other));
+    assert_eq!(scene.children(other), &[c, d]);
+}

@@ -145,6 +145,7 @@ enum Want {
     SelfMask,
     CyclicParent,
     AlreadyPrepared,
+    NotTrimmed,
     NotPrepared,
 }
 
@@ -159,6 +160,7 @@ fn got<V>(r: &stage2d::Result<V>) -> Want {
         Err(Error::SelfMask(_)) => Want::SelfMask,
         Err(Error::CyclicParent(_)) => Want::CyclicParent,
         Err(Error::AlreadyPrepared) => Want::AlreadyPrepared,
+        Err(Error::NotTrimmed) => Want::NotTrimmed,
         Err(Error::NotPrepared) => Want::NotPrepared,
         Err(e) => panic!("unexpected error: {e}"),
     }
@@ -207,6 +209,8 @@ struct Model {
     pool: Vec<(u8, bool)>,
     /// Whether a frame is prepared (recorded or not) and not yet trimmed.
     prepared: bool,
+    /// Whether the prepared frame was recorded (a prepare then says trim is missing).
+    recorded: bool,
     /// Calls seen while a frame was prepared: textures destroyed, pooled textures acquired or returned, passes
     /// recorded, and second prepares (so the run can check that the embedded frame was exercised).
     in_flight: [u32; 4],
@@ -293,6 +297,14 @@ impl Model {
     }
 
     /// A frame began: pooled textures returned meanwhile got new handles.
+    /// What beginning another frame is answered with while one is prepared: trim is missing after a record.
+    fn in_flight_error(&self) -> Want {
+        match self.recorded {
+            true => Want::NotTrimmed,
+            false => Want::AlreadyPrepared,
+        }
+    }
+
     fn frame_began(&mut self) {
         for (_, stale) in &mut self.pool {
             *stale = false;
@@ -475,7 +487,7 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             // The node is checked first, then no frame may be prepared, then the frame begins and the target
             // is checked.
             let want = match wn {
-                Want::Ok if model.prepared => Want::AlreadyPrepared,
+                Want::Ok if model.prepared => model.in_flight_error(),
                 w => first(w, wt),
             };
             assert_eq!(got(&res), want, "{op:?}");
@@ -495,7 +507,7 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
         }
         Op::Prepare => {
             let want = if model.prepared {
-                Want::AlreadyPrepared
+                model.in_flight_error()
             } else {
                 Want::Ok
             };
@@ -512,16 +524,25 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 Want::NotPrepared
             };
             assert_eq!(got(&host_record(r, f)), want, "{op:?}");
+            model.recorded |= want == Want::Ok;
         }
         Op::Trim => {
             r.trim();
             model.prepared = false;
+            model.recorded = false;
         }
         Op::SetZ(n, z) => {
             let Some((id, want)) = model.pick(scene, f, n) else {
                 return;
             };
+            let before = scene.z_index(id);
             assert_eq!(got(&scene.set_z_index(id, z.into())), want, "{op:?}");
+            // A changed z-index turns on sorting for the parent (PixiJS v8's `depthOfChildModified`).
+            if let (Some(old), Some(parent)) = (before, scene.parent(id)) {
+                if old != i32::from(z) {
+                    assert!(scene.sortable_children(parent), "{op:?}");
+                }
+            }
         }
         Op::Sortable(n, on) => {
             let Some((id, want)) = model.pick(scene, f, n) else {
@@ -604,6 +625,7 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
         pooled: Vec::new(),
         pool: Vec::new(),
         prepared: false,
+        recorded: false,
         in_flight: [0; 4],
         base_targets: r.stats().live.render_targets,
         masks: HashMap::new(),

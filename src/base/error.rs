@@ -36,6 +36,9 @@ pub enum Error {
     /// A frame was prepared while the previous one was neither recorded nor trimmed.
     #[error("a prepared frame was never recorded; call Renderer::record for it, or Renderer::trim to drop it, before preparing another")]
     AlreadyPrepared,
+    /// A frame was prepared while the previous one, recorded, was not trimmed.
+    #[error("the previous frame was recorded but not trimmed; call Renderer::trim once the work that records it is submitted, then prepare the next")]
+    NotTrimmed,
     /// The scene uses stencil masks and the caller's pass has no stencil attachment.
     #[error("the scene has stencil masks but the target has no stencil attachment; begin the pass with a Depth24PlusStencil8 or Stencil8 attachment cleared to 0 and say so with TargetDesc::with_depth_stencil")]
     StencilRequired,

@@ -17,8 +17,8 @@ const SLOT_BITS: u32 = 24;
 /// Slots one scene or one renderer's texture storage can hold (16,777,216).
 pub(crate) const MAX_SLOTS: u32 = 1 << SLOT_BITS;
 
-/// A handle to a node of a [`Scene`](crate::Scene).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A handle to a node of a [`Scene`](crate::Scene). It prints as its slot and generation: `Node#6v11`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId {
     /// The slot, with the owning scene's tag in the top 8 bits.
     pub(crate) index: u32,
@@ -26,8 +26,9 @@ pub struct NodeId {
     pub(crate) generation: u32,
 }
 
-/// A handle to a texture of one [`Renderer`](crate::Renderer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A handle to a texture of one [`Renderer`](crate::Renderer). It prints as its slot and generation:
+/// `Texture#3v42`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TextureId {
     /// The slot, with the owning renderer's tag in the top 8 bits.
     pub(crate) index: u32,
@@ -36,7 +37,17 @@ pub struct TextureId {
 }
 
 macro_rules! tagged {
-    ($t:ty) => {
+    ($t:ty, $name:literal) => {
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!($name, "#{}v{}"), self.slot(), self.generation)
+            }
+        }
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(self, f)
+            }
+        }
         impl $t {
             pub(crate) fn new(slot: u32, owner: Owner, generation: u32) -> Self {
                 debug_assert!(slot < MAX_SLOTS);
@@ -58,13 +69,19 @@ macro_rules! tagged {
         }
     };
 }
-tagged!(NodeId);
-tagged!(TextureId);
+tagged!(NodeId, "Node");
+tagged!(TextureId, "Texture");
 
 impl TextureId {
     /// The storage slot (dense, reused after a texture is destroyed).
     pub fn index(self) -> u32 {
         self.slot() as u32
+    }
+
+    /// Whether `other` was made by the same renderer as this handle.
+    #[inline]
+    pub(crate) fn same_owner(self, other: TextureId) -> bool {
+        self.index >> SLOT_BITS == other.index >> SLOT_BITS
     }
 }
 
@@ -115,5 +132,18 @@ mod tests {
         assert_eq!(t.index(), 3);
         assert!(t.owned_by(b));
         assert_ne!(next_generation(), next_generation());
+    }
+
+    #[test]
+    fn handles_print_as_slot_and_generation() {
+        let id = NodeId::new(6, Owner::next(), 11);
+        assert_eq!(format!("{id:?}"), "Node#6v11");
+        assert_eq!(id.to_string(), "Node#6v11");
+        let t = TextureId::new(3, Owner::next(), 42);
+        assert_eq!(format!("{t:?}"), "Texture#3v42");
+        assert_eq!(
+            crate::Error::StaleNode(id).to_string(),
+            "node handle Node#6v11 is stale (the node was removed)"
+        );
     }
 }

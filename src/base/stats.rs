@@ -174,11 +174,67 @@ impl FrameStats {
     }
 }
 
+/// A node left out of a frame with its subtree, and why: what [`Stats::skipped`] lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The node left out.
+    pub node: crate::NodeId,
+    /// Why, in words (for example "its texture was destroyed").
+    pub reason: &'static str,
+}
+
+/// The first nodes a frame left out, with their reasons: at most [`SkipList::CAPACITY`];
+/// [`FrameStats::nodes_skipped`] counts them all. Readable without a logger:
+///
+/// ```no_run
+/// # fn f(renderer: &stage2d::Renderer) {
+/// for s in renderer.stats().skipped.iter() {
+///     eprintln!("{:?} was not drawn: {}", s.node, s.reason);
+/// }
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkipList {
+    entries: [Option<Skipped>; SkipList::CAPACITY],
+    len: u8,
+}
+
+impl SkipList {
+    /// Most skips kept.
+    pub const CAPACITY: usize = 8;
+
+    /// The skips kept, in the order met.
+    pub fn iter(&self) -> impl Iterator<Item = &Skipped> + '_ {
+        self.entries[..self.len as usize].iter().flatten()
+    }
+
+    /// Number of skips kept.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether no node was skipped.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Keeps `node` and `reason` if there is room.
+    pub(crate) fn push(&mut self, node: crate::NodeId, reason: &'static str) {
+        if let Some(e) = self.entries.get_mut(self.len as usize) {
+            *e = Some(Skipped { node, reason });
+            self.len += 1;
+        }
+    }
+}
+
 /// The last frame's counters and the running totals.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
     /// Counters of the last completed frame.
     pub last_frame: FrameStats,
+    /// The nodes the last frame left out and why (the first [`SkipList::CAPACITY`]; a frame that kept the last
+    /// walk repeats its list, as it repeats its counters). Each skip is also logged once a frame at `warn`.
+    pub skipped: SkipList,
     /// Counters summed over every frame, plus work done between frames (texture loads).
     pub total: FrameStats,
     /// Frames rendered.

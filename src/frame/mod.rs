@@ -45,6 +45,7 @@ use crate::gpu::texture_system::BindGroupId;
 use crate::gpu::texture_system::TextureSystem;
 use crate::{Error, NodeId, Result, Scene, TargetDesc, TextureId};
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -97,6 +98,8 @@ pub(crate) struct Frame {
     stats: FrameStats,
     /// What recording knows of the pass and counted; behind a lock because recording takes `&self`.
     recording: Mutex<(BoundState, FrameStats)>,
+    /// Whether the prepared frame was recorded into a pass (a later `prepare` then means `trim` was missed).
+    recorded: AtomicBool,
     /// Pipeline counters when the frame began.
     counters_before: PipelineCounters,
     /// Set from the start of a walk until its upload is recorded: a frame that failed in between left the batcher
@@ -158,6 +161,7 @@ impl Frame {
             own: OwnAttachments::default(),
             stats: FrameStats::default(),
             recording: Mutex::default(),
+            recorded: AtomicBool::new(false),
             counters_before: PipelineCounters::default(),
             walk_not_uploaded: false,
             retired: Vec::new(),
@@ -438,7 +442,13 @@ impl Frame {
         if let Some(t0) = t0 {
             stats.record_ns += t0.elapsed().as_nanos() as u64;
         }
+        self.recorded.store(true, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// Whether the prepared frame was recorded into a pass.
+    pub fn was_recorded(&self) -> bool {
+        self.recorded.load(Ordering::Relaxed)
     }
 
     /// Ends the frame: its counters (and `extra`, such as the submit time) go into `stats`, per-frame caches are
@@ -453,6 +463,7 @@ impl Frame {
         if self.prepared.take().is_none() {
             return;
         }
+        self.recorded.store(false, Ordering::Relaxed);
         self.own = OwnAttachments::default();
         self.attachments.trim(&mut self.retired);
         textures.trim();
@@ -486,6 +497,7 @@ impl Frame {
             }
         }
         stats.last_frame = frame;
+        stats.skipped = self.collector.skipped;
         stats.total.accumulate(&frame);
         stats.frames += 1;
     }

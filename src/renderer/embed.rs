@@ -13,8 +13,8 @@ impl Renderer {
     /// pipeline and bind group the draws need. Then [`Renderer::record`] draws it into the pass; after the caller
     /// submits the pass, [`Renderer::trim`] ends the frame.
     ///
-    /// A frame prepared and not yet trimmed is [`Error::AlreadyPrepared`] (its uploads would overwrite data a
-    /// recorded pass still reads); a scene with stencil masks and a target without a stencil attachment is
+    /// A frame prepared and not yet trimmed is [`Error::NotTrimmed`] if it was recorded, else
+    /// [`Error::AlreadyPrepared`] (its uploads would overwrite data a recorded pass still reads); a scene with stencil masks and a target without a stencil attachment is
     /// [`Error::StencilRequired`].
     pub fn prepare(&mut self, scene: &Scene, target: &TargetDesc) -> Result<()> {
         let mut encoder = self.encoder("stage2d prepare");
@@ -90,7 +90,10 @@ impl Renderer {
     /// handles; what the GPU has finished with is released.
     pub(super) fn begin_frame(&mut self) -> Result<()> {
         if self.frame.is_prepared() {
-            return Err(Error::AlreadyPrepared);
+            return Err(match self.frame.was_recorded() {
+                true => Error::NotTrimmed,
+                false => Error::AlreadyPrepared,
+            });
         }
         let (rt, t) = (&mut self.render_textures, &mut self.textures);
         t.release_retiring();

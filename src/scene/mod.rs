@@ -526,8 +526,12 @@ impl Scene {
         Ok(NodeId::new(slot, self.owner, generation))
     }
 
-    /// Lists `child` among `parent`'s children at `index` (clamped).
+    /// Lists `child` among `parent`'s children at `index` (clamped). A child with a z-index turns on sorting for
+    /// `parent`, as PixiJS's `addChild` does.
     fn attach(&mut self, parent: NodeId, child: NodeId, index: usize) {
+        if self.interact[child.slot()].z != 0 {
+            self.make_sortable(parent);
+        }
         let index = self.sorted_index(parent, child, index);
         let kids = &mut self.links[parent.slot()].children;
         kids.insert(index.min(kids.len()), child);
@@ -726,19 +730,44 @@ impl Scene {
         Ok(())
     }
 
-    /// Sets the node's z-index: in a container with [sortable children](Scene::set_sortable_children), children
-    /// are drawn and hit-tested in increasing z-index, those with equal ones in the order they were added or
-    /// placed (PixiJS's `zIndex`). The children are sorted again only when a z-index changes.
+    /// Sets the node's z-index: children of a container are drawn and hit-tested in increasing z-index, those with
+    /// equal ones in the order they were added or placed (PixiJS's `zIndex`). As in PixiJS v8, changing a z-index
+    /// turns on [sorting](Scene::set_sortable_children) for the node's parent, and adding a child whose z-index is
+    /// not 0 turns it on for the container it joins; [`Scene::set_sortable_children`] with `false` turns it off
+    /// again (until a z-index changes). The children are sorted again only when a z-index changes.
+    ///
+    /// ```
+    /// use stage2d::{Node, Scene};
+    /// let mut scene = Scene::new();
+    /// let back = scene.add(scene.root(), Node::container())?;
+    /// let front = scene.add(scene.root(), Node::container())?;
+    /// scene.set_z_index(back, 1)?; // drawn last now, over `front`
+    /// assert!(scene.sortable_children(scene.root()));
+    /// assert_eq!(scene.children(scene.root()), &[front, back]);
+    /// # Ok::<(), stage2d::Error>(())
+    /// ```
     pub fn set_z_index(&mut self, id: NodeId, z_index: i32) -> Result<()> {
         self.check(id)?;
         if self.interact[id.slot()].z != z_index {
             self.interact[id.slot()].z = z_index;
             self.touch(id.slot(), 0);
             if let Some(parent) = self.parent(id) {
-                self.sort_children(parent);
+                if self.interact[parent.slot()].sortable {
+                    self.sort_children(parent);
+                } else {
+                    self.make_sortable(parent);
+                }
             }
         }
         Ok(())
+    }
+
+    /// Turns on sorting for `parent` (sorting its children once), if it is off.
+    fn make_sortable(&mut self, parent: NodeId) {
+        if !self.interact[parent.slot()].sortable {
+            self.interact[parent.slot()].sortable = true;
+            self.sort_children(parent);
+        }
     }
 
     /// The node's z-index (0 unless set; `None` for a removed node).
@@ -748,8 +777,9 @@ impl Scene {
     }
 
     /// Keeps the node's children sorted by their [z-index](Scene::set_z_index) (PixiJS's `sortableChildren`);
-    /// turning it on sorts them once. [`Scene::set_child_index`] still moves a child among those of equal
-    /// z-index.
+    /// turning it on sorts them once. [`Scene::set_z_index`] turns it on by itself; `false` turns it off, and the
+    /// children keep their order until a z-index changes again. [`Scene::set_child_index`] still moves a child
+    /// among those of equal z-index.
     pub fn set_sortable_children(&mut self, id: NodeId, sortable: bool) -> Result<()> {
         self.check(id)?;
         self.interact[id.slot()].sortable = sortable;

@@ -228,6 +228,7 @@ impl Groups {
                 batcher: &mut sub,
                 is_live: &cx.is_live,
                 stats: &mut stats,
+                skips: &mut *cx.skips,
                 forbidden: cx.forbidden,
                 feedback_loop: false,
                 live: None,

@@ -30,6 +30,7 @@ impl Collector {
             // Drawing it unmasked would show what the mask was there to hide.
             skip(
                 cx.stats,
+                cx.skips,
                 target,
                 "its mask node was removed (or is another scene's)",
             );
@@ -39,7 +40,12 @@ impl Collector {
         let parent_matrix = cx.view.to_clip * parent;
         let matrix = parent_matrix * transform.matrix();
         if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
-            skip(cx.stats, target, "its mask has a non-finite transform");
+            skip(
+                cx.stats,
+                cx.skips,
+                target,
+                "its mask has a non-finite transform",
+            );
             return None;
         }
         self.steps.clear();
@@ -69,6 +75,7 @@ impl Collector {
             Err(MaskRefusal::TooDeep) => {
                 skip(
                     cx.stats,
+                    cx.skips,
                     target,
                     "masks nest deeper than the 8-bit stencil allows (255)",
                 );

@@ -17,7 +17,7 @@ pub(crate) use retain::Key as WalkKey;
 use visit::{push_ready, visit_leaf_sprite, visit_slot, Ctx, Inherited};
 pub use visit::{Caches, View};
 
-use crate::base::stats::FrameStats;
+use crate::base::stats::{FrameStats, SkipList};
 use crate::frame::batcher::Batcher;
 use crate::frame::mask::{MaskStack, MaskStep};
 use crate::frame::placement::Placement;
@@ -86,6 +86,8 @@ pub struct Collector {
     pub caches: Caches,
     /// Mask counters of the last walk.
     pub mask_counters: MaskCounters,
+    /// The first nodes the last walk skipped, and why.
+    pub skipped: SkipList,
     /// Whether the last walk met a sprite showing the texture being drawn into (see `collect_from`).
     pub feedback_loop: bool,
     /// Subtree bounds for culling.
@@ -109,6 +111,7 @@ impl Default for Collector {
             steps: Vec::new(),
             caches: Caches::default(),
             mask_counters: MaskCounters::default(),
+            skipped: SkipList::default(),
             feedback_loop: false,
             bounds: BoundsCache::default(),
             groups: group::Groups::default(),
@@ -249,12 +252,14 @@ impl Collector {
     ) {
         let since = scene.begin_render_walk();
         self.kept.begin_walk(since);
+        let mut skipped = SkipList::default();
         let mut cx = Ctx {
             scene,
             view,
             batcher,
             is_live,
             stats,
+            skips: &mut skipped,
             forbidden,
             feedback_loop: false,
             live: None,
@@ -372,6 +377,7 @@ impl Collector {
         if cx.volatile {
             self.kept.volatile();
         }
+        self.skipped = skipped;
     }
 
     /// Draws `id` (pushing its mask first) and, if it has children, pushes a frame for them; otherwise pops the

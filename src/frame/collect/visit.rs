@@ -2,7 +2,7 @@
 //! mesh, a text's glyphs) handed to the batcher, with the checks that skip bad input. Shared by the walk
 //! (`mod.rs`), render-group recordings (`group.rs`) and the quads computed ahead (`parallel.rs`).
 
-use crate::base::stats::FrameStats;
+use crate::base::stats::{FrameStats, SkipList};
 use crate::frame::batcher::Batcher;
 use crate::gpu::pipeline::Topology;
 use crate::graphics::TessellationCache;
@@ -125,6 +125,8 @@ pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
     pub(super) batcher: &'a mut Batcher,
     pub(super) is_live: F,
     pub(super) stats: &'a mut FrameStats,
+    /// The first nodes skipped, with their reasons.
+    pub(super) skips: &'a mut SkipList,
     pub(super) forbidden: Option<TextureId>,
     pub(super) feedback_loop: bool,
     /// The last texture found live (sprites in a row mostly share one).
@@ -145,7 +147,13 @@ pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
     pub(super) volatile: bool,
 }
 
-pub(super) fn skip(stats: &mut FrameStats, id: NodeId, why: &str) -> Option<(Inherited, bool)> {
+pub(super) fn skip(
+    stats: &mut FrameStats,
+    skips: &mut SkipList,
+    id: NodeId,
+    why: &'static str,
+) -> Option<(Inherited, bool)> {
+    skips.push(id, why);
     if stats.nodes_skipped == 0 {
         log::warn!("skipping node {id:?} and its subtree: {why} (further skips this frame are only counted)");
     }
@@ -176,7 +184,7 @@ pub(super) fn visit_leaf_sprite<F: Fn(TextureId) -> bool>(
         return None;
     }
     let Some((_, packed)) = node_color(node, parent) else {
-        skip(cx.stats, id, "non-finite alpha or tint");
+        skip(cx.stats, cx.skips, id, "non-finite alpha or tint");
         return None;
     };
     let blend = node.blend_mode.resolve(parent.blend);
@@ -254,7 +262,12 @@ pub(super) fn push_sprite<F: Fn(TextureId) -> bool>(
     let local = sprite.local_quad();
     let (p0, dx, dy) = place(&local);
     if !all_finite(p0, dx, dy) {
-        skip(cx.stats, id, "non-finite transform, sprite size or anchor");
+        skip(
+            cx.stats,
+            cx.skips,
+            id,
+            "non-finite transform, sprite size or anchor",
+        );
         return None;
     }
     if cx.track {
@@ -287,6 +300,15 @@ pub(crate) fn raster_scale(world: f32, size: f32) -> f32 {
     r.min(cap)
 }
 
+/// Why a texture that is not live cannot be drawn: another renderer made it (the renderer's `white` texture is
+/// this renderer's), or it was destroyed.
+fn dead_texture(tex: TextureId, white: TextureId) -> &'static str {
+    match tex.same_owner(white) {
+        true => "its texture was destroyed",
+        false => "its texture belongs to another renderer; load or create it with this one",
+    }
+}
+
 /// Whether a node's texture may be drawn (not destroyed, not the target being drawn); counted and logged if
 /// not. `cx.live` remembers the last texture found usable, so a run of sprites of one texture asks once.
 #[inline(always)]
@@ -302,12 +324,17 @@ fn texture_usable<F: Fn(TextureId) -> bool>(
         cx.feedback_loop = true;
         cx.incomplete = true;
         cx.volatile = true;
-        skip(cx.stats, id, "its texture is the target being drawn");
+        skip(
+            cx.stats,
+            cx.skips,
+            id,
+            "its texture is the target being drawn",
+        );
         return false;
     }
     if !(cx.is_live)(tex) {
         cx.stats.dead_textures += 1;
-        skip(cx.stats, id, "its texture was destroyed");
+        skip(cx.stats, cx.skips, id, dead_texture(tex, cx.view.white));
         return false;
     }
     cx.live = Some(tex);
@@ -348,13 +375,13 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         matrix.matrix2.y_axis,
         matrix.translation,
     ) {
-        return skip(cx.stats, id, "non-finite transform");
+        return skip(cx.stats, cx.skips, id, "non-finite transform");
     }
     let inh = if mask {
         Inherited { matrix, ..parent }
     } else {
         let Some((color, packed)) = node_color(node, &parent) else {
-            return skip(cx.stats, id, "non-finite alpha or tint");
+            return skip(cx.stats, cx.skips, id, "non-finite alpha or tint");
         };
         Inherited {
             matrix,
@@ -371,7 +398,12 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         }
         NodeKind::NineSlice(n) => {
             let Some((parts, count)) = n.parts() else {
-                skip(cx.stats, id, "non-finite nine-slice size, anchor or border");
+                skip(
+                    cx.stats,
+                    cx.skips,
+                    id,
+                    "non-finite nine-slice size, anchor or border",
+                );
                 return None;
             };
             if !texture_usable(cx, id, n.texture.id()) {
@@ -384,7 +416,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 let dx = matrix.matrix2.x_axis * (rect[2] - rect[0]);
                 let dy = matrix.matrix2.y_axis * (rect[3] - rect[1]);
                 if !all_finite(p0, dx, dy) {
-                    skip(cx.stats, id, "non-finite transform");
+                    skip(cx.stats, cx.skips, id, "non-finite transform");
                     return None;
                 }
                 *q = if n.texture.is_rotated() {
@@ -411,7 +443,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         }
         NodeKind::Tiling(t) => {
             let Some(mut tile) = t.tile_coordinates() else {
-                skip(cx.stats, id, "tile transform cannot be inverted");
+                skip(cx.stats, cx.skips, id, "tile transform cannot be inverted");
                 return None;
             };
             if !texture_usable(cx, id, t.texture.id()) {
@@ -421,7 +453,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             let dx = matrix.matrix2.x_axis * t.size.x;
             let dy = matrix.matrix2.y_axis * t.size.y;
             if !all_finite(p0, dx, dy) {
-                skip(cx.stats, id, "non-finite transform or size");
+                skip(cx.stats, cx.skips, id, "non-finite transform or size");
                 return None;
             }
             if t.texture.is_rotated() {
@@ -458,8 +490,12 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             for part in &mesh.parts {
                 let (tex, uv) = match part.texture {
                     Some(t) if (cx.is_live)(t.id()) => (t.id(), t.uvs()),
-                    Some(_) => {
-                        skip(cx.stats, id, "a fill texture was destroyed");
+                    Some(t) => {
+                        let why = match t.id().same_owner(cx.view.white) {
+                            true => "a fill texture was destroyed",
+                            false => "a fill texture belongs to another renderer; load or create it with this one",
+                        };
+                        skip(cx.stats, cx.skips, id, why);
                         continue;
                     }
                     None => (cx.view.white, [0.0, 0.0, 1.0, 1.0]),
