@@ -7,8 +7,8 @@
 //! file) and an encoder that skips redundant state changes, with built-in statistics ([`Stats`]).
 //!
 //! ## The source, by layer
-//! Each folder of `src/` is a layer and may use only the layers below it (checked in CI by
-//! `.ci/module_cycles.py`, which also refuses cycles):
+//! Each folder of `src/` is a layer and may use only layers listed before it here, and only those its row of
+//! `LAYERS` in `.ci/module_cycles.py` names (CI checks it, and refuses cycles):
 //! - `base/`: the vocabulary every layer speaks: [`Error`], [`Color`], [`BlendMode`], handles, the [`Texture`]
 //!   value, the counters ([`Stats`]).
 //! - `graphics/` and `text/`: shapes ([`GraphicsContext`]: paths, tessellation, the tessellation cache) and text

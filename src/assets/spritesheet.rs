@@ -33,6 +33,8 @@ pub struct Spritesheet {
     animations: Vec<Animation>,
     /// The image file the JSON names (`meta.image`), if any.
     image: Option<String>,
+    /// The sheet's path (or the label it was given), for errors.
+    name: PathBuf,
 }
 
 fn sheet_error(sheet: &Path, e: SheetError) -> Error {
@@ -96,6 +98,7 @@ impl Spritesheet {
             by_name,
             animations,
             image: data.image,
+            name: name.to_owned(),
         })
     }
 
@@ -143,6 +146,45 @@ impl Spritesheet {
     /// The frame called `name` (as in the JSON, e.g. `"hero_walk_0.png"`).
     pub fn frame(&self, name: &str) -> Option<Texture> {
         self.by_name.get(name).map(|&i| self.frames[i].1)
+    }
+
+    /// The frame called `name`, or [`Error::NotInSheet`] naming it with the sheet's closest frame names (for a
+    /// typo):
+    ///
+    /// ```
+    /// # fn f(sheet: &stage2d::Spritesheet) {
+    /// match sheet.try_frame("hero_wlak_0.png") {
+    ///     Ok(texture) => { /* ... */ }
+    ///     // spritesheet hero.json: no frame named "hero_wlak_0.png"; did you mean "hero_walk_0.png"?
+    ///     Err(e) => eprintln!("{e}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn try_frame(&self, name: &str) -> Result<Texture> {
+        self.frame(name)
+            .ok_or_else(|| self.not_found("frame", name, self.frame_names()))
+    }
+
+    /// [`Spritesheet::sprite`], or [`Error::NotInSheet`] as [`Spritesheet::try_frame`] gives it.
+    pub fn try_sprite(&self, name: &str) -> Result<Sprite> {
+        self.sprite(name)
+            .ok_or_else(|| self.not_found("frame", name, self.frame_names()))
+    }
+
+    /// The error for a `what` (frame or animation) called `name` that the sheet lacks, with up to three of
+    /// `names` closest to it.
+    pub(crate) fn not_found<'a>(
+        &self,
+        what: &'static str,
+        name: &str,
+        names: impl Iterator<Item = &'a str>,
+    ) -> Error {
+        Error::NotInSheet {
+            sheet: self.name.clone(),
+            what,
+            name: name.to_owned(),
+            closest: closest(name, names),
+        }
     }
 
     /// The anchor the sheet gives frame `name` (its `anchor`, or else its `pivot`), if any.
@@ -202,13 +244,71 @@ impl Spritesheet {
 
 impl AnimatedSprite {
     /// Plays the animation `name` of `sheet` on `node`, with the sheet's anchors ([`AnimatedSprite::update_anchor`]
-    /// on). An unknown name is [`Error::InvalidFrame`].
+    /// on). An unknown name is [`Error::NotInSheet`] with the sheet's closest animation names.
     pub fn from_sheet(node: NodeId, sheet: &Spritesheet, name: &str) -> Result<AnimatedSprite> {
         let anim = sheet
             .animation_data(name)
-            .ok_or_else(|| Error::InvalidFrame(format!("the sheet has no animation {name:?}")))?;
+            .ok_or_else(|| sheet.not_found("animation", name, sheet.animation_names()))?;
         let mut a = AnimatedSprite::with_frames(node, anim.frames.clone())?;
         a.update_anchor = true;
         Ok(a)
+    }
+}
+
+/// Up to three of `names` closest to `name` by edit distance (case ignored), closest first; only names within a
+/// third of `name`'s length (at least 2 edits) count, so an unrelated name suggests nothing.
+fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let want: Vec<char> = name.to_lowercase().chars().collect();
+    let limit = (want.len() / 3).max(2);
+    let mut near: Vec<(usize, &str)> = names
+        .filter_map(|n| {
+            let d = edit_distance(&want, &n.to_lowercase().chars().collect::<Vec<_>>(), limit)?;
+            Some((d, n))
+        })
+        .collect();
+    near.sort();
+    near.into_iter().take(3).map(|(_, n)| n.to_owned()).collect()
+}
+
+/// The Levenshtein distance between `a` and `b`, if at most `limit` (a row whose best is past it stops early).
+fn edit_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        let mut best = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + usize::from(ca != cb)).min(up + 1).min(row[j] + 1);
+            diag = up;
+            best = best.min(row[j + 1]);
+        }
+        if best > limit {
+            return None;
+        }
+    }
+    Some(row[b.len()]).filter(|&d| d <= limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_close_to_a_typo_are_suggested_closest_first() {
+        let names = ["hero_walk_0.png", "hero_walk_1.png", "hero_idle.png", "tree.png"];
+        assert_eq!(
+            closest("hero_wlak_0.png", names.into_iter()),
+            ["hero_walk_0.png", "hero_walk_1.png"]
+        );
+        assert_eq!(closest("HERO_IDLE.PNG", names.into_iter()), ["hero_idle.png"]);
+        assert!(closest("explosion", names.into_iter()).is_empty());
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(edit_distance(&chars("kitten"), &chars("sitting"), 5), Some(3));
+        assert_eq!(edit_distance(&chars("kitten"), &chars("sitting"), 2), None);
+        assert_eq!(edit_distance(&chars(""), &chars("ab"), 2), Some(2));
     }
 }

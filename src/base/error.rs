@@ -110,10 +110,24 @@ pub enum Error {
         /// Bytes expected (`width * height * 4`).
         expected: usize,
     },
-    /// A packed frame ([`Texture::packed_frame`](crate::Texture::packed_frame)) whose stored pixels do not fit
-    /// its untrimmed size.
-    #[error("invalid packed frame: {0}")]
+    /// A frame that cannot be used: a packed frame ([`Texture::packed_frame`](crate::Texture::packed_frame))
+    /// whose stored pixels do not fit its untrimmed size, or an animation without frames or on a node that cannot
+    /// show them. The message says which.
+    #[error("{0}")]
     InvalidFrame(String),
+    /// A spritesheet has no frame or animation of that name. `closest` holds up to three of its names most like
+    /// the one asked for (by edit distance), for a typo.
+    #[error("spritesheet {sheet}: no {what} named {name:?}{}", did_you_mean(.closest))]
+    NotInSheet {
+        /// The sheet's file (or name, for bytes).
+        sheet: PathBuf,
+        /// `"frame"` or `"animation"`.
+        what: &'static str,
+        /// The name asked for.
+        name: String,
+        /// The sheet's names most like it, closest first (empty when none is close).
+        closest: Vec<String>,
+    },
     /// A spritesheet's JSON is malformed, or describes frames its image does not have. `field` is the JSON path
     /// of the offending value, such as `frames["hero.png"].frame.w`.
     #[error("spritesheet {sheet}: {field}: {reason}")]
@@ -228,3 +242,13 @@ pub enum Error {
 
 /// `Result` with stage2d's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `"; did you mean "a" or "b"?"` for a non-empty list, else nothing.
+fn did_you_mean(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => format!("; did you mean {last}?"),
+        Some((last, rest)) => format!("; did you mean {} or {last}?", rest.join(", ")),
+    }
+}

@@ -281,7 +281,7 @@ impl Texture {
         });
         if !fits || untrimmed.iter().any(|&s| s > u16::MAX as u32) {
             return Err(Error::InvalidFrame(format!(
-                "stored {}x{} at offset {},{} does not fit the untrimmed {}x{} (sides up to {})",
+                "packed frame: stored {}x{} at offset {},{} does not fit the untrimmed {}x{} (sides up to {})",
                 upright[0],
                 upright[1],
                 offset[0],
@@ -293,7 +293,7 @@ impl Texture {
         }
         if offset.iter().any(|&o| o > MAX_TRIM_OFFSET) {
             return Err(Error::InvalidFrame(format!(
-                "trim offset {},{} over {MAX_TRIM_OFFSET}",
+                "packed frame: trim offset {},{} over {MAX_TRIM_OFFSET}",
                 offset[0], offset[1]
             )));
         }

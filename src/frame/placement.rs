@@ -9,7 +9,7 @@
 //! The quad stream's copy of those corners is then older than the GPU's: the stream keeps them as stale ranges
 //! ([`TrackedVec::mark_stale`](crate::frame::tracked::TrackedVec::mark_stale)). A full walk writes every quad again and
 //! uploads the stale ranges' corners with what it changed; a kept frame that writes quads in the stream first
-//! computes the stale ones again and uploads them (`Kept::heal` in `collect/retain.rs`). Nothing else reads a quad's
+//! computes the stale ones again and uploads them (`Kept::heal` in `collect/retain/patch.rs`). Nothing else reads a quad's
 //! corners from the stream.
 
 use crate::frame::elements::QUAD_CORNER_BYTES;

@@ -392,7 +392,7 @@ impl Batcher {
         ok
     }
 
-    /// Starts a frame that keeps the last one's streams and batches (see `collect/retain.rs`): nothing is
+    /// Starts a frame that keeps the last one's streams and batches (see `collect/retain/`): nothing is
     /// rewound; what the last frame uploaded is no longer dirty.
     pub fn keep_frame(&mut self) {
         self.quads.keep_all();

@@ -59,7 +59,7 @@ struct Frame {
     measure: Measure,
     /// The level of quads computed ahead for this node's children, and the child it begins at.
     ahead: Option<(usize, usize)>,
-    /// What the children inherit, as noted for a later frame that keeps the walk (see `retain.rs`).
+    /// What the children inherit, as noted for a later frame that keeps the walk (see `retain/`).
     kept: u32,
 }
 
@@ -152,7 +152,7 @@ impl Collector {
         self.collect_from(scene, scene.root(), view, batcher, is_live, None, stats);
     }
 
-    /// A renderer's frame: keeps the last walk if the scene allows it (see `retain.rs`: the quads of the leaf
+    /// A renderer's frame: keeps the last walk if the scene allows it (see `retain/`: the quads of the leaf
     /// sprites changed since are computed again in place), and otherwise begins `batcher`, walks the subtree of
     /// `start` as [`Collector::collect_from`] and finishes it. `liveness` counts changes to which textures are
     /// live ([`TextureSystem::liveness`](crate::gpu::texture_system::TextureSystem::liveness)).

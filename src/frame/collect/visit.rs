@@ -143,7 +143,7 @@ pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
     /// The scene epoch this walk sees (cache stamps).
     pub(super) epoch: u64,
     /// Whether the walk drew something that depends on this frame (a shape still being tessellated, a
-    /// subtree left out for this frame's reasons): a later frame cannot keep it (see `retain.rs`).
+    /// subtree left out for this frame's reasons): a later frame cannot keep it (see `retain/`).
     pub(super) volatile: bool,
 }
 
