@@ -260,3 +260,46 @@ fn sheets_sharing_an_image_and_a_bundle_of_a_sheet_and_its_image() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn missing_sheet_names_suggest_the_closest_and_a_sheets_json_is_not_an_image() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    // Assets::load of the JSON says what to call instead (it used to fail as an undecodable image).
+    let e = assets
+        .load(&mut r, asset("critters.json"), Sampling::LINEAR)
+        .unwrap_err();
+    assert!(matches!(e, Error::AssetLoad { .. }), "{e}");
+    assert!(e.to_string().contains("load_spritesheet"), "{e}");
+    let sheet = assets
+        .load_spritesheet(&mut r, asset("critters.json"), Sampling::LINEAR)
+        .unwrap()
+        .clone();
+    // A typo in a frame name: the error names the sheet, the name and the closest frames.
+    let e = sheet.try_frame("blob_wlak_1.png").unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        matches!(&e, Error::NotInSheet { what: "frame", closest, .. } if closest[0] == "blob_walk_1.png"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("critters.json") && msg.contains("did you mean \"blob_walk_1.png\""),
+        "{msg}"
+    );
+    assert_eq!(
+        sheet.try_frame("blob_walk_1.png").unwrap(),
+        sheet.frame("blob_walk_1.png").unwrap()
+    );
+    assert!(sheet.try_sprite("blob_walk_1.png").is_ok());
+    // An unknown animation: no "invalid packed frame" prefix, and the closest animation names.
+    let mut scene = stage2d::Scene::new();
+    let node = scene.add(scene.root(), stage2d::Node::container()).unwrap();
+    let e = stage2d::AnimatedSprite::from_sheet(node, &sheet, "bird_flop").unwrap_err();
+    let msg = e.to_string();
+    assert!(!msg.contains("packed"), "{msg}");
+    assert!(msg.contains("no animation named \"bird_flop\""), "{msg}");
+    assert!(msg.contains("did you mean \"bird_flap\"?"), "{msg}");
+    // Nothing close: no suggestion.
+    let e = sheet.try_frame("explosion").unwrap_err();
+    assert!(!e.to_string().contains("did you mean"), "{e}");
+}

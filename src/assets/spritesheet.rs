@@ -267,7 +267,10 @@ fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<String> 
         })
         .collect();
     near.sort();
-    near.into_iter().take(3).map(|(_, n)| n.to_owned()).collect()
+    near.into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_owned())
+        .collect()
 }
 
 /// The Levenshtein distance between `a` and `b`, if at most `limit` (a row whose best is past it stops early).
@@ -299,15 +302,26 @@ mod tests {
 
     #[test]
     fn names_close_to_a_typo_are_suggested_closest_first() {
-        let names = ["hero_walk_0.png", "hero_walk_1.png", "hero_idle.png", "tree.png"];
+        let names = [
+            "hero_walk_0.png",
+            "hero_walk_1.png",
+            "hero_idle.png",
+            "tree.png",
+        ];
         assert_eq!(
             closest("hero_wlak_0.png", names.into_iter()),
             ["hero_walk_0.png", "hero_walk_1.png"]
         );
-        assert_eq!(closest("HERO_IDLE.PNG", names.into_iter()), ["hero_idle.png"]);
+        assert_eq!(
+            closest("HERO_IDLE.PNG", names.into_iter()),
+            ["hero_idle.png"]
+        );
         assert!(closest("explosion", names.into_iter()).is_empty());
         let chars = |s: &str| s.chars().collect::<Vec<_>>();
-        assert_eq!(edit_distance(&chars("kitten"), &chars("sitting"), 5), Some(3));
+        assert_eq!(
+            edit_distance(&chars("kitten"), &chars("sitting"), 5),
+            Some(3)
+        );
         assert_eq!(edit_distance(&chars("kitten"), &chars("sitting"), 2), None);
         assert_eq!(edit_distance(&chars(""), &chars("ab"), 2), Some(2));
     }

@@ -3,7 +3,7 @@
 //! decoding workers) is CPU-only, in `assets/`.
 
 use super::Renderer;
-use crate::assets::{decode, key, Decoded, Work};
+use crate::assets::{decode, is_sheet, key, Decoded, Work};
 use crate::{Assets, Error, Result, Sampling, Spritesheet, Texture};
 use std::path::{Path, PathBuf};
 
@@ -14,13 +14,22 @@ fn upload(renderer: &mut Renderer, img: &image::RgbaImage, sampling: Sampling) -
 
 impl Assets {
     /// The texture of the image file at `path`, loaded now if it is not cached: the same path gives the same
-    /// texture until [`Assets::unload`]. A missing or corrupt file is [`Error::ImageFile`] naming it.
+    /// texture until [`Assets::unload`]. A missing or corrupt file is [`Error::ImageFile`] naming it; a
+    /// spritesheet's `.json` is [`Error::AssetLoad`] saying to load it with [`Assets::load_spritesheet`].
     pub fn load(
         &mut self,
         renderer: &mut Renderer,
         path: impl AsRef<Path>,
         sampling: Sampling,
     ) -> Result<Texture> {
+        if is_sheet(path.as_ref()) {
+            return Err(Error::AssetLoad {
+                path: path.as_ref().to_owned(),
+                reason: "a spritesheet's JSON, not an image: load it with Assets::load_spritesheet, then take \
+                         its frames (Spritesheet::frame) or its whole texture (Spritesheet::texture)"
+                    .into(),
+            });
+        }
         let k = key(path.as_ref());
         if let Some(t) = self.textures.get(&k) {
             self.explicit.insert(k);
