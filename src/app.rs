@@ -55,6 +55,53 @@ impl Default for WindowOptions {
     }
 }
 
+impl WindowOptions {
+    /// The defaults (800x600 logical pixels, resizable, vsync, black) with `title`.
+    pub fn new(title: impl Into<String>) -> WindowOptions {
+        WindowOptions {
+            title: title.into(),
+            ..WindowOptions::default()
+        }
+    }
+
+    /// Sets the inner size in logical pixels.
+    pub fn with_size(mut self, width: u32, height: u32) -> WindowOptions {
+        self.width = width;
+        self.height = height;
+        self
+    }
+
+    /// Sets whether the user may resize the window.
+    pub fn with_resizable(mut self, resizable: bool) -> WindowOptions {
+        self.resizable = resizable;
+        self
+    }
+
+    /// Sets whether presenting waits for vertical blank.
+    pub fn with_vsync(mut self, vsync: bool) -> WindowOptions {
+        self.vsync = vsync;
+        self
+    }
+
+    /// Sets the renderer's options.
+    pub fn with_renderer(mut self, renderer: RendererOptions) -> WindowOptions {
+        self.renderer = renderer;
+        self
+    }
+
+    /// Closes the window after `frames` rendered frames.
+    pub fn with_max_frames(mut self, frames: u64) -> WindowOptions {
+        self.max_frames = Some(frames);
+        self
+    }
+
+    /// Sets the clear colour of every frame.
+    pub fn with_clear_color(mut self, color: Color) -> WindowOptions {
+        self.clear_color = color;
+        self
+    }
+}
+
 /// Frame timing: delta time (clamped, like PixiJS's `Ticker.maxFPS` floor) and a smoothed FPS.
 #[derive(Clone, Debug)]
 pub struct Ticker {
@@ -157,9 +204,16 @@ pub struct AppContext<'a> {
     pub scale_factor: f32,
     exit: &'a mut bool,
     cursor: &'a mut Cursor,
+    window: &'a Window,
 }
 
 impl AppContext<'_> {
+    /// The window: its title (`set_title`), size (`request_inner_size`), fullscreen (`set_fullscreen`), cursor
+    /// visibility and the rest of winit's [`Window`] API.
+    pub fn window(&self) -> &Window {
+        self.window
+    }
+
     /// Closes the window after this frame.
     pub fn exit(&mut self) {
         *self.exit = true;
@@ -285,6 +339,9 @@ pub trait App {
     /// Every mouse and touch input in logical pixels (after [`App::window_event`]): hand it to an
     /// [`Events`](crate::Events) dispatcher, then [`AppContext::set_cursor`] to its cursor.
     fn pointer(&mut self, _ctx: &mut AppContext, _input: PointerInput) {}
+    /// The window's size in logical pixels changed (a resize, or a move to a display of another scale factor):
+    /// lay the scene out again here. [`AppContext::size`] holds the new size too.
+    fn resized(&mut self, _ctx: &mut AppContext, _size: Vec2) {}
 }
 
 /// How a run ended.
@@ -310,9 +367,14 @@ struct Gpu {
     renderer: Renderer,
 }
 
+/// Builds the app once the window and renderer exist.
+type Make<A> = Box<dyn FnOnce(&mut AppContext) -> Result<A>>;
+
 struct Runner<A: App> {
     options: WindowOptions,
-    app: A,
+    /// The app, once made.
+    app: Option<A>,
+    make: Option<Make<A>>,
     gpu: Option<Gpu>,
     ticker: Ticker,
     input: Input,
@@ -395,7 +457,13 @@ impl<A: App> Runner<A> {
             &mut self.exit,
             &mut self.cursor.0,
         );
-        self.app.init(&mut ctx)?;
+        let mut app = match (self.app.take(), self.make.take()) {
+            (Some(app), _) => app,
+            (None, Some(make)) => make(&mut ctx)?,
+            (None, None) => return Err(Error::Window("the app was already made".into())),
+        };
+        app.init(&mut ctx)?;
+        self.app = Some(app);
         gpu.window.request_redraw();
         self.gpu = Some(gpu);
         Ok(())
@@ -425,7 +493,7 @@ impl<A: App> Runner<A> {
 
     fn frame(&mut self) -> Result<()> {
         self.ticker.tick();
-        let Some(gpu) = self.gpu.as_mut() else {
+        let (Some(gpu), Some(app)) = (self.gpu.as_mut(), self.app.as_mut()) else {
             return Ok(());
         };
         {
@@ -436,7 +504,7 @@ impl<A: App> Runner<A> {
                 &mut self.exit,
                 &mut self.cursor.0,
             );
-            self.app.update(&mut ctx)?;
+            app.update(&mut ctx)?;
         }
         let size = gpu.window.inner_size();
         if surface_size((size.width, size.height), u32::MAX).is_none() {
@@ -473,7 +541,7 @@ impl<A: App> Runner<A> {
         });
         let scale = gpu.window.scale_factor() as f32;
         gpu.renderer.render_scaled(
-            self.app.scene(),
+            app.scene(),
             &view,
             gpu.config.format,
             (gpu.config.width, gpu.config.height),
@@ -540,6 +608,7 @@ fn context<'a>(
     let size = gpu.window.inner_size();
     let scale = gpu.window.scale_factor();
     AppContext {
+        window: &gpu.window,
         renderer: &mut gpu.renderer,
         ticker,
         input,
@@ -577,7 +646,7 @@ impl<A: App> ApplicationHandler for Runner<A> {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         self.track_input(&event);
-        if let Some(gpu) = self.gpu.as_mut() {
+        if let (Some(gpu), Some(app)) = (self.gpu.as_mut(), self.app.as_mut()) {
             let scale = gpu.window.scale_factor();
             let mut inputs = std::mem::take(&mut self.pointer_inputs);
             inputs.clear();
@@ -589,16 +658,27 @@ impl<A: App> ApplicationHandler for Runner<A> {
                 &mut self.exit,
                 &mut self.cursor.0,
             );
-            self.app.window_event(&mut ctx, &event);
+            app.window_event(&mut ctx, &event);
             for input in inputs.drain(..) {
-                self.app.pointer(&mut ctx, input);
+                app.pointer(&mut ctx, input);
             }
             self.pointer_inputs = inputs;
         }
         match event {
             WindowEvent::CloseRequested => self.exit = true,
             WindowEvent::Resized(_) | WindowEvent::ScaleFactorChanged { .. } => {
-                self.reconfigure(false)
+                self.reconfigure(false);
+                if let (Some(gpu), Some(app)) = (self.gpu.as_mut(), self.app.as_mut()) {
+                    let mut ctx = context(
+                        gpu,
+                        &self.ticker,
+                        &self.input,
+                        &mut self.exit,
+                        &mut self.cursor.0,
+                    );
+                    let size = ctx.size;
+                    app.resized(&mut ctx, size);
+                }
             }
             WindowEvent::RedrawRequested => {
                 if let Err(e) = self.frame() {
@@ -633,11 +713,59 @@ impl<A: App> ApplicationHandler for Runner<A> {
 /// [`WindowOptions::max_frames`] is reached. Returns the app (with its scene) and a summary. Fails with
 /// [`Error::Window`] when no window can be opened (no display), so callers can fall back to headless rendering.
 pub fn run<A: App>(options: WindowOptions, app: A) -> Result<(A, RunSummary, Option<Renderer>)> {
+    run_app(options, Some(app), None)
+}
+
+/// Like [`run`], with the app made by `make` once the window and renderer exist, so that its state (textures,
+/// the scene) is built there rather than held in `Option`s until [`App::init`]:
+///
+/// ```no_run
+/// use stage2d::app::{run_with, App, AppContext, WindowOptions};
+/// use stage2d::{Node, Sampling, Scene};
+///
+/// struct Game {
+///     scene: Scene,
+///     bunny: stage2d::NodeId,
+/// }
+///
+/// impl App for Game {
+///     fn update(&mut self, ctx: &mut AppContext) -> stage2d::Result<()> {
+///         ctx.renderer.stats(); // the renderer, the ticker, input and the window are here
+///         self.scene.transform_mut(self.bunny).unwrap().rotation += ctx.ticker.delta_seconds;
+///         Ok(())
+///     }
+///     fn scene(&self) -> &Scene {
+///         &self.scene
+///     }
+/// }
+///
+/// # fn main() -> stage2d::Result<()> {
+/// run_with(WindowOptions::new("bunny").with_size(400, 300), |ctx| {
+///     let texture = ctx.renderer.load_texture("assets/bunny0.png", Sampling::NEAREST)?;
+///     let mut scene = Scene::new();
+///     let bunny = scene.add(scene.root(), Node::sprite(texture).at(200.0, 150.0).anchor(0.5, 0.5))?;
+///     Ok(Game { scene, bunny })
+/// })?;
+/// # Ok(()) }
+/// ```
+pub fn run_with<A: App + 'static>(
+    options: WindowOptions,
+    make: impl FnOnce(&mut AppContext) -> Result<A> + 'static,
+) -> Result<(A, RunSummary, Option<Renderer>)> {
+    run_app(options, None, Some(Box::new(make)))
+}
+
+fn run_app<A: App>(
+    options: WindowOptions,
+    app: Option<A>,
+    make: Option<Make<A>>,
+) -> Result<(A, RunSummary, Option<Renderer>)> {
     let event_loop = EventLoop::new().map_err(win_err)?;
     event_loop.set_control_flow(winit::event_loop::ControlFlow::Poll);
     let mut runner = Runner {
         options,
         app,
+        make,
         gpu: None,
         ticker: Ticker::default(),
         input: Input::default(),
@@ -653,12 +781,32 @@ pub fn run<A: App>(options: WindowOptions, app: A) -> Result<(A, RunSummary, Opt
         return Err(e);
     }
     runner.summary.seconds = runner.started.elapsed().as_secs_f64();
-    Ok((runner.app, runner.summary, runner.gpu.map(|g| g.renderer)))
+    let app = runner
+        .app
+        .ok_or_else(|| Error::Window("the window never opened".into()))?;
+    Ok((app, runner.summary, runner.gpu.map(|g| g.renderer)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn window_options_build_in_one_expression() {
+        const SKY: Color = Color::hex(0x1099bb);
+        let o = WindowOptions::new("game")
+            .with_size(320, 200)
+            .with_resizable(false)
+            .with_vsync(false)
+            .with_max_frames(3)
+            .with_clear_color(SKY)
+            .with_renderer(RendererOptions::default().with_msaa(true));
+        assert_eq!((o.title.as_str(), o.width, o.height), ("game", 320, 200));
+        assert!(!o.resizable && !o.vsync);
+        assert_eq!(o.max_frames, Some(3));
+        assert_eq!(o.clear_color, Color::rgba8(0x10, 0x99, 0xbb, 255));
+        assert!(o.renderer.msaa);
+    }
 
     #[test]
     fn ticker_measures_and_clamps() {

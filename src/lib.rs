@@ -160,6 +160,9 @@ pub use text::{Align, Font, Text};
 pub use glam;
 pub use image;
 pub use wgpu;
+/// winit, whose types the app layer hands over ([`app::App::window_event`], [`app::Input`], the window).
+#[cfg(feature = "app")]
+pub use winit;
 
 /// The pure core, for stage2d's own benchmarks and tests: the scene walk, the batcher, the pipeline-key cache, the
 /// tessellator and the warm-start file format. Not part of the API: no stability promise.

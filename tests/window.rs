@@ -87,6 +87,26 @@ fn bunnymark_runs_in_a_window_under_xvfb_and_prints_its_stats() {
 }
 
 #[test]
+fn the_hello_example_builds_its_app_in_run_with_and_follows_a_resize() {
+    let bin = example("hello");
+    assert!(bin.exists(), "{} was not built", bin.display());
+    let Some(x) = xvfb() else { return };
+    let out = Command::new(&bin)
+        .args(["--frames", "40", "--resize-at", "5"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("DISPLAY", &x.1)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // App::resized heard the new size, and the bunny was centred in it.
+    assert!(stdout.contains("last 500x400"), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Vec2(250.0, 200.0)"), "{stdout}");
+}
+
+#[test]
 fn bunnymark_without_a_display_falls_back_to_headless_and_says_so() {
     let out = Command::new(example("bunnymark"))
         .args(["--frames", "5", "--warmup", "1", "--sprites", "50"])

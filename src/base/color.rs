@@ -45,14 +45,18 @@ impl Color {
     }
 
     /// An opaque colour from `0xRRGGBB`, as PixiJS tints are written.
-    pub fn hex(rgb: u32) -> Color {
+    pub const fn hex(rgb: u32) -> Color {
         Color::rgba8((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8, 255)
     }
 
     /// A colour from 8-bit components.
-    pub fn rgba8(r: u8, g: u8, b: u8, a: u8) -> Color {
-        let f = |v: u8| v as f32 / 255.0;
-        Color::rgba(f(r), f(g), f(b), f(a))
+    pub const fn rgba8(r: u8, g: u8, b: u8, a: u8) -> Color {
+        Color::rgba(
+            r as f32 / 255.0,
+            g as f32 / 255.0,
+            b as f32 / 255.0,
+            a as f32 / 255.0,
+        )
     }
 
     /// Whether every component is finite.
