@@ -320,3 +320,92 @@ fn a_frame_dropped_by_an_error_does_not_leave_stale_geometry_on_the_gpu() {
     r.render(&red, &target, Some(Color::BLACK)).unwrap();
     probe(&r.read_pixels(&target).unwrap(), 4, 4, [255, 0, 0, 255], 0);
 }
+
+#[test]
+fn render_node_with_a_transform_draws_a_minimap_without_changing_the_scene() {
+    let mut r = renderer();
+    let mut s = Scene::new();
+    // A 16x16 world of quadrants at (40, 40), minimapped at a quarter of its size with a 2-pixel margin.
+    let world = quadrants(&r, &mut s);
+    s.transform_mut(world).unwrap().position = Vec2::new(40.0, 40.0);
+    let before = *s.transform(world).unwrap();
+    let minimap = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let t = stage2d::glam::Affine2::from_scale_angle_translation(
+        Vec2::splat(0.25),
+        0.0,
+        Vec2::new(-8.0, -8.0),
+    );
+    r.render_node_transformed(&s, world, &minimap, t, Some(Color::BLACK))
+        .unwrap();
+    let img = r.read_pixels(&minimap).unwrap();
+    // The world (its own transform applied, at 40..56) lands at 2..6: red, green, blue quadrants of 2 pixels.
+    probe(&img, 2, 2, [255, 0, 0, 255], 0);
+    probe(&img, 4, 2, [0, 255, 0, 255], 0);
+    probe(&img, 2, 4, [0, 0, 255, 255], 0);
+    probe(&img, 4, 4, [0, 0, 0, 255], 0);
+    probe(&img, 1, 1, [0, 0, 0, 255], 0);
+    probe(&img, 6, 6, [0, 0, 0, 255], 0);
+    // The same picture as the subtree scaled in the scene, and the scene is as it was.
+    assert_eq!(*s.transform(world).unwrap(), before);
+    let mut scaled = Scene::new();
+    let holder = scaled
+        .add(scaled.root(), Node::container().at(-8.0, -8.0).scaled(0.25))
+        .unwrap();
+    let copy = quadrants(&r, &mut scaled);
+    scaled.set_parent(copy, holder, 0).unwrap();
+    scaled.transform_mut(copy).unwrap().position = Vec2::new(40.0, 40.0);
+    let reference = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    r.render_node(&scaled, holder, &reference, Some(Color::BLACK))
+        .unwrap();
+    assert!(img == r.read_pixels(&reference).unwrap());
+    // A non-finite transform is an error, and nothing was drawn.
+    let nan = stage2d::glam::Affine2::from_scale(Vec2::new(f32::NAN, 1.0));
+    let e = r
+        .render_node_transformed(&s, world, &minimap, nan, Some(Color::WHITE))
+        .unwrap_err();
+    assert!(matches!(e, Error::InvalidTransform(_)), "{e}");
+    assert!(img == r.read_pixels(&minimap).unwrap());
+}
+
+#[test]
+fn a_render_texture_samples_as_its_options_say() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut src = Scene::new();
+    src.add(
+        src.root(),
+        Node::sprite(white).sized(1.0, 1.0).tinted(Color::RED),
+    )
+    .unwrap();
+    src.add(
+        src.root(),
+        Node::sprite(white)
+            .sized(1.0, 1.0)
+            .at(1.0, 0.0)
+            .tinted(Color::BLUE),
+    )
+    .unwrap();
+    let mut shown = Vec::new();
+    for sampling in [stage2d::Sampling::NEAREST, stage2d::Sampling::LINEAR] {
+        let rt = r
+            .create_render_texture(RenderTextureOptions::new(2, 1).with_sampling(sampling))
+            .unwrap();
+        r.render(&src, &rt, Some(Color::BLACK)).unwrap();
+        // Shown 8 times larger: pixel 6 lies between the two texels' centres (4 and 12).
+        let mut s = Scene::new();
+        s.add(s.root(), Node::sprite(rt.texture()).scaled(8.0))
+            .unwrap();
+        let img = render(&mut r, &s, 16, 8, Color::BLACK);
+        shown.push(px(&img, 6, 4));
+    }
+    assert_eq!(shown[0], [255, 0, 0, 255], "nearest keeps the texel");
+    assert!(
+        shown[1][2] > 40 && shown[1][0] < 230,
+        "linear blends: {:?}",
+        shown[1]
+    );
+}

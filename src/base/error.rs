@@ -201,6 +201,10 @@ pub enum Error {
     /// A hit area with a non-finite number, a negative size or radius, or a polygon of fewer than three points.
     #[error("invalid hit area: {0}")]
     InvalidHitArea(&'static str),
+    /// A transform given to a call (such as
+    /// [`Renderer::render_node_transformed`](crate::Renderer::render_node_transformed)) with a non-finite entry.
+    #[error("invalid transform: {0}")]
+    InvalidTransform(&'static str),
     /// A pointer input with a non-finite position or wheel delta.
     #[error("invalid pointer input: {0}")]
     InvalidPointer(&'static str),

@@ -44,6 +44,7 @@ use crate::gpu::shader;
 use crate::gpu::texture_system::BindGroupId;
 use crate::gpu::texture_system::TextureSystem;
 use crate::{Error, NodeId, Result, Scene, TargetDesc, TextureId};
+use glam::Affine2;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -206,6 +207,7 @@ impl Frame {
         encoder: &mut wgpu::CommandEncoder,
         scene: &Scene,
         start: NodeId,
+        transform: Affine2,
         mut desc: TargetDesc,
         attach: Attach,
         target_texture: Option<TextureId>,
@@ -235,14 +237,16 @@ impl Frame {
             let caches = &mut self.collector.caches;
             caches.pages.reserve(&mut caches.text, textures);
         }
+        let mut view = View::scaled(
+            desc.width,
+            desc.height,
+            desc.scale_factor,
+            textures.white().id(),
+        );
+        view.to_clip *= transform;
         let key = WalkKey {
             start,
-            view: View::scaled(
-                desc.width,
-                desc.height,
-                desc.scale_factor,
-                textures.white().id(),
-            ),
+            view,
             forbidden: target_texture,
             liveness: textures.liveness(),
         };

@@ -27,6 +27,9 @@ pub struct RenderTextureOptions {
     pub msaa: bool,
     /// Keep a stencil attachment from the start (otherwise it is created the first time a mask needs it).
     pub depth_stencil: bool,
+    /// How sprites showing the texture sample it (PixiJS's `scaleMode`): [`Sampling::LINEAR`](crate::Sampling)
+    /// unless set; `Sampling::NEAREST` keeps a pixel-art minimap crisp when scaled up.
+    pub sampling: crate::Sampling,
 }
 
 impl RenderTextureOptions {
@@ -38,7 +41,15 @@ impl RenderTextureOptions {
             format: wgpu::TextureFormat::Rgba8Unorm,
             msaa: false,
             depth_stencil: false,
+            sampling: crate::Sampling::LINEAR,
         }
+    }
+
+    /// With sprites sampling the texture as `sampling` says (filter and wrap; mipmaps are not kept for render
+    /// textures and are ignored).
+    pub fn with_sampling(mut self, sampling: crate::Sampling) -> Self {
+        self.sampling = sampling;
+        self
     }
 
     /// With colour format `format` (`Rgba8Unorm` or `Bgra8Unorm`).
@@ -236,7 +247,7 @@ impl RenderTextures {
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
-        let id = textures.insert_external(texture.clone(), crate::Sampling::LINEAR)?;
+        let id = textures.insert_external(texture.clone(), options.sampling)?;
         Ok(RenderTarget {
             texture,
             view,

@@ -45,6 +45,7 @@ impl Renderer {
                 encoder,
                 scene,
                 root,
+                glam::Affine2::IDENTITY,
                 *target,
                 attach,
                 None,

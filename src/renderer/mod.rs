@@ -156,12 +156,44 @@ impl Renderer {
         target: &RenderTarget,
         clear: Option<Color>,
     ) -> Result<()> {
+        self.render_node_transformed(scene, node, target, glam::Affine2::IDENTITY, clear)
+    }
+
+    /// Like [`Renderer::render_node`], with `transform` applied to the whole drawing (after the node's own
+    /// transform), in the target's pixels: PixiJS's `render({ container, target, transform })`, for minimaps
+    /// and thumbnails drawn without changing the scene. A transform with a non-finite entry is
+    /// [`Error::InvalidTransform`](crate::Error::InvalidTransform).
+    ///
+    /// ```no_run
+    /// # fn f(renderer: &mut stage2d::Renderer, scene: &stage2d::Scene, world: stage2d::NodeId)
+    /// # -> stage2d::Result<()> {
+    /// use stage2d::glam::{Affine2, Vec2};
+    /// let minimap = renderer.create_render_texture(stage2d::RenderTextureOptions::new(160, 120))?;
+    /// // The 800x600 world at a fifth of its size.
+    /// let fifth = Affine2::from_scale(Vec2::splat(0.2));
+    /// renderer.render_node_transformed(scene, world, &minimap, fifth, Some(stage2d::Color::BLACK))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn render_node_transformed(
+        &mut self,
+        scene: &Scene,
+        node: NodeId,
+        target: &RenderTarget,
+        transform: glam::Affine2,
+        clear: Option<Color>,
+    ) -> Result<()> {
         scene.check(node)?;
+        if !transform.is_finite() {
+            return Err(Error::InvalidTransform(
+                "a render transform has a non-finite entry",
+            ));
+        }
         let o = target.options;
         let desc = TargetDesc::new(o.format, o.width, o.height).with_sample_count(samples(o.msaa));
         self.render_frame(&OwnPass {
             scene,
             start: node,
+            transform,
             view: &target.view,
             desc,
             clear,
@@ -217,6 +249,7 @@ impl Renderer {
         self.render_frame(&OwnPass {
             scene,
             start: scene.root(),
+            transform: glam::Affine2::IDENTITY,
             view,
             desc,
             clear,
@@ -250,6 +283,7 @@ impl Renderer {
         let OwnPass {
             scene,
             start,
+            transform,
             view,
             desc,
             clear,
@@ -265,6 +299,7 @@ impl Renderer {
             &mut encoder,
             scene,
             start,
+            transform,
             desc,
             attach,
             target_texture,
@@ -397,6 +432,8 @@ struct OwnPass<'a> {
     scene: &'a Scene,
     /// The node drawn as the root.
     start: NodeId,
+    /// Applied to the whole drawing, in the target's pixels (identity but for `render_node_transformed`).
+    transform: glam::Affine2,
     view: &'a wgpu::TextureView,
     desc: TargetDesc,
     clear: Option<Color>,
