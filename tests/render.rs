@@ -543,7 +543,9 @@ fn moves_placed_in_staging_draw_what_a_fresh_walk_draws() {
                 sp.texture = fresh_white;
             }
             let transform = *s.transform(id).unwrap();
-            other.add(other.root(), Node { transform, props }).unwrap();
+            other
+                .add(other.root(), Node::from_parts(transform, props))
+                .unwrap();
         }
         let want = render(&mut fresh, &other, 52, 40, Color::BLACK);
         assert_eq!(fresh.stats().last_frame.walks_kept, 0);

@@ -552,3 +552,129 @@ fn tiling_and_nine_slice_sprites_mask_and_are_masked() {
     assert_eq!(scene.hit_test(at(40.0, 12.0)), Some(slice));
     assert_eq!(scene.hit_test(at(32.0, 4.0)), None);
 }
+
+/// `Node::anchor` and `Node::sized` work on tiling and nine-slice sprites as on sprites (they did nothing there).
+#[test]
+fn anchor_and_sized_work_on_tiling_nine_slice_and_text_nodes() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    // A 20x10 tiling sprite centred on (20, 20) and a 20x10 nine-slice sprite with its bottom-right corner at
+    // (60, 40), both built in one expression.
+    let tiling = s
+        .add(
+            s.root(),
+            Node::tiling(TilingSprite::new(white, 4.0, 4.0))
+                .sized(20.0, 10.0)
+                .anchor(0.5, 0.5)
+                .at(20.0, 20.0)
+                .tinted(Color::RED),
+        )
+        .unwrap();
+    let nine = s
+        .add(
+            s.root(),
+            Node::nine_slice(NineSliceSprite::new(white, [0.0; 4]))
+                .sized(20.0, 10.0)
+                .anchor(1.0, 1.0)
+                .at(60.0, 40.0)
+                .tinted(Color::GREEN),
+        )
+        .unwrap();
+    let rect = |id| {
+        let b = s.world_bounds(id).unwrap();
+        (b.min.x, b.min.y, b.max.x, b.max.y)
+    };
+    assert_eq!(rect(tiling), (10.0, 15.0, 30.0, 25.0));
+    assert_eq!(rect(nine), (40.0, 30.0, 60.0, 40.0));
+    let img = render(&mut r, &s, 64, 48, CLEAR);
+    probe(&img, 10, 15, [255, 0, 0, 255], 0);
+    probe(&img, 29, 24, [255, 0, 0, 255], 0);
+    probe(&img, 9, 15, [0, 0, 0, 0], 0);
+    probe(&img, 30, 24, [0, 0, 0, 0], 0);
+    probe(&img, 40, 30, [0, 255, 0, 255], 0);
+    probe(&img, 59, 39, [0, 255, 0, 255], 0);
+    probe(&img, 39, 30, [0, 0, 0, 0], 0);
+    // A container has no anchor or size: the builder leaves it as it was.
+    let c = stage2d::Node::container().anchor(0.5, 0.5).sized(5.0, 5.0);
+    assert_eq!(c.transform, stage2d::Transform::IDENTITY);
+}
+
+/// Text: `anchor` places it by its laid-out block, `sized` scales the block to the size (PixiJS's width/height).
+#[cfg(feature = "text")]
+#[test]
+fn anchor_and_sized_work_on_text_nodes() {
+    let mut s = Scene::new();
+    // Anchored at its right edge, and sized to 100x20 by its scale.
+    let font = stage2d::Font::from_bytes(include_bytes!("../assets/DejaVuSans.ttf")).unwrap();
+    let label = s
+        .add(
+            s.root(),
+            Node::text(stage2d::Text::new("Gold x3", &font, 16.0))
+                .anchor(1.0, 0.0)
+                .sized(100.0, 20.0)
+                .at(200.0, 0.0),
+        )
+        .unwrap();
+    let b = s.world_bounds(label).unwrap();
+    assert!((b.max.x - 200.0).abs() < 0.01, "{b:?}");
+    assert!((b.max.x - b.min.x - 100.0).abs() < 0.01, "{b:?}");
+    assert!((b.max.y - b.min.y - 20.0).abs() < 0.01, "{b:?}");
+}
+
+/// Event mode, cursor, hit area and z-index set in the builder reach the scene when the node is added.
+#[test]
+fn the_node_builder_sets_event_mode_cursor_hit_area_and_z_index() {
+    use stage2d::{Cursor, EventMode, HitArea};
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let top = s
+        .add(
+            s.root(),
+            Node::sprite(white)
+                .sized(10.0, 10.0)
+                .tinted(Color::RED)
+                .with_event_mode(EventMode::Static)
+                .with_cursor(Cursor::Pointer)
+                .with_hit_area(HitArea::Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    width: 20.0,
+                    height: 20.0,
+                })
+                .with_z_index(1),
+        )
+        .unwrap();
+    let under = s
+        .add(
+            s.root(),
+            Node::sprite(white)
+                .sized(10.0, 10.0)
+                .tinted(Color::BLUE)
+                .with_event_mode(EventMode::Static),
+        )
+        .unwrap();
+    assert_eq!(s.event_mode(top), Some(EventMode::Static));
+    assert_eq!(s.cursor(top), Some(Cursor::Pointer));
+    assert_eq!(s.z_index(top), Some(1));
+    // Drawn and hit over the node added after it (its z-index sorted the root), and hit by its larger area.
+    assert_eq!(s.children(s.root()), &[under, top]);
+    let img = render(&mut r, &s, 16, 16, CLEAR);
+    probe(&img, 5, 5, [255, 0, 0, 255], 0);
+    assert_eq!(s.hit_test(stage2d::glam::Vec2::new(5.0, 5.0)), Some(top));
+    assert_eq!(s.hit_test(stage2d::glam::Vec2::new(15.0, 15.0)), Some(top));
+    // An invalid hit area refuses the add and adds nothing.
+    let before = s.len();
+    let bad = Node::sprite(white).with_hit_area(HitArea::Rect {
+        x: 0.0,
+        y: 0.0,
+        width: -1.0,
+        height: 1.0,
+    });
+    assert!(matches!(
+        s.add(s.root(), bad),
+        Err(stage2d::Error::InvalidHitArea(_))
+    ));
+    assert_eq!(s.len(), before);
+}

@@ -453,14 +453,37 @@ impl Scene {
     /// That complexity check is made here only: a context changed later (through [`Scene::get_mut`]) is
     /// checked when a frame tessellates it, where the shapes past the limit are skipped with a warning and
     /// counted in [`FrameStats::shape_instructions_skipped`](crate::FrameStats::shape_instructions_skipped).
-    pub fn add(&mut self, parent: NodeId, node: Node) -> Result<NodeId> {
+    pub fn add(&mut self, parent: NodeId, mut node: Node) -> Result<NodeId> {
         self.check(parent)?;
         if let crate::NodeKind::Graphics(ctx) = &node.props.kind {
             ctx.check_complexity()?;
         }
+        if let Some(area) = node.interaction.as_ref().and_then(|i| i.hit_area.as_ref()) {
+            area.validate()?;
+        }
+        let interaction = node.interaction.take();
         let id = self.insert(node, Some(parent))?;
+        if let Some(i) = &interaction {
+            self.interact[id.slot()].z = i.z_index;
+        }
         self.attach(parent, id, usize::MAX);
+        if let Some(i) = interaction {
+            self.apply_interaction(id, *i);
+        }
         Ok(id)
+    }
+
+    /// What a node's builder set beside it: event mode, cursor, hit area (validated by the caller).
+    fn apply_interaction(&mut self, id: NodeId, i: crate::scene::node::Interaction) {
+        if let Some(mode) = i.event_mode {
+            let _ = self.set_event_mode(id, mode);
+        }
+        if i.cursor.is_some() {
+            let _ = self.set_cursor(id, i.cursor);
+        }
+        if let Some(area) = i.hit_area {
+            self.interact[id.slot()].hit_area = Some(Arc::new(area));
+        }
     }
 
     /// Adds `node` outside the tree: it is not drawn, but can hold children, serve as a mask, and be attached
@@ -468,11 +491,23 @@ impl Scene {
     ///
     /// In a full scene (16,777,216 nodes) the node is dropped with a logged error and the handle returned names
     /// no node: using it is [`Error::StaleNode`].
-    pub fn add_detached(&mut self, node: Node) -> NodeId {
-        self.insert(node, None).unwrap_or_else(|e| {
+    pub fn add_detached(&mut self, mut node: Node) -> NodeId {
+        let mut interaction = node.interaction.take();
+        if let Some(i) = &mut interaction {
+            if let Some(e) = i.hit_area.as_ref().and_then(|a| a.validate().err()) {
+                log::warn!("{e}; the detached node was added without its hit area");
+                i.hit_area = None;
+            }
+        }
+        let id = self.insert(node, None).unwrap_or_else(|e| {
             log::error!("{e}; the detached node was dropped");
             NodeId::new(0, self.owner, 0)
-        })
+        });
+        if let (Some(i), true) = (interaction, self.contains(id)) {
+            self.interact[id.slot()].z = i.z_index;
+            self.apply_interaction(id, *i);
+        }
+        id
     }
 
     fn insert(&mut self, node: Node, parent: Option<NodeId>) -> Result<NodeId> {

@@ -35,6 +35,21 @@ pub enum NodeKind {
     Text(Box<crate::Text>),
 }
 
+impl NodeKind {
+    /// The kind's name, for messages.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            NodeKind::Container => "container",
+            NodeKind::Sprite(_) => "sprite",
+            NodeKind::NineSlice(_) => "nine-slice",
+            NodeKind::Tiling(_) => "tiling",
+            NodeKind::Graphics(_) => "graphics",
+            #[cfg(feature = "text")]
+            NodeKind::Text(_) => "text",
+        }
+    }
+}
+
 /// Where a node sits in its parent: `translate(position) · rotate(rotation) · scale(scale) · translate(-pivot)`, in
 /// pixels with the origin top-left and y down; `rotation` is in radians, clockwise on screen.
 ///
@@ -215,6 +230,22 @@ pub struct Node {
     pub transform: Transform,
     /// Colour, visibility, blending and what the node draws.
     pub props: NodeProps,
+    /// Event mode, cursor, hit area and z-index set in the builder, applied when the node is added.
+    pub(crate) interaction: Option<Box<Interaction>>,
+}
+
+/// What a [`Node`] builder sets that the scene keeps beside the node (see [`Scene::set_event_mode`] and the
+/// others), applied by [`Scene::add`] and [`Scene::add_detached`].
+///
+/// [`Scene::set_event_mode`]: crate::Scene::set_event_mode
+/// [`Scene::add`]: crate::Scene::add
+/// [`Scene::add_detached`]: crate::Scene::add_detached
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Interaction {
+    pub event_mode: Option<crate::EventMode>,
+    pub cursor: Option<crate::Cursor>,
+    pub hit_area: Option<crate::HitArea>,
+    pub z_index: i32,
 }
 
 impl Node {
@@ -231,6 +262,17 @@ impl Node {
                 kind,
                 ..NodeProps::CONTAINER
             },
+            interaction: None,
+        }
+    }
+
+    /// A node with `transform` and `props` (for a node copied from another scene: `scene.get(id)` and
+    /// `scene.transform(id)`).
+    pub fn from_parts(transform: Transform, props: NodeProps) -> Node {
+        Node {
+            transform,
+            props,
+            interaction: None,
         }
     }
 
@@ -290,19 +332,77 @@ impl Node {
         self
     }
 
-    /// Sets the anchor if this is a sprite (builder style).
+    /// Sets which point of what the node draws sits at its origin, `(0, 0)` top-left to `(1, 1)` bottom-right
+    /// (builder style; PixiJS's `anchor`): on sprites, tiling and nine-slice sprites, and text. A container or a
+    /// shape has no anchor: there it is ignored with a logged warning (PixiJS's containers have none either;
+    /// use [`Node::pivoted`]).
     pub fn anchor(mut self, x: f32, y: f32) -> Node {
-        if let NodeKind::Sprite(s) = &mut self.props.kind {
-            s.anchor = Vec2::new(x, y);
+        let a = Vec2::new(x, y);
+        match &mut self.props.kind {
+            NodeKind::Sprite(s) => s.anchor = a,
+            NodeKind::Tiling(t) => t.anchor = a,
+            NodeKind::NineSlice(n) => n.anchor = a,
+            #[cfg(feature = "text")]
+            NodeKind::Text(t) => t.anchor = a,
+            other => log::warn!(
+                "Node::anchor on a {} node does nothing: it has no anchor",
+                other.name()
+            ),
         }
         self
     }
 
-    /// Sets the sprite's size in pixels if this is a sprite (builder style).
+    /// Sets the size in pixels of what the node draws, before its scale (builder style; PixiJS's `width` and
+    /// `height`): a sprite's, tiling sprite's or nine-slice sprite's size. Text has no size of its own, so, as in
+    /// PixiJS, its scale is set so that its laid-out block is `width x height` (a later
+    /// [`Node::scaled`] replaces it). On a container or a shape it is ignored with a logged warning.
     pub fn sized(mut self, width: f32, height: f32) -> Node {
-        if let NodeKind::Sprite(s) = &mut self.props.kind {
-            s.size = Some(Vec2::new(width, height));
+        let size = Vec2::new(width, height);
+        match &mut self.props.kind {
+            NodeKind::Sprite(s) => s.size = Some(size),
+            NodeKind::Tiling(t) => t.size = size,
+            NodeKind::NineSlice(n) => n.size = size,
+            #[cfg(feature = "text")]
+            NodeKind::Text(t) => {
+                let [w, h] = crate::text::layout(t.font(), t.text(), t.style()).size;
+                if w > 0.0 && h > 0.0 {
+                    self.transform.scale = size / Vec2::new(w, h);
+                }
+            }
+            other => log::warn!(
+                "Node::sized on a {} node does nothing: it has no size",
+                other.name()
+            ),
         }
+        self
+    }
+
+    /// Makes the node take part in hit testing and pointer events as `mode` says (builder style; see
+    /// [`Scene::set_event_mode`](crate::Scene::set_event_mode)).
+    pub fn with_event_mode(mut self, mode: crate::EventMode) -> Node {
+        self.interaction.get_or_insert_default().event_mode = Some(mode);
+        self
+    }
+
+    /// Shows `cursor` while a pointer is over the node (builder style; see
+    /// [`Scene::set_cursor`](crate::Scene::set_cursor)).
+    pub fn with_cursor(mut self, cursor: crate::Cursor) -> Node {
+        self.interaction.get_or_insert_default().cursor = Some(cursor);
+        self
+    }
+
+    /// Hit-tests the node against `area` instead of what it draws (builder style; see
+    /// [`Scene::set_hit_area`](crate::Scene::set_hit_area)). An invalid area makes [`Scene::add`](crate::Scene::add)
+    /// fail with [`Error::InvalidHitArea`](crate::Error::InvalidHitArea).
+    pub fn with_hit_area(mut self, area: crate::HitArea) -> Node {
+        self.interaction.get_or_insert_default().hit_area = Some(area);
+        self
+    }
+
+    /// Sets the z-index (builder style; see [`Scene::set_z_index`](crate::Scene::set_z_index)): a non-zero one
+    /// turns on sorting for the container the node joins.
+    pub fn with_z_index(mut self, z_index: i32) -> Node {
+        self.interaction.get_or_insert_default().z_index = z_index;
         self
     }
 
