@@ -51,10 +51,11 @@ impl MasksScene {
         field(&mut scene, inner, 360.0, 360.0, 0x2980b9)?;
         let mut circle = GraphicsContext::new();
         circle.circle(180.0, 180.0, 170.0).fill(Color::WHITE);
-        let circle = scene.add_detached(Node::graphics(circle).at(20.0, 20.0));
+        // The masks are children of what they mask (PixiJS's pattern): they move with it and are not drawn.
+        let circle = scene.add(outer, Node::graphics(circle))?;
         let mut star = GraphicsContext::new();
         star.star(0.0, 0.0, 6, 200.0, 90.0, 0.0).fill(Color::WHITE);
-        let spinning = scene.add_detached(Node::graphics(star).at(200.0, 200.0));
+        let spinning = scene.add(inner, Node::graphics(star).at(180.0, 180.0))?;
         scene.set_mask(outer, circle, false)?;
         scene.set_mask(inner, spinning, false)?;
 
@@ -63,6 +64,7 @@ impl MasksScene {
         field(&mut scene, inv, 360.0, 260.0, 0x27ae60)?;
         let mut hole = GraphicsContext::new();
         hole.circle(0.0, 0.0, 70.0).fill(Color::WHITE);
+        // A detached mask: its position is in the target's space (here, the scene's), wherever the field is.
         let orbiting = scene.add_detached(Node::graphics(hole).at(600.0, 150.0));
         scene.set_mask(inv, orbiting, true)?;
 

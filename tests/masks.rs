@@ -346,19 +346,29 @@ fn one_mask_serves_several_containers_and_can_be_animated() {
 }
 
 #[test]
-fn a_mask_in_the_tree_is_also_drawn_and_a_hidden_mask_still_masks() {
+fn a_mask_in_the_tree_is_not_drawn_while_it_masks_and_a_hidden_mask_still_masks() {
     let mut r = renderer();
     let mut s = Scene::new();
     let c = content(&r, &mut s, 32.0, Color::RED);
     let m = s.add(s.root(), circle(48.0, 16.0, 8.0)).unwrap();
     s.get_mut(m).unwrap().tint = Color::BLUE;
     s.set_mask(c, m, false).unwrap();
+    assert!(s.is_mask(m));
     let img = render(&mut r, &s, 64, 32, BG);
-    probe(&img, 48, 16, [0, 0, 255, 255], 0); // drawn as content (in the tree)
+    probe(&img, 48, 16, [0, 0, 0, 255], 0); // a mask, not content (PixiJS's masks are not drawn)
     probe(&img, 16, 16, [0, 0, 0, 255], 0); // content clipped away (the mask is elsewhere)
+                                            // No longer a mask: drawn as content again, and the content unclipped.
+    s.clear_mask(c).unwrap();
+    assert!(!s.is_mask(m));
+    let img = render(&mut r, &s, 64, 32, BG);
+    probe(&img, 48, 16, [0, 0, 255, 255], 0);
+    probe(&img, 16, 16, [255, 0, 0, 255], 0);
+    // Hidden, it still masks.
+    s.set_mask(c, m, false).unwrap();
     s.get_mut(m).unwrap().visible = false;
     let img = render(&mut r, &s, 64, 32, BG);
     probe(&img, 48, 16, [0, 0, 0, 255], 0);
+    probe(&img, 16, 16, [0, 0, 0, 255], 0);
 }
 
 #[test]
@@ -453,4 +463,50 @@ fn masks_work_with_msaa() {
     probe(&img, 4, 4, [0, 0, 0, 255], 0);
     let edge = img.pixels().filter(|p| p.0[0] > 10 && p.0[0] < 245).count();
     assert!(edge > 20, "multisampled stencil gives smooth mask edges");
+}
+
+/// PixiJS's pattern: the mask is a child of the masked container, so it moves and scales with it, is not drawn
+/// as content, and clips the subtree wherever the subtree is drawn (a render texture of the container alone, a
+/// minimap at half size).
+#[test]
+fn a_mask_inside_the_masked_container_follows_it_into_render_textures() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    // The panel sits under a world container moved 100 pixels right.
+    let world = s.add(s.root(), Node::container().at(100.0, 0.0)).unwrap();
+    let panel = s.add(world, Node::container().at(8.0, 8.0)).unwrap();
+    s.add(
+        panel,
+        Node::sprite(white).sized(32.0, 32.0).tinted(Color::RED),
+    )
+    .unwrap();
+    let mask = s.add(panel, circle(16.0, 16.0, 8.0)).unwrap();
+    s.set_mask(panel, mask, false).unwrap();
+    let img = render(&mut r, &s, 160, 64, BG);
+    probe(&img, 124, 24, [255, 0, 0, 255], 0); // inside the circle
+    probe(&img, 110, 10, [0, 0, 0, 255], 0); // content outside the circle is clipped
+    probe(&img, 129, 24, [255, 0, 0, 255], 0); // the white mask is not drawn over the content
+                                               // Scaled with its container.
+    s.transform_mut(panel).unwrap().scale = Vec2::splat(2.0);
+    let img = render(&mut r, &s, 200, 80, BG);
+    probe(&img, 140 + 12, 40, [255, 0, 0, 255], 0);
+    probe(&img, 140 + 20, 40, [0, 0, 0, 255], 0);
+    s.transform_mut(panel).unwrap().scale = Vec2::ONE;
+    // The panel alone in a render texture: its own transform applies, its ancestors' do not, for the mask too.
+    let rt = r
+        .create_render_texture(stage2d::RenderTextureOptions::new(48, 48))
+        .unwrap();
+    r.render_node(&s, panel, &rt, Some(BG)).unwrap();
+    let img = r.read_pixels(&rt).unwrap();
+    probe(&img, 24, 24, [255, 0, 0, 255], 0);
+    probe(&img, 10, 10, [0, 0, 0, 255], 0);
+    // A half-size minimap of it.
+    let half = stage2d::glam::Affine2::from_scale(Vec2::splat(0.5));
+    r.render_node_transformed(&s, panel, &rt, half, Some(BG))
+        .unwrap();
+    let img = r.read_pixels(&rt).unwrap();
+    probe(&img, 12, 12, [255, 0, 0, 255], 0);
+    probe(&img, 5, 5, [0, 0, 0, 255], 0);
+    probe(&img, 30, 30, [0, 0, 0, 255], 0);
 }

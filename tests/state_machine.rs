@@ -645,6 +645,11 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
         for &n in &model.removed {
             assert_eq!(scene.mask(n), None, "a removed node has no mask");
         }
+        // A node is a mask (and not drawn as content) exactly while a live node uses it as one.
+        for &n in model.live.iter().chain([&scene.root()]) {
+            let used = model.masks.values().any(|&m| m == n);
+            assert_eq!(scene.is_mask(n), used, "is_mask({n:?}) after {op:?}");
+        }
     }
     // A frame left prepared ends here (its pass, if recorded, was submitted).
     r.trim();

@@ -54,6 +54,9 @@ pub(crate) struct Interact {
     pub cursor: Option<Cursor>,
     pub z: i32,
     pub hit_area: Option<Arc<HitArea>>,
+    /// How many nodes use this one as their mask (see [`Scene::set_mask`]): while any do, it is not drawn as
+    /// content.
+    pub mask_users: u32,
 }
 
 /// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array.
@@ -81,13 +84,25 @@ impl SlotRef<'_> {
     /// Number of children.
     #[inline(always)]
     pub(crate) fn child_count(&self) -> u32 {
-        self.counts & !MASKED
+        self.counts & !(MASKED | IS_MASK)
     }
 
     /// Whether the node has a mask.
     #[inline(always)]
     pub(crate) fn masked(&self) -> bool {
         self.counts & MASKED != 0
+    }
+
+    /// Whether another node uses this one as its mask (it is then not drawn as content).
+    #[inline(always)]
+    pub(crate) fn is_mask(&self) -> bool {
+        self.counts & IS_MASK != 0
+    }
+
+    /// Whether the node has a mask or is one: the walk's fast paths leave such nodes to the full visit.
+    #[inline(always)]
+    pub(crate) fn masks_involved(&self) -> bool {
+        self.counts & (MASKED | IS_MASK) != 0
     }
 }
 
@@ -100,19 +115,27 @@ const _: () = assert!(MAX_SLOTS <= TRANSFORM_ONLY && MAX_SLOTS <= MASKED);
 /// node. Slots stop at 2^24, so the child count never reaches it.
 const MASKED: u32 = 1 << 31;
 
+/// The bit of a slot's `counts` saying another node uses this one as its mask.
+const IS_MASK: u32 = 1 << 30;
+const _: () = assert!(MAX_SLOTS <= IS_MASK);
+
 impl Slot {
     /// Number of children.
     #[inline(always)]
     fn child_count(&self) -> u32 {
-        self.counts & !MASKED
+        self.counts & !(MASKED | IS_MASK)
     }
 
     fn set_child_count(&mut self, n: u32) {
-        self.counts = (self.counts & MASKED) | (n & !MASKED);
+        self.counts = (self.counts & (MASKED | IS_MASK)) | (n & !(MASKED | IS_MASK));
     }
 
     fn set_masked(&mut self, on: bool) {
         self.counts = (self.counts & !MASKED) | if on { MASKED } else { 0 };
+    }
+
+    fn set_is_mask(&mut self, on: bool) {
+        self.counts = (self.counts & !IS_MASK) | if on { IS_MASK } else { 0 };
     }
 }
 
@@ -656,7 +679,9 @@ impl Scene {
             };
             self.transforms[i] = Transform::IDENTITY;
             self.props[i] = NodeProps::CONTAINER;
-            self.masks[i] = None;
+            if let Some(m) = self.masks[i].take() {
+                self.mask_used(m.node, false);
+            }
             if self.interact[i].event_mode == EventMode::Dynamic {
                 self.dynamic -= 1;
             }
@@ -707,7 +732,28 @@ impl Scene {
     }
 
     /// Masks `target` (its content and children) by the shape of `mask`; `inverse` shows what lies outside it.
-    /// One mask may serve several targets. The mask node is drawn as content only if it is also in the tree.
+    /// One mask may serve several targets. As in PixiJS, a node used as a mask is not drawn as content (nor are
+    /// its children) for as long as it masks something, and it is placed where it stands:
+    ///
+    /// - **In the tree** (the usual way, and PixiJS's): add the mask as a child of the masked container (or
+    ///   anywhere in the tree); it moves, turns and scales with its parent, also when the subtree is drawn
+    ///   somewhere else ([`Renderer::render_node`](crate::Renderer::render_node) and
+    ///   [`Renderer::render_node_transformed`](crate::Renderer::render_node_transformed) place a mask inside the
+    ///   drawn subtree as they place the subtree).
+    /// - **Detached** ([`Scene::add_detached`]): its transform is in the space of the target being drawn (scene
+    ///   space for [`Renderer::render`](crate::Renderer::render)), whatever subtree is drawn.
+    ///
+    /// ```
+    /// use stage2d::{Color, GraphicsContext, Node, Scene};
+    /// let mut scene = Scene::new();
+    /// let panel = scene.add(scene.root(), Node::container().at(100.0, 50.0))?;
+    /// let mut circle = GraphicsContext::new();
+    /// circle.circle(60.0, 60.0, 60.0).fill(Color::WHITE);
+    /// // A child of the panel: it moves with the panel, and only masks (it is not drawn).
+    /// let mask = scene.add(panel, Node::graphics(circle))?;
+    /// scene.set_mask(panel, mask, false)?;
+    /// # Ok::<(), stage2d::Error>(())
+    /// ```
     ///
     /// A node cannot mask itself ([`Error::SelfMask`]). If the mask node is removed later, the target is not drawn
     /// (skipped with a warning) rather than drawn unmasked.
@@ -718,20 +764,48 @@ impl Scene {
             return Err(Error::SelfMask(mask));
         }
         self.get_mut(target).ok_or(Error::StaleNode(target))?;
+        if let Some(old) = self.masks[target.slot()].take() {
+            self.mask_used(old.node, false);
+        }
         self.masks[target.slot()] = Some(crate::Mask {
             node: mask,
             inverse,
         });
+        self.mask_used(mask, true);
         self.slots[target.slot()].set_masked(true);
         self.structural = *self.epoch.get_mut();
         Ok(())
     }
 
-    /// Removes `target`'s mask.
+    /// Counts one more (`true`) or one fewer user of `mask` as a mask, if it is still a live node.
+    fn mask_used(&mut self, mask: NodeId, used: bool) {
+        if self.slot(mask).is_none() {
+            return;
+        }
+        let i = mask.slot();
+        let users = &mut self.interact[i].mask_users;
+        *users = if used {
+            *users + 1
+        } else {
+            users.saturating_sub(1)
+        };
+        let on = *users > 0;
+        self.slots[i].set_is_mask(on);
+        self.touch(i, 0);
+    }
+
+    /// Whether another node uses `id` as its mask (it is then not drawn as content).
+    pub fn is_mask(&self, id: NodeId) -> bool {
+        self.slot(id).is_some_and(|s| s.is_mask())
+    }
+
+    /// Removes `target`'s mask; the mask node is drawn as content again once nothing else uses it as a mask.
     pub fn clear_mask(&mut self, target: NodeId) -> Result<()> {
         self.check(target)?;
         self.get_mut(target).ok_or(Error::StaleNode(target))?;
-        self.masks[target.slot()] = None;
+        if let Some(old) = self.masks[target.slot()].take() {
+            self.mask_used(old.node, false);
+        }
         self.slots[target.slot()].set_masked(false);
         self.structural = *self.epoch.get_mut();
         Ok(())

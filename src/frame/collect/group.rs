@@ -81,7 +81,7 @@ fn recordable(slot: crate::scene::SlotRef<'_>) -> bool {
     if matches!(slot.node.kind, crate::NodeKind::Text(_)) {
         return false;
     }
-    !slot.masked()
+    !slot.masks_involved()
 }
 
 impl Groups {

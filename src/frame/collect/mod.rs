@@ -88,6 +88,8 @@ pub struct Collector {
     pub mask_counters: MaskCounters,
     /// The first nodes the last walk skipped, and why.
     pub skipped: SkipList,
+    /// The node the walk in progress started from: masks inside its subtree are placed relative to it.
+    start: Option<NodeId>,
     /// Whether the last walk met a sprite showing the texture being drawn into (see `collect_from`).
     pub feedback_loop: bool,
     /// Subtree bounds for culling.
@@ -112,6 +114,7 @@ impl Default for Collector {
             caches: Caches::default(),
             mask_counters: MaskCounters::default(),
             skipped: SkipList::default(),
+            start: None,
             feedback_loop: false,
             bounds: BoundsCache::default(),
             groups: group::Groups::default(),
@@ -253,6 +256,7 @@ impl Collector {
         let since = scene.begin_render_walk();
         self.kept.begin_walk(since);
         let mut skipped = SkipList::default();
+        self.start = Some(start);
         let mut cx = Ctx {
             scene,
             view,
@@ -325,7 +329,7 @@ impl Collector {
                 let Some(slot) = scene.slot(child) else {
                     continue;
                 };
-                let simple = slot.child_count() == 0 && !slot.masked();
+                let simple = slot.child_count() == 0 && !slot.masks_involved();
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
                         let q = cx.batcher.quads.len() as u32;
@@ -392,7 +396,9 @@ impl Collector {
         let scene = cx.scene;
         let Some(slot) = scene.slot(id) else { return };
         let node = slot.node;
-        if !node.visible && !root {
+        // A node used as a mask is drawn only into the stencil (PixiJS's masks are not content), unless it is
+        // the subtree asked for.
+        if (!node.visible || slot.is_mask()) && !root {
             return;
         }
         let mut measure = Measure::None;

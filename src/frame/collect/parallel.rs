@@ -100,7 +100,7 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
         return NOT_READY;
     };
     let node = slot.node;
-    if slot.child_count() != 0 || slot.masked() || !node.visible {
+    if slot.child_count() != 0 || slot.masks_involved() || !node.visible {
         return NOT_READY;
     }
     let NodeKind::Sprite(sprite) = &node.kind else {

@@ -298,7 +298,7 @@ fn quad_of(
 ) -> Option<(QuadParts, LocalQuad, bool)> {
     let s = scene.slot_at(slot);
     let node = s.node;
-    if s.child_count() != 0 || s.masked() || !node.visible {
+    if s.child_count() != 0 || s.masks_involved() || !node.visible {
         return None;
     }
     let NodeKind::Sprite(sprite) = &node.kind else {
