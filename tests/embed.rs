@@ -461,3 +461,87 @@ fn random_sequences_of_prepare_record_trim_and_render_follow_the_frame_state_mac
         );
     }
 }
+
+/// An embedded renderer reads the caller's own texture back (`Renderer::read_texture`): the same picture as its
+/// own render target's, in a Bgra8 texture; a texture it cannot read is an error saying what it lacks.
+#[test]
+fn read_texture_reads_the_callers_own_texture_back() {
+    let adapter = adapter_on(wgpu::Backends::all()).expect("an adapter");
+    let (device, queue) = host_device(&adapter, adapter.limits());
+    let mut r = Renderer::from_device(device.clone(), queue.clone(), Default::default()).unwrap();
+    let s = scene(&mut r);
+    let want = {
+        let t = r.create_render_target(W, H).unwrap();
+        r.render(&s, &t, Some(Color::BLACK)).unwrap();
+        r.read_pixels(&t).unwrap()
+    };
+    let make = |format, usage| {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("the caller's texture"),
+            size: wgpu::Extent3d {
+                width: W,
+                height: H,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })
+    };
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    let texture = make(wgpu::TextureFormat::Bgra8Unorm, usage);
+    let view = texture.create_view(&Default::default());
+    let desc = TargetDesc::from_view(&view).with_depth_stencil(wgpu::TextureFormat::Stencil8);
+    let stencil = attachment(&device, wgpu::TextureFormat::Stencil8, (W, H), 1);
+    r.prepare(&s, &desc).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &stencil,
+                depth_ops: None,
+                stencil_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+            }),
+            ..Default::default()
+        });
+        r.record(&mut pass, &desc).unwrap();
+    }
+    queue.submit([encoder.finish()]);
+    r.trim();
+    let got = r.read_texture(&texture).unwrap();
+    assert!(
+        got == want,
+        "the caller's texture differs from the renderer's own target"
+    );
+    // Without COPY_SRC, or of a format it cannot read: errors that say so.
+    let no_copy = make(
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureUsages::RENDER_ATTACHMENT,
+    );
+    let e = r.read_texture(&no_copy).unwrap_err();
+    assert!(
+        matches!(&e, Error::UnsupportedTarget(m) if m.contains("COPY_SRC")),
+        "{e}"
+    );
+    let float = make(wgpu::TextureFormat::Rgba16Float, usage);
+    let e = r.read_texture(&float).unwrap_err();
+    assert!(
+        matches!(&e, Error::UnsupportedTarget(m) if m.contains("Rgba16Float")),
+        "{e}"
+    );
+}

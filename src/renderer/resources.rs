@@ -166,6 +166,48 @@ impl Renderer {
         })
     }
 
+    /// Reads a texture the caller owns back as straight-alpha RGBA8 (what PNG files hold): for an embedded
+    /// renderer drawing into the caller's texture. Submit the work that draws it first; this waits for the GPU.
+    /// The texture must be 2D, single-sample, `Rgba8Unorm` or `Bgra8Unorm` (sRGB variants too) and have
+    /// `COPY_SRC` usage, else [`Error::UnsupportedTarget`] says which it lacks.
+    ///
+    /// ```no_run
+    /// # fn f(renderer: &stage2d::Renderer, texture: &stage2d::wgpu::Texture) -> stage2d::Result<()> {
+    /// // After queue.submit of the pass that recorded the frame, and renderer.trim():
+    /// let image = renderer.read_texture(texture)?;
+    /// image.save("frame.png").ok();
+    /// # Ok(()) }
+    /// ```
+    pub fn read_texture(&self, texture: &wgpu::Texture) -> Result<image::RgbaImage> {
+        use wgpu::TextureFormat as F;
+        let lacks = |what: &str| Err(Error::UnsupportedTarget(format!("read_texture: {what}")));
+        if !matches!(
+            texture.format(),
+            F::Rgba8Unorm | F::Rgba8UnormSrgb | F::Bgra8Unorm | F::Bgra8UnormSrgb
+        ) {
+            return lacks(&format!(
+                "the texture is {:?}; Rgba8Unorm or Bgra8Unorm can be read",
+                texture.format()
+            ));
+        }
+        if !texture.usage().contains(wgpu::TextureUsages::COPY_SRC) {
+            return lacks("the texture lacks COPY_SRC usage; add it where the texture is created");
+        }
+        if texture.sample_count() != 1
+            || texture.dimension() != wgpu::TextureDimension::D2
+            || texture.depth_or_array_layers() != 1
+        {
+            return lacks(
+                "only single-sample 2D textures of one layer can be read (read the resolve target)",
+            );
+        }
+        let mut img = crate::gpu::device::checked(&self.device, "reading a texture back", || {
+            readback::read_premultiplied(&self.device, &self.queue, texture)
+        })?;
+        crate::base::color::unpremultiply(&mut img);
+        Ok(img)
+    }
+
     /// Reads a target back as straight-alpha RGBA8 (what PNG files hold).
     pub fn read_pixels(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
         let mut img = self.read_pixels_premultiplied(target)?;
