@@ -370,3 +370,26 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
         "{uploads} glyph uploads for a zoom from 1 to 2"
     );
 }
+
+/// The built-in font (DejaVu Sans cut to Latin-1) draws Latin text exactly as the full font does, kerning
+/// included, without a file.
+#[test]
+fn the_builtin_font_draws_latin_text_as_the_full_font_does() {
+    let mut r = common::renderer();
+    let full = stage2d::Font::from_bytes(include_bytes!("../assets/DejaVuSans.ttf")).unwrap();
+    let builtin = stage2d::Font::builtin();
+    let words = "AVATAR Wörld, café: 12,50 € - \u{201c}ok\u{201d}";
+    let draw = |r: &mut stage2d::Renderer, font: &stage2d::Font| {
+        let mut s = stage2d::Scene::new();
+        s.add(
+            s.root(),
+            stage2d::Node::text(stage2d::Text::new(words, font, 18.0)).at(2.0, 2.0),
+        )
+        .unwrap();
+        common::render(r, &s, 320, 28, stage2d::Color::BLACK)
+    };
+    let want = draw(&mut r, &full);
+    let got = draw(&mut r, &builtin);
+    assert!(got.pixels().any(|p| p.0[0] > 200), "something was drawn");
+    assert!(got == want, "the built-in font draws differently");
+}

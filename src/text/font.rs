@@ -28,6 +28,27 @@ impl PartialEq for Font {
 }
 
 impl Font {
+    /// The built-in font: DejaVu Sans cut down to Latin-1 (and a few typographic marks: dashes, quotes, bullet,
+    /// ellipsis, euro), 28 KB in the binary with the `text` feature, so that text works without a font file
+    /// (PixiJS falls back to the browser's font). Glyphs outside it draw as the font's missing glyph; load a
+    /// full font with [`Font::load`] for other scripts. Parsed once; each call returns the same font.
+    ///
+    /// ```
+    /// use stage2d::{Font, Node, Scene, Text};
+    /// let mut scene = Scene::new();
+    /// scene.add(scene.root(), Node::text(Text::new("Score: 120", &Font::builtin(), 24.0)))?;
+    /// # Ok::<(), stage2d::Error>(())
+    /// ```
+    pub fn builtin() -> Font {
+        static BUILTIN: std::sync::OnceLock<Font> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                Font::from_bytes(include_bytes!("../../assets/fonts/DejaVuSans-Latin1.ttf"))
+                    .expect("the built-in font parses (tested)")
+            })
+            .clone()
+    }
+
     /// Parses TTF or OTF bytes; unreadable bytes are [`Error::Font`].
     ///
     /// Bytes may come from anywhere: before fontdue sees them they are checked to state no more work than real
