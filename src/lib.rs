@@ -1,83 +1,53 @@
 //! # stage2d
 //!
 //! A batching 2D renderer on wgpu in the style of PixiJS v8: a scene graph of containers, sprites, vector shapes
-//! ([`GraphicsContext`]) and text ([`Text`]), clipped by stencil or scissor masks, drawn into windows
-//! (`app`, with the `app` feature), render textures ([`RenderTarget`]) or a render pass of another program, in as
-//! few draw calls as their textures and blend modes allow, through a two-tier pipeline cache (with a warm-start
-//! file) and an encoder that skips redundant state changes, with built-in statistics ([`Stats`]).
+//! ([`GraphicsContext`]) and text ([`Text`]), clipped by masks, drawn into windows (the `app` module), render
+//! textures ([`RenderTarget`]) or a render pass of another program, in as few draw calls as their textures and
+//! blend modes allow, with built-in statistics ([`Stats`]).
 //!
-//! ## The source, by layer
-//! Each folder of `src/` is a layer and may use only layers listed before it here, and only those its row of
-//! `LAYERS` in `.ci/module_cycles.py` names (CI checks it, and refuses cycles):
-//! - `base/`: the vocabulary every layer speaks: [`Error`], [`Color`], [`BlendMode`], handles, the [`Texture`]
-//!   value, the counters ([`Stats`]).
-//! - `graphics/` and `text/`: shapes ([`GraphicsContext`]: paths, tessellation, the tessellation cache) and text
-//!   (fonts, layout, the glyph atlas), on the CPU.
-//! - `scene/`: the CPU-side model: the [`Scene`] arena, nodes, sprites, animation, bounds and culling, hit testing,
-//!   interaction and pointer [`Events`].
-//! - `assets/`: the [`Assets`] cache, bundles decoded on worker threads, [`Spritesheet`]s and their JSON.
-//! - `gpu/`: the systems that own GPU state: the device, the two-tier PipelineSystem with its shader-module and
-//!   vertex-layout caches and warm-start file (`gpu/pipeline/`), textures and batch bind groups, render textures
-//!   and attachments, grow-only buffers and the staging belt, deferred release, readback, the GPU timer, mipmaps,
-//!   shader sources and glyph-atlas pages. They never see a scene or a frame.
-//! - `frame/`: the phases of one frame (below): the walk (`frame/collect/`), the batcher (`frame/batcher/`), the
-//!   element layouts, tracked streams and their upload, the kept walk's placement, the mask state machine and the
-//!   Encoder.
-//! - `renderer/`: the [`Renderer`], a small owner of the systems and the frame, and the public entry points;
-//!   `app.rs` (windows) sits above it.
-//!
-//! ## A frame
-//! 1. **Collect** (`frame/collect/`): walk the [`Scene`] in tree order, resolve world transforms, alpha, tint and
-//!    blend modes, push and pop masks, tessellate changed shapes, lay out changed text. Bad nodes (NaN transforms,
-//!    destroyed textures, degenerate paths) are skipped with a warning. Subtrees whose cached bounds lie outside
-//!    the target are culled (`scene/cull.rs`); render groups ([`NodeProps::render_group`]) replay their recorded
-//!    geometry through one transform (`frame/collect/group.rs`); the leaf sprites of containers with 32,768
-//!    children or more are computed on every core first where there are four or more
-//!    (`frame/collect/parallel.rs`).
-//! 2. **Batch** (`frame/batcher/`; render groups' recordings in `frame/batcher/recording.rs`; the element layouts
-//!    in `frame/elements.rs`): sprites, glyphs and nine-slice parts as 48-byte quads (a tiling sprite as two: its
-//!    quad and its tile coordinates) and shapes as mesh vertices in grow-only streams drawn by one index stream;
-//!    batches break only on blend mode, topology, stencil state or texture overflow (16 textures per batch by
-//!    default).
-//! 3. **Upload** (`frame/streams.rs` through `gpu/upload.rs`): the byte ranges that changed since the last frame,
-//!    copied ahead of the pass (of a sprite that only moved, its quad's corners).
-//! 4. **Prepare** (`frame/mod.rs`): pipelines from the PipelineSystem and bind groups from the TextureSystem
-//!    (created on first use only). A batch of k textures uses the batch shader built for k slots.
-//! 5. **Record**: `set_*` and draw calls into one render pass; the Encoder (`frame/encoder.rs`) issues a `set_*`
-//!    only when state changes.
-//! 6. **Submit**, then **trim**: the counters go into [`Stats`], per-frame caches are trimmed.
-//!
-//! ## Between frames
-//! Assets (`assets/`): [`Assets`] loads textures and TexturePacker [`Spritesheet`]s once per path, in bundles
-//! decoded on worker threads with progress; a sheet's frames are [`Texture`] handles (trimmed and rotated frames
-//! included) on one texture, so its sprites batch together; [`AnimatedSprite`] turns a node's frames by the
-//! app's clock. [`TilingSprite`] and [`NineSliceSprite`] nodes batch with sprites.
-//!
-//! Bounds and hit testing run on the scene alone (`scene/hit.rs`, with the types and caches in
-//! `scene/interact.rs`): [`Scene::local_bounds`], [`Scene::world_bounds`], [`Scene::hit_test`] and
-//! [`Scene::hit_test_all`], in draw order with [`Scene::set_z_index`]. [`Events`] dispatches [`PointerInput`]s to
-//! handlers per node and [`EventKind`] in PixiJS's model (capture, target, bubble); the app layer feeds it from
-//! winit (`app::App::pointer`).
-//!
-//! ## Two ways to drive it
-//! The one-call path owns the device and the frame:
-//! ```no_run
+//! ## Getting started
+//! Draw a scene without a window and read the pixels back:
+//! ```
 //! use stage2d::{Color, Node, Renderer, RendererOptions, Sampling, Scene};
 //! # fn main() -> stage2d::Result<()> {
 //! let mut renderer = Renderer::new_headless(RendererOptions::default())?;
 //! let bunny = renderer.load_texture("assets/bunny0.png", Sampling::NEAREST)?;
+//!
 //! let mut scene = Scene::new();
 //! let sprite = scene.add(scene.root(), Node::sprite(bunny).at(100.0, 80.0).anchor(0.5, 1.0))?;
-//! scene.transform_mut(sprite).unwrap().rotation = 0.3;
-//! let target = renderer.create_render_target(800, 600)?;
+//! scene.transform_mut(sprite).unwrap().rotation = 0.3; // move nodes through their transform
+//!
+//! let target = renderer.create_render_target(200, 160)?;
 //! renderer.render(&scene, &target, Some(Color::hex(0x1099bb)))?;
-//! let pixels = renderer.read_pixels(&target)?; // or save_png(&target, "frame.png") with the png feature
+//! let pixels = renderer.read_pixels(&target)?; // or save_png(&target, "frame.png")
+//! assert_eq!(pixels.dimensions(), (200, 160));
 //! println!("draw calls: {}", renderer.stats().last_frame.draw_calls);
 //! # Ok(()) }
 //! ```
-//! Embedded, the caller owns the device, the encoder and the pass (glyphon's shape): [`Renderer::from_device`],
-//! then per frame [`Renderer::prepare`] (CPU work and uploads), [`Renderer::record`] into the caller's pass,
-//! the caller's submit, and [`Renderer::trim`]:
+//! In a window, [`app::run_with`] opens one, builds your app once the renderer exists and calls its `update`
+//! every frame (`examples/hello.rs` is a whole program in one file; `cargo run --example hello`).
+//!
+//! ## What a scene holds
+//! - Nodes in a [`Scene`], addressed by [`NodeId`]s, built with [`Node`]: containers, sprites
+//!   ([`Node::sprite`], [`Sprite`]), [`TilingSprite`]s, [`NineSliceSprite`]s, shapes ([`GraphicsContext`]) and
+//!   text ([`Text`], with [`Font::builtin`] or a loaded [`Font`]). A node's [`Transform`] (position, scale,
+//!   rotation, pivot) and [`NodeProps`] (alpha, tint, visibility, [`BlendMode`]) pass down to its children.
+//! - Masks ([`Scene::set_mask`]): a shape or sprite node clips another; draw order by [`Scene::set_z_index`].
+//! - Textures from files or bytes ([`Renderer::load_texture`], the [`Assets`] cache with background bundles),
+//!   TexturePacker [`Spritesheet`]s and [`AnimatedSprite`]s.
+//! - Pointer events ([`Events`], [`EventKind`]) and hit testing ([`Scene::hit_test`]), in PixiJS's model.
+//! - Render textures ([`Renderer::create_render_texture`], [`Renderer::render_node`],
+//!   [`Renderer::render_node_transformed`]) and render groups ([`Node::as_render_group`]) for large scenes.
+//!
+//! Bad input is an [`Error`] saying what to do, or a node skipped and listed in [`Stats::skipped`]; never a
+//! panic. `docs/pixijs-guide.md` maps PixiJS's idioms (addChild, anchor, masks, zIndex, events, Assets,
+//! generateTexture) to stage2d's spelling.
+//!
+//! ## Embedded in your own wgpu program
+//! The caller owns the device, the encoder and the pass (glyphon's shape): [`Renderer::from_device`], then per
+//! frame [`Renderer::prepare`] (CPU work and uploads, before the pass opens), [`Renderer::record`] into the
+//! caller's pass, the caller's submit, and [`Renderer::trim`]; [`Renderer::read_texture`] reads the caller's
+//! texture back:
 //! ```no_run
 //! # fn f(device: wgpu::Device, queue: wgpu::Queue, view: wgpu::TextureView, scene: stage2d::Scene)
 //! # -> stage2d::Result<()> {
@@ -102,9 +72,20 @@
 //! renderer.trim();
 //! # Ok(()) }
 //! ```
+//! [`Renderer::prepare`] has the same as a whole program that runs.
 //!
 //! Colours are sRGB-encoded values blended as stored, with premultiplied alpha throughout; targets are
 //! `Rgba8Unorm`/`Bgra8Unorm`. The origin is top-left, y points down, pixel centres are at +0.5.
+//!
+//! ## How it works
+//! The source is laid out by layer, each folder using only those before it (checked in CI): `base/` (errors,
+//! colours, handles), `graphics/` and `text/` (shapes and text on the CPU), `scene/` (the scene model, hit
+//! testing, events), `assets/` (the cache and spritesheets), `gpu/` (the systems that own GPU state: device,
+//! the two-tier pipeline cache, textures, buffers), `frame/` (the phases of a frame: collect, batch, upload,
+//! record) and `renderer/` (the [`Renderer`] and the entry points), with `app.rs` above. A frame walks the scene
+//! into batches on the CPU, uploads only what changed, looks pipelines up in the two-tier PipelineSystem and
+//! records draws through an encoder that skips redundant state changes. `ARCHITECTURE.md` follows a frame file
+//! by file.
 //!
 //! ## Features
 //! - `app` (default): windows through winit (the `app` module).

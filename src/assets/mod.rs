@@ -95,6 +95,27 @@ pub(crate) struct Bundle {
 }
 
 /// Textures by path, loaded once, and bundles loading in the background. Hold one per [`Renderer`](crate::Renderer).
+///
+/// ```
+/// use stage2d::{Assets, Renderer, Sampling};
+/// # fn main() -> stage2d::Result<()> {
+/// let mut renderer = Renderer::new_headless(Default::default())?;
+/// let mut assets = Assets::new();
+/// // At once: the same path gives the same texture.
+/// let bunny = assets.load(&mut renderer, "assets/bunny0.png", Sampling::NEAREST)?;
+/// assert_eq!(assets.load(&mut renderer, "./assets/bunny0.png", Sampling::NEAREST)?, bunny);
+/// // In the background: decoded on worker threads, uploaded a few a frame by `poll`.
+/// let bundle = assets.load_bundle(["assets/bunny1.png", "assets/critters.json"], Sampling::LINEAR);
+/// while !assets.is_done(bundle) {
+///     assets.poll(&mut renderer); // once a frame in an app
+/// #   std::thread::sleep(std::time::Duration::from_millis(1));
+/// }
+/// assert!(assets.errors(bundle).is_empty());
+/// let sheet = assets.spritesheet("assets/critters.json").unwrap();
+/// let frame = sheet.try_frame("blob_walk_0.png")?;
+/// # let _ = frame;
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Assets {
     pub(crate) textures: FxHashMap<PathBuf, Texture>,

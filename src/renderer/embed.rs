@@ -14,8 +14,62 @@ impl Renderer {
     /// submits the pass, [`Renderer::trim`] ends the frame.
     ///
     /// A frame prepared and not yet trimmed is [`Error::NotTrimmed`] if it was recorded, else
-    /// [`Error::AlreadyPrepared`] (its uploads would overwrite data a recorded pass still reads); a scene with stencil masks and a target without a stencil attachment is
-    /// [`Error::StencilRequired`].
+    /// [`Error::AlreadyPrepared`] (its uploads would overwrite data a recorded pass still reads); a scene with
+    /// stencil masks and a target without a stencil attachment is [`Error::StencilRequired`].
+    ///
+    /// A whole embedded frame, into a texture the program owns, read back at the end:
+    /// ```
+    /// use stage2d::{wgpu, Color, Node, Renderer, Scene, TargetDesc};
+    /// # fn main() -> stage2d::Result<()> {
+    /// // The program's own device (any adapter; stage2d's selection helper here).
+    /// let instance = wgpu::Instance::new(stage2d::instance_descriptor(
+    ///     wgpu::InstanceDescriptor::new_without_display_handle(),
+    /// ));
+    /// let adapter = stage2d::select_adapter(&instance, None, wgpu::PowerPreference::default())?;
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default()))?;
+    /// let texture = device.create_texture(&wgpu::TextureDescriptor {
+    ///     label: None,
+    ///     size: wgpu::Extent3d { width: 64, height: 64, depth_or_array_layers: 1 },
+    ///     mip_level_count: 1,
+    ///     sample_count: 1,
+    ///     dimension: wgpu::TextureDimension::D2,
+    ///     format: wgpu::TextureFormat::Rgba8Unorm,
+    ///     usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+    ///     view_formats: &[],
+    /// });
+    /// let view = texture.create_view(&Default::default());
+    ///
+    /// let mut renderer = Renderer::from_device(device.clone(), queue.clone(), Default::default())?;
+    /// let mut scene = Scene::new();
+    /// let white = renderer.white_texture();
+    /// scene.add(scene.root(), Node::sprite(white).sized(32.0, 32.0).tinted(Color::RED))?;
+    ///
+    /// let target = TargetDesc::from_view(&view);
+    /// renderer.prepare(&scene, &target)?; // before the pass opens
+    /// let mut encoder = device.create_command_encoder(&Default::default());
+    /// {
+    ///     let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+    ///         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+    ///             view: &view,
+    ///             depth_slice: None,
+    ///             resolve_target: None,
+    ///             ops: wgpu::Operations {
+    ///                 load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+    ///                 store: wgpu::StoreOp::Store,
+    ///             },
+    ///         })],
+    ///         ..Default::default()
+    ///     });
+    ///     // ... the program's own draws ...
+    ///     renderer.record(&mut pass, &target)?;
+    /// }
+    /// queue.submit([encoder.finish()]);
+    /// renderer.trim(); // after the submit
+    /// let image = renderer.read_texture(&texture)?;
+    /// assert_eq!(image.get_pixel(8, 8).0, [255, 0, 0, 255]);
+    /// assert_eq!(image.get_pixel(40, 40).0, [0, 0, 0, 255]);
+    /// # Ok(()) }
+    /// ```
     pub fn prepare(&mut self, scene: &Scene, target: &TargetDesc) -> Result<()> {
         let mut encoder = self.encoder("stage2d prepare");
         if self.prepare_with_encoder(&mut encoder, scene, target)? {

@@ -27,7 +27,25 @@ use crate::gpu::timer::GpuTimer;
 use crate::{Color, Error, NodeId, Result, Scene, TargetDesc};
 use std::path::PathBuf;
 
-/// The stage2d renderer. See the crate docs for the frame and the two ways to drive it.
+/// The stage2d renderer: owns the GPU device (or borrows a caller's) and draws [`Scene`]s into render targets,
+/// render textures, views or a caller's render pass.
+///
+/// ```
+/// use stage2d::{Color, Node, Renderer, RendererOptions, Sampling, Scene};
+/// # fn main() -> stage2d::Result<()> {
+/// let mut renderer = Renderer::new_headless(RendererOptions::default())?;
+/// let bunny = renderer.load_texture("assets/bunny0.png", Sampling::NEAREST)?;
+/// let mut scene = Scene::new();
+/// scene.add(scene.root(), Node::sprite(bunny).at(16.0, 16.0).anchor(0.5, 0.5))?;
+/// let target = renderer.create_render_target(32, 32)?;
+/// renderer.render(&scene, &target, Some(Color::hex(0x1099bb)))?;
+/// let pixels = renderer.read_pixels(&target)?; // an image::RgbaImage
+/// assert_eq!(pixels.dimensions(), (32, 32));
+/// assert_eq!(renderer.stats().last_frame.draw_calls, 1);
+/// # Ok(()) }
+/// ```
+///
+/// Embedded in another program's pass, see [`Renderer::from_device`] and [`Renderer::prepare`].
 #[derive(Debug)]
 pub struct Renderer {
     device: wgpu::Device,

@@ -38,6 +38,22 @@ pub(crate) struct Frames {
 /// (the app's `ctx.ticker.delta_seconds`, or any clock when headless).
 ///
 /// 64 bytes, one cache line, with what every update reads first: a crowd of them streams through the least memory.
+///
+/// ```
+/// use stage2d::{AnimatedSprite, AnimationStep, Node, Renderer, Sampling, Scene, Spritesheet};
+/// # fn main() -> stage2d::Result<()> {
+/// let mut renderer = Renderer::new_headless(Default::default())?;
+/// let mut assets = stage2d::Assets::new();
+/// let sheet = assets.load_spritesheet(&mut renderer, "assets/critters.json", Sampling::NEAREST)?.clone();
+/// let mut scene = Scene::new();
+/// let bird = scene.add(scene.root(), Node::sprite(sheet.try_frame("bird_flap_0.png")?).at(64.0, 64.0))?;
+/// let mut flap = AnimatedSprite::from_sheet(bird, &sheet, "bird_flap")?.with_fps(12.0);
+/// flap.play();
+/// // Each frame, with the app's delta time:
+/// let step = flap.update(&mut scene, 1.0 / 60.0)?;
+/// # let _ = step;
+/// # Ok(()) }
+/// ```
 #[repr(C, align(64))]
 pub struct AnimatedSprite {
     /// Position in frames, `0..frames.len()`.

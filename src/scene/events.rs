@@ -196,7 +196,31 @@ struct Track {
 }
 
 /// The pointer-event dispatcher: handlers per node and event kind, and each pointer's hover and press state.
-/// `T` is the app's own state, handed to every handler beside the scene.
+/// `T` is the app's own state, handed to every handler beside the scene. In a window, [`App::pointer`] hands the
+/// inputs over; anywhere else, feed [`PointerInput`]s yourself:
+///
+/// ```
+/// use stage2d::{Color, EventKind, EventMode, Events, Node, PointerInput, Scene};
+/// use stage2d::glam::Vec2;
+/// let mut scene = Scene::new();
+/// let mut g = stage2d::GraphicsContext::new();
+/// g.rect(0.0, 0.0, 40.0, 20.0).fill(Color::WHITE);
+/// let button = scene.add(scene.root(), Node::graphics(g).at(10.0, 10.0).with_event_mode(EventMode::Static))?;
+///
+/// let mut clicks = 0u32; // the app's state
+/// let mut events = Events::<u32>::new();
+/// events.on(button, EventKind::Click, |cx| {
+///     *cx.state += 1;
+///     cx.event.stop_propagation();
+/// });
+/// let at = Vec2::new(20.0, 15.0);
+/// events.dispatch(&mut scene, &mut clicks, PointerInput::Down { pointer: 1, position: at, button: 0 })?;
+/// events.dispatch(&mut scene, &mut clicks, PointerInput::Up { pointer: 1, position: at, button: 0 })?;
+/// assert_eq!(clicks, 1);
+/// # Ok::<(), stage2d::Error>(())
+/// ```
+///
+/// [`App::pointer`]: crate::app::App::pointer
 pub struct Events<T = ()> {
     handlers: FxHashMap<NodeId, Vec<Handler<T>>>,
     global: Vec<NodeId>,

@@ -146,7 +146,27 @@ struct Links {
     children: Vec<NodeId>,
 }
 
-/// A tree of [`Node`]s under one root container.
+/// A tree of [`Node`]s under one root container: what a [`Renderer`](crate::Renderer) draws. Nodes are
+/// addressed by [`NodeId`] handles; [`Scene::transform_mut`] moves one, [`Scene::get_mut`] changes the rest.
+///
+/// ```
+/// use stage2d::{Color, GraphicsContext, Node, Scene};
+/// let mut scene = Scene::new();
+/// // A container at (100, 50) holding a shape, moved and turned as one.
+/// let card = scene.add(scene.root(), Node::container().at(100.0, 50.0))?;
+/// let mut g = GraphicsContext::new();
+/// g.round_rect(0.0, 0.0, 80.0, 120.0, 8.0).fill(Color::hex(0xfafafa));
+/// let face = scene.add(card, Node::graphics(g))?;
+/// scene.transform_mut(card).unwrap().rotation = 0.1;
+/// scene.get_mut(face).unwrap().alpha = 0.8;
+/// assert_eq!(scene.parent(face), Some(card));
+/// // Bounds and hit testing work on the scene alone.
+/// let bounds = scene.world_bounds(face).unwrap();
+/// assert!(bounds.min.x > 80.0 && bounds.max.y > 150.0);
+/// scene.remove(card)?; // and its children
+/// assert!(!scene.contains(face));
+/// # Ok::<(), stage2d::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Scene {
     slots: Vec<Slot>,
