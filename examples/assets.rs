@@ -146,7 +146,10 @@ impl Demo {
             .assets
             .spritesheet(common::asset("critters.json"))
             .cloned()
-            .ok_or_else(|| stage2d::Error::InvalidFrame("the sheet did not load".into()))?;
+            .ok_or_else(|| stage2d::Error::AssetLoad {
+                path: common::asset("critters.json"),
+                reason: "the sheet did not load".into(),
+            })?;
         if let Some(tile) = self.assets.get(common::asset("grass_tile.png")) {
             let mut bg = TilingSprite::new(tile, WIDTH, HEIGHT);
             bg.tile_scale = Vec2::splat(1.5);
@@ -167,14 +170,9 @@ impl Demo {
         let mut rng = Rng(0x5eed);
         for i in 0..self.count {
             let name = ANIMATIONS[i % ANIMATIONS.len()];
-            let first = sheet.sprite(&format!("{name}_0.png")).ok_or_else(|| {
-                stage2d::Error::InvalidFrame(format!("the sheet has no {name}_0.png"))
-            })?;
-            let mut node =
-                Node::sprite(first.texture).at(rng.next() * 560.0, 40.0 + rng.next() * 300.0);
-            if let stage2d::NodeKind::Sprite(s) = &mut node.props.kind {
-                *s = first;
-            }
+            // The frame carries the sheet's anchor: the sprite is anchored as the sheet says.
+            let first = sheet.try_frame(&format!("{name}_0.png"))?;
+            let mut node = Node::sprite(first).at(rng.next() * 560.0, 40.0 + rng.next() * 300.0);
             node.transform.scale = Vec2::splat(1.0 + rng.next());
             let id = scene.add(walk, node)?;
             let mut anim =

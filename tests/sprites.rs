@@ -90,14 +90,16 @@ fn trimmed_and_rotated_frames_draw_upright_at_their_untrimmed_place() {
         rotated >= 4 && trimmed >= 12,
         "{rotated} rotated, {trimmed} trimmed"
     );
-    // Every frame in its own 48x48 cell, anchored top-left (the sheet's anchor is tested below).
+    // Every frame in its own 48x48 cell, anchored top-left over the sheet's anchor (which is tested below).
     let mut scene = Scene::new();
     let cols = 6;
     for (i, n) in names.iter().enumerate() {
         let t = sheet.frame(n).unwrap();
         assert_eq!(t.size(), [48.0, 48.0], "{n}: the untrimmed size");
         let (cx, cy) = ((i % cols) as f32 * 48.0, (i / cols) as f32 * 48.0);
-        scene.add(scene.root(), Node::sprite(t).at(cx, cy)).unwrap();
+        scene
+            .add(scene.root(), Node::sprite(t).anchor(0.0, 0.0).at(cx, cy))
+            .unwrap();
     }
     let rows = names.len().div_ceil(cols) as u32;
     let img = render(&mut r, &scene, 48 * cols as u32, 48 * rows, CLEAR);
@@ -126,11 +128,10 @@ fn sheet_anchors_and_scaled_trimmed_frames() {
     assert_eq!(sheet.anchor(name), Some(glam::Vec2::new(0.5, 1.0)));
     let mut scene = Scene::new();
     // Anchored bottom-centre at (48, 96), drawn at twice the size: the untrimmed 96x96 box spans 0..96, 0..96.
-    let mut node = Node::sprite(sheet.frame(name).unwrap()).at(48.0, 96.0);
-    if let stage2d::NodeKind::Sprite(s) = &mut node.props.kind {
-        *s = sheet.sprite(name).unwrap();
-        s.size = Some(glam::Vec2::new(96.0, 96.0));
-    }
+    // The frame carries its anchor (PixiJS's defaultAnchor): Node::sprite of it is anchored as the sheet says.
+    let frame = sheet.frame(name).unwrap();
+    assert_eq!(frame.default_anchor(), glam::Vec2::new(0.5, 1.0));
+    let node = Node::sprite(frame).at(48.0, 96.0).sized(96.0, 96.0);
     let id = scene.add(scene.root(), node).unwrap();
     let img = render(&mut r, &scene, 96, 96, CLEAR);
     let want = expected_frame(name);
@@ -677,4 +678,32 @@ fn the_node_builder_sets_event_mode_cursor_hit_area_and_z_index() {
         Err(stage2d::Error::InvalidHitArea(_))
     ));
     assert_eq!(s.len(), before);
+}
+
+/// An animation from a sheet shows its first frame at the sheet's anchor from the first frame drawn, before any
+/// update: the node made of the frame is anchored already, and the first update moves nothing.
+#[test]
+fn a_sheet_animation_stands_at_its_anchor_before_the_first_update() {
+    let mut r = renderer();
+    let sheet = critters(&mut r);
+    let mut scene = Scene::new();
+    let id = scene
+        .add(
+            scene.root(),
+            Node::sprite(sheet.frame("blob_walk_0.png").unwrap()).at(48.0, 96.0),
+        )
+        .unwrap();
+    let before = scene.world_bounds(id).unwrap();
+    // Bottom-centre at (48, 96): the untrimmed 48x48 box spans 24..72, 48..96.
+    assert_eq!(
+        (before.min.x, before.min.y, before.max.x, before.max.y),
+        (24.0, 48.0, 72.0, 96.0)
+    );
+    let first = render(&mut r, &scene, 96, 96, CLEAR);
+    let mut anim = AnimatedSprite::from_sheet(id, &sheet, "blob_walk").unwrap();
+    anim.play();
+    anim.update(&mut scene, 0.0).unwrap();
+    let after = scene.world_bounds(id).unwrap();
+    assert_eq!(before, after, "the first update moved the sprite");
+    assert!(first == render(&mut r, &scene, 96, 96, CLEAR));
 }

@@ -23,7 +23,22 @@ pub(crate) struct Animation {
 
 /// Named frames of one texture, and named animations (lists of frames), from TexturePacker JSON. Every frame is
 /// a [`Texture`] on the sheet's one texture (trimmed and rotated frames keep their untrimmed size and draw
-/// upright), so a sheet's sprites batch together.
+/// upright), so a sheet's sprites batch together. Each frame carries the anchor the sheet gives it.
+///
+/// ```
+/// use stage2d::{Node, Renderer, Sampling, Scene, Spritesheet};
+/// # fn main() -> stage2d::Result<()> {
+/// let mut renderer = Renderer::new_headless(Default::default())?;
+/// let image = renderer.load_texture("assets/critters.png", Sampling::NEAREST)?;
+/// let json = std::fs::read("assets/critters.json").unwrap();
+/// let sheet = Spritesheet::from_json(&json, image, "critters.json")?;
+/// let mut scene = Scene::new();
+/// // Anchored bottom-centre, as the sheet says.
+/// let bird = scene.add(scene.root(), Node::sprite(sheet.try_frame("bird_flap_0.png")?).at(50.0, 80.0))?;
+/// assert_eq!(sheet.animation_names().count(), 3);
+/// # let _ = bird;
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Spritesheet {
     texture: Texture,
@@ -78,7 +93,10 @@ impl Spritesheet {
                     )
                 })?;
             by_name.insert(f.name.clone(), i);
-            frames.push((f.name, t, f.anchor.map(Vec2::from)));
+            let anchor = f.anchor.map(Vec2::from);
+            // The frame carries its anchor, so a sprite made of it starts anchored (PixiJS's defaultAnchor).
+            let t = t.with_default_anchor(anchor.unwrap_or(Vec2::ZERO));
+            frames.push((f.name, t, anchor));
         }
         let animations = data
             .animations
@@ -143,7 +161,8 @@ impl Spritesheet {
         self.image.as_deref()
     }
 
-    /// The frame called `name` (as in the JSON, e.g. `"hero_walk_0.png"`).
+    /// The frame called `name` (as in the JSON, e.g. `"hero_walk_0.png"`), carrying the sheet's anchor for it as
+    /// its [default anchor](Texture::default_anchor): `Node::sprite(frame)` is anchored as the sheet says.
     pub fn frame(&self, name: &str) -> Option<Texture> {
         self.by_name.get(name).map(|&i| self.frames[i].1)
     }

@@ -5,6 +5,7 @@
 //! instead of drawing another texture.
 
 use crate::{Error, Result, TextureId};
+use glam::Vec2;
 
 /// Texture filtering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -96,8 +97,13 @@ pub const MAX_TEXTURE_SIDE: u32 = 1 << 16;
 /// pixels sit inside it, so a sprite of it has the untrimmed size) and **rotated** (stored turned 90 degrees
 /// clockwise in the image, as TexturePacker does; drawn upright).
 ///
-/// 28 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
-/// coordinates are worked out from the frame when needed rather than stored.
+/// A texture also carries a **default anchor** (PixiJS's `defaultAnchor`): a sprite made of it
+/// ([`Sprite::new`](crate::Sprite::new), [`Node::sprite`](crate::Node::sprite)) starts with that anchor. A
+/// spritesheet's frames carry the anchor (or pivot) the sheet gives them; other textures have `(0, 0)`.
+///
+/// 32 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
+/// coordinates are worked out from the frame when needed rather than stored, and the default anchor is kept in
+/// 16-bit fixed point (steps of 1/4096, from -8 to 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Texture {
     id: TextureId,
@@ -108,7 +114,12 @@ pub struct Texture {
     /// `[offset x | ROTATED, offset y, untrimmed width, untrimmed height]`: where the stored pixels sit inside the
     /// untrimmed rectangle. An untrimmed width of 0 means untrimmed (the untrimmed size is the frame's).
     trim: [u16; 4],
+    /// The default anchor in units of 1/[`ANCHOR_ONE`].
+    anchor: [i16; 2],
 }
+
+/// The fixed-point unit of [`Texture::default_anchor`]: 4096 steps to 1.
+const ANCHOR_ONE: f32 = 4096.0;
 
 /// The bit of `Texture::trim[0]` marking a frame stored rotated.
 const ROTATED: u16 = 1 << 15;
@@ -135,7 +146,35 @@ impl Texture {
             frame: [x as u16, y as u16, less_one(fw), less_one(fh)],
             size: size.map(less_one),
             trim: [0; 4],
+            anchor: [0; 2],
         }
+    }
+
+    /// The anchor a sprite of this texture starts with (PixiJS's `defaultAnchor`): a sheet frame's anchor or
+    /// pivot, `(0, 0)` (top-left) otherwise.
+    pub fn default_anchor(&self) -> Vec2 {
+        Vec2::new(self.anchor[0] as f32, self.anchor[1] as f32) / ANCHOR_ONE
+    }
+
+    /// This texture with `anchor` as its default anchor, kept to 1/4096 and clamped to `-8..8` (a non-finite
+    /// component is 0).
+    ///
+    /// ```
+    /// # fn f(texture: stage2d::Texture) {
+    /// use stage2d::{glam::Vec2, Node};
+    /// let centred = texture.with_default_anchor(Vec2::splat(0.5));
+    /// let node = Node::sprite(centred); // anchored at its centre
+    /// # }
+    /// ```
+    pub fn with_default_anchor(mut self, anchor: Vec2) -> Texture {
+        let q = |v: f32| match v.is_finite() {
+            true => (v * ANCHOR_ONE)
+                .round()
+                .clamp(i16::MIN as f32, i16::MAX as f32) as i16,
+            false => 0,
+        };
+        self.anchor = [q(anchor.x), q(anchor.y)];
+        self
     }
 
     /// A handle to storage slot 0 (a renderer's white texture) with the given size; for CPU-only benchmarks of
@@ -353,7 +392,14 @@ mod tests {
         assert_eq!(f.frame_rect(), [MAX_TEXTURE_SIDE - 1, 0, 1, 1]);
         assert_eq!(f.uvs()[2], 1.0);
         assert!(t.frame(MAX_TEXTURE_SIDE - 1, 0, 2, 1).is_err());
-        assert_eq!(std::mem::size_of::<Texture>(), 28);
+        assert_eq!(std::mem::size_of::<Texture>(), 32);
+        // The default anchor in 1/4096 steps, clamped, non-finite as 0.
+        let a = t.with_default_anchor(Vec2::new(0.5, 0.3));
+        assert_eq!(a.default_anchor().x, 0.5);
+        assert!((a.default_anchor().y - 0.3).abs() <= 0.5 / 4096.0);
+        assert_eq!(a.id(), t.id());
+        let wild = t.with_default_anchor(Vec2::new(f32::NAN, 100.0));
+        assert_eq!(wild.default_anchor(), Vec2::new(0.0, 32767.0 / 4096.0));
     }
 
     proptest::proptest! {

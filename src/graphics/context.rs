@@ -184,7 +184,22 @@ pub enum Instruction {
     },
 }
 
-/// A recording of shapes and how to paint them. Put it in an `Arc` to share it between nodes.
+/// A recording of shapes and how to paint them (PixiJS's `Graphics` and `GraphicsContext`): build a path or a
+/// shape, then `fill`, `stroke` or `cut` (a hole in the last fill). Put it in an `Arc` to share it between nodes.
+///
+/// ```
+/// use stage2d::{Color, GraphicsContext, Node, Scene, StrokeStyle};
+/// let mut g = GraphicsContext::new();
+/// g.round_rect(0.0, 0.0, 120.0, 80.0, 12.0)
+///     .fill(Color::hex(0x2ecc71))
+///     .stroke(StrokeStyle::new(4.0, Color::WHITE));
+/// g.circle(60.0, 40.0, 20.0).cut(); // a hole
+/// g.move_to(0.0, 100.0).line_to(120.0, 100.0).stroke(StrokeStyle::new(2.0, Color::BLACK));
+/// let mut scene = Scene::new();
+/// let card = scene.add(scene.root(), Node::graphics(g).at(40.0, 40.0))?;
+/// assert!(scene.world_bounds(card).unwrap().max.y >= 140.0);
+/// # Ok::<(), stage2d::Error>(())
+/// ```
 #[derive(Debug, PartialEq)]
 pub struct GraphicsContext {
     id: u64,

@@ -276,7 +276,8 @@ impl Node {
         }
     }
 
-    /// A sprite node showing `texture`, anchored top-left.
+    /// A sprite node showing `texture`, anchored at the texture's [default anchor](Texture::default_anchor) (a
+    /// sheet frame's anchor; top-left otherwise), as PixiJS's sprites are.
     pub fn sprite(texture: Texture) -> Node {
         Node::of(NodeKind::Sprite(Sprite::new(texture)))
     }

@@ -16,11 +16,12 @@ pub struct Sprite {
 }
 
 impl Sprite {
-    /// A sprite of the whole `texture` (or frame), anchored at its top-left corner.
+    /// A sprite of the whole `texture` (or frame), anchored at the texture's
+    /// [default anchor](Texture::default_anchor): a sheet frame's anchor, top-left otherwise.
     pub fn new(texture: Texture) -> Sprite {
         Sprite {
             texture,
-            anchor: Vec2::ZERO,
+            anchor: texture.default_anchor(),
             size: None,
         }
     }

@@ -26,6 +26,18 @@ use std::sync::Arc;
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A text label or paragraph. Setters that change the layout bump its version; colour and anchor do not.
+///
+/// ```
+/// use stage2d::{Align, Color, Font, Node, Scene, Text};
+/// let font = Font::builtin(); // or Font::load("my-font.ttf")?
+/// let label = Text::new("Gold: 120\nLives: 3", &font, 24.0)
+///     .colored(Color::hex(0xffd700))
+///     .aligned(Align::Right)
+///     .anchored(1.0, 0.0); // its top-right corner at the node's position
+/// let mut scene = Scene::new();
+/// scene.add(scene.root(), Node::text(label).at(780.0, 10.0))?;
+/// # Ok::<(), stage2d::Error>(())
+/// ```
 #[derive(Debug, PartialEq)]
 pub struct Text {
     id: u64,
