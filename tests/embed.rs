@@ -93,6 +93,34 @@ fn scene(r: &mut Renderer) -> Scene {
     s
 }
 
+/// Begins a pass on `view` cleared to black, with `stencil` (a Stencil8 attachment) cleared to 0.
+fn stencil8_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    stencil: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: stencil,
+            depth_ops: None,
+            stencil_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(0),
+                store: wgpu::StoreOp::Discard,
+            }),
+        }),
+        ..Default::default()
+    })
+}
+
 /// Begins the host's pass on `target` (cleared to `clear`), with a `Depth24PlusStencil8` attachment and, for
 /// MSAA, a 4x colour attachment resolved into `target`; runs `draw` in it and submits.
 fn stencil_desc(samples: u32) -> TargetDesc {
@@ -307,26 +335,7 @@ fn a_stencil8_pass_and_an_encoder_the_caller_submits_work_too() {
         let mut encoder = device.create_command_encoder(&Default::default());
         r.prepare_with_encoder(&mut encoder, &s, &desc).unwrap();
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target.view(),
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &stencil,
-                    depth_ops: None,
-                    stencil_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(0),
-                        store: wgpu::StoreOp::Discard,
-                    }),
-                }),
-                ..Default::default()
-            });
+            let mut pass = stencil8_pass(&mut encoder, target.view(), &stencil);
             r.record(&mut pass, &desc).unwrap();
         }
         queue.submit([encoder.finish()]);
@@ -499,26 +508,7 @@ fn read_texture_reads_the_callers_own_texture_back() {
     r.prepare(&s, &desc).unwrap();
     let mut encoder = device.create_command_encoder(&Default::default());
     {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &stencil,
-                depth_ops: None,
-                stencil_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-            }),
-            ..Default::default()
-        });
+        let mut pass = stencil8_pass(&mut encoder, &view, &stencil);
         r.record(&mut pass, &desc).unwrap();
     }
     queue.submit([encoder.finish()]);

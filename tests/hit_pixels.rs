@@ -160,11 +160,29 @@ fn hits_match_the_drawn_pixels() {
     });
 }
 
+/// A red 40x40 sprite at the origin of `parent` and a blue one over its lower right, both hit-testable; their
+/// overlap is around (30, 30).
+fn red_under_blue(
+    r: &mut stage2d::Renderer,
+    scene: &mut Scene,
+    parent: stage2d::NodeId,
+) -> (stage2d::NodeId, stage2d::NodeId) {
+    let red = common::solid(r, 2, 2, [255, 0, 0, 255]);
+    let blue = common::solid(r, 2, 2, [0, 0, 255, 255]);
+    let sprite = |t, at: f32| {
+        Node::sprite(t)
+            .sized(40.0, 40.0)
+            .at(at, at)
+            .with_event_mode(EventMode::Static)
+    };
+    let a = scene.add(parent, sprite(red, 0.0)).unwrap();
+    let b = scene.add(parent, sprite(blue, 20.0)).unwrap();
+    (a, b)
+}
+
 #[test]
 fn z_index_orders_drawing_and_hits_alike() {
     let mut r = common::renderer();
-    let red = common::solid(&mut r, 2, 2, [255, 0, 0, 255]);
-    let blue = common::solid(&mut r, 2, 2, [0, 0, 255, 255]);
     let mut scene = Scene::new();
     let root = scene.root();
     // Inside a render group too: a reorder rebuilds it.
@@ -172,15 +190,7 @@ fn z_index_orders_drawing_and_hits_alike() {
         .add(root, Node::container().as_render_group())
         .unwrap();
     scene.set_sortable_children(layer, true).unwrap();
-    let a = scene
-        .add(layer, Node::sprite(red).sized(40.0, 40.0))
-        .unwrap();
-    let b = scene
-        .add(layer, Node::sprite(blue).sized(40.0, 40.0).at(20.0, 20.0))
-        .unwrap();
-    for id in [a, b] {
-        scene.set_event_mode(id, EventMode::Static).unwrap();
-    }
+    let (a, b) = red_under_blue(&mut r, &mut scene, layer);
     let overlap = Vec2::new(30.5, 30.5);
     let img = common::render(&mut r, &scene, 64, 64, Color::BLACK);
     common::probe(&img, 30, 30, [0, 0, 255, 255], 0);
@@ -208,15 +218,7 @@ fn a_z_index_sorts_its_parent_without_a_second_call_as_in_pixijs() {
     let mut scene = Scene::new();
     let root = scene.root();
     let layer = scene.add(root, Node::container()).unwrap();
-    let a = scene
-        .add(layer, Node::sprite(red).sized(40.0, 40.0))
-        .unwrap();
-    let b = scene
-        .add(layer, Node::sprite(blue).sized(40.0, 40.0).at(20.0, 20.0))
-        .unwrap();
-    for id in [a, b] {
-        scene.set_event_mode(id, EventMode::Static).unwrap();
-    }
+    let (a, b) = red_under_blue(&mut r, &mut scene, layer);
     let overlap = Vec2::new(30.5, 30.5);
     // PixiJS v8: setting zIndex sets the parent's sortableChildren.
     scene.set_z_index(a, 1).unwrap();

@@ -60,24 +60,32 @@ fn xvfb() -> Option<Xvfb> {
     Some(Xvfb(child, format!(":{n}")))
 }
 
-#[test]
-fn bunnymark_runs_in_a_window_under_xvfb_and_prints_its_stats() {
-    let bin = example("bunnymark");
+/// Runs example `name` with `args` in a window on `x` (from the crate's root, where its assets are), checks it
+/// exited 0 and returns what it printed: stdout, then stderr.
+fn run_windowed(x: &Xvfb, name: &str, args: &[&str]) -> (String, String) {
+    let bin = example(name);
     assert!(bin.exists(), "{} was not built", bin.display());
-    let Some(x) = xvfb() else { return };
     let out = Command::new(&bin)
-        .args(["--frames", "20", "--sprites", "200"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("DISPLAY", &x.1)
         .env_remove("WAYLAND_DISPLAY")
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
         out.status.success(),
-        "exit {:?}\nstdout: {stdout}\nstderr: {stderr}",
+        "{name}: exit {:?}\nstdout: {stdout}\nstderr: {stderr}",
         out.status
     );
+    (stdout, stderr)
+}
+
+#[test]
+fn bunnymark_runs_in_a_window_under_xvfb_and_prints_its_stats() {
+    let Some(x) = xvfb() else { return };
+    let (stdout, stderr) = run_windowed(&x, "bunnymark", &["--frames", "20", "--sprites", "200"]);
     assert!(
         stdout.contains("\"mode\":\"window\""),
         "did not run windowed: {stdout} {stderr}"
@@ -88,19 +96,8 @@ fn bunnymark_runs_in_a_window_under_xvfb_and_prints_its_stats() {
 
 #[test]
 fn the_hello_example_builds_its_app_in_run_with_and_follows_a_resize() {
-    let bin = example("hello");
-    assert!(bin.exists(), "{} was not built", bin.display());
     let Some(x) = xvfb() else { return };
-    let out = Command::new(&bin)
-        .args(["--frames", "40", "--resize-at", "5"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("DISPLAY", &x.1)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr) = run_windowed(&x, "hello", &["--frames", "40", "--resize-at", "5"]);
     // App::resized heard the new size, and the bunny was centred in it.
     assert!(stdout.contains("last 500x400"), "{stdout}\n{stderr}");
     assert!(stdout.contains("Vec2(250.0, 200.0)"), "{stdout}");

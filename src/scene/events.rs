@@ -7,7 +7,7 @@
 //! nodes, the one being dispatched to included: the propagation path is fixed when an event starts, and a node
 //! removed on the way is skipped.
 
-use crate::scene::interact::{Cursor, EventMode};
+use crate::scene::pointer::{Cursor, EventMode};
 use crate::{Error, NodeId, Result, Scene};
 use glam::Vec2;
 use rustc_hash::{FxHashMap, FxHashSet};

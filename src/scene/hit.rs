@@ -17,9 +17,8 @@
 //! what the figures in BENCHMARKS.md come from.
 
 use crate::scene::aabb::Aabb;
-use crate::scene::interact::{
-    to_local, BoundsFrame, EventMode, HitFrame, LocalEntry, QueryCache, Rect,
-};
+use crate::scene::interact::{to_local, BoundsFrame, HitFrame, LocalEntry, QueryCache};
+use crate::scene::pointer::{EventMode, Rect};
 use crate::scene::Scene;
 use crate::{NodeId, Transform};
 use glam::Vec2;

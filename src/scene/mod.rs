@@ -24,10 +24,12 @@ pub(crate) mod events;
 pub(crate) mod hit;
 pub(crate) mod interact;
 pub(crate) mod node;
+pub(crate) mod pointer;
 pub(crate) mod sprite;
 
 use crate::base::handle::{next_generation, Owner, MAX_SLOTS};
-use crate::scene::interact::{Cursor, EventMode, HitArea, QueryCache};
+use crate::scene::interact::QueryCache;
+use crate::scene::pointer::{Cursor, EventMode, HitArea};
 use crate::{Error, Node, NodeId, NodeProps, Result, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
