@@ -409,3 +409,35 @@ fn a_render_texture_samples_as_its_options_say() {
         shown[1]
     );
 }
+
+/// `render_node` of a node without a parent (PixiJS's `generateTexture(graphics)`) draws it with its own fill
+/// colour, tint and alpha; it drew the node opaque white (the walk's start was drawn as a mask shape).
+#[test]
+fn render_node_of_a_detached_node_keeps_its_colour_tint_and_alpha() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let mut s = Scene::new();
+    let mut g = GraphicsContext::new();
+    g.rect(0.0, 0.0, 8.0, 8.0).fill(Color::rgb(0.0, 1.0, 0.0));
+    let shape = s.add_detached(Node::graphics(g));
+    let sprite = s.add_detached(
+        Node::sprite(white)
+            .sized(8.0, 8.0)
+            .tinted(Color::BLUE)
+            .with_alpha(0.5),
+    );
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(8, 8))
+        .unwrap();
+    r.render_node(&s, shape, &rt, Some(Color::BLACK)).unwrap();
+    probe(&r.read_pixels(&rt).unwrap(), 4, 4, [0, 255, 0, 255], 0);
+    r.render_node(&s, sprite, &rt, Some(Color::BLACK)).unwrap();
+    probe(&r.read_pixels(&rt).unwrap(), 4, 4, [0, 0, 128, 255], 1);
+    // The scene root's own tint passes down too.
+    let mut t = Scene::new();
+    t.get_mut(t.root()).unwrap().tint = Color::RED;
+    t.add(t.root(), Node::sprite(white).sized(8.0, 8.0))
+        .unwrap();
+    r.render(&t, &rt, Some(Color::BLACK)).unwrap();
+    probe(&r.read_pixels(&rt).unwrap(), 4, 4, [255, 0, 0, 255], 0);
+}

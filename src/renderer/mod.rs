@@ -166,7 +166,26 @@ impl Renderer {
 
     /// Draws the subtree of `node` into `target`, with `node` as the root: its own transform applies, its
     /// ancestors' do not, and it is drawn even if it is hidden (so a subtree can live hidden in the scene and be
-    /// cached into a texture). Drawing a target's own texture into it is [`Error::FeedbackLoop`](crate::Error::FeedbackLoop).
+    /// cached into a texture). Drawing a target's own texture into it is
+    /// [`Error::FeedbackLoop`](crate::Error::FeedbackLoop). PixiJS's `generateTexture`:
+    ///
+    /// ```
+    /// use stage2d::{Color, GraphicsContext, Node, RenderTextureOptions, Renderer, Scene};
+    /// # fn main() -> stage2d::Result<()> {
+    /// let mut renderer = Renderer::new_headless(Default::default())?;
+    /// let mut scene = Scene::new();
+    /// let mut g = GraphicsContext::new();
+    /// g.circle(16.0, 16.0, 16.0).fill(Color::hex(0xe74c3c));
+    /// let badge = scene.add_detached(Node::graphics(g));
+    /// // Drawn once into a texture, then shown by as many sprites as needed.
+    /// let rt = renderer.create_render_texture(RenderTextureOptions::new(32, 32))?;
+    /// renderer.render_node(&scene, badge, &rt, Some(Color::TRANSPARENT))?;
+    /// for i in 0..3 {
+    ///     scene.add(scene.root(), Node::sprite(rt.texture()).at(40.0 * i as f32, 0.0))?;
+    /// }
+    /// assert_eq!(renderer.read_pixels(&rt)?.get_pixel(16, 16).0, [0xe7, 0x4c, 0x3c, 255]);
+    /// # Ok(()) }
+    /// ```
     pub fn render_node(
         &mut self,
         scene: &Scene,

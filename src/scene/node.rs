@@ -223,7 +223,29 @@ impl NodeProps {
 /// A node to add to a [`Scene`](crate::Scene): its transform and its other properties, which the scene keeps
 /// apart (read and change them through [`Scene::transform_mut`](crate::Scene::transform_mut) and
 /// [`Scene::get_mut`](crate::Scene::get_mut)). Built with the constructors and builder methods below:
-/// `Node::sprite(texture).at(100.0, 80.0).anchor(0.5, 1.0)`.
+///
+/// ```
+/// use stage2d::{BlendMode, Color, Cursor, EventMode, Node, Renderer, Scene};
+/// # fn main() -> stage2d::Result<()> {
+/// let renderer = Renderer::new_headless(Default::default())?;
+/// let white = renderer.white_texture();
+/// let mut scene = Scene::new();
+/// let hud = scene.add(scene.root(), Node::container().at(10.0, 10.0))?;
+/// let button = scene.add(
+///     hud,
+///     Node::sprite(white)
+///         .sized(120.0, 32.0)
+///         .anchor(0.5, 0.5)
+///         .at(60.0, 16.0)
+///         .tinted(Color::hex(0x3498db))
+///         .with_alpha(0.9)
+///         .blended(BlendMode::Normal)
+///         .with_event_mode(EventMode::Static)
+///         .with_cursor(Cursor::Pointer),
+/// )?;
+/// assert_eq!(scene.cursor(button), Some(Cursor::Pointer));
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Node {
     /// Where the node sits in its parent.

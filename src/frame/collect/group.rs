@@ -255,7 +255,8 @@ impl Groups {
                 if !slot.node.visible {
                     continue;
                 }
-                if let Some((ci, true)) = visit_slot(&mut g, caches, child, slot, inh, false) {
+                if let Some((ci, true)) = visit_slot(&mut g, caches, child, slot, inh, false, false)
+                {
                     stack.push((child, 0, ci));
                 }
             }

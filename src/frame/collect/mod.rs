@@ -348,7 +348,7 @@ impl Collector {
                             }
                         }
                     } else {
-                        visit_slot(&mut cx, &mut self.caches, child, slot, inh, false);
+                        visit_slot(&mut cx, &mut self.caches, child, slot, inh, false, false);
                     }
                 } else {
                     next = Some((i, child));
@@ -454,7 +454,8 @@ impl Collector {
             }
             Measure::Paused { .. } => cx.track = false,
         }
-        match visit_slot(cx, &mut self.caches, id, slot, parent, root) {
+        // The walk's start is drawn even if hidden, with its own colour, alpha and blend mode.
+        match visit_slot(cx, &mut self.caches, id, slot, parent, false, root) {
             Some((inh, true)) => {
                 if node.render_group && self.groups.draw(&mut self.caches, cx, id, &inh) {
                     self.finish_measure(cx, id, measure, Some(&inh.matrix));

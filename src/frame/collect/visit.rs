@@ -352,10 +352,11 @@ pub(super) fn visit<F: Fn(TextureId) -> bool>(
     mask: bool,
 ) -> Option<(Inherited, bool)> {
     let slot = cx.scene.slot(id)?;
-    visit_slot(cx, caches, id, slot, parent, mask)
+    visit_slot(cx, caches, id, slot, parent, mask, mask)
 }
 
-/// [`visit`] for a slot already looked up.
+/// [`visit`] for a slot already looked up. A hidden node is drawn with `even_hidden` (the walk's start, and any
+/// node in `mask` mode); otherwise left out with its subtree.
 #[inline(always)]
 pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
     cx: &mut Ctx<'_, F>,
@@ -364,9 +365,10 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
     slot: crate::scene::SlotRef<'_>,
     parent: Inherited,
     mask: bool,
+    even_hidden: bool,
 ) -> Option<(Inherited, bool)> {
     let node = slot.node;
-    if !node.visible && !mask {
+    if !node.visible && !even_hidden {
         return None;
     }
     let matrix = parent.matrix * slot.transform.matrix();
