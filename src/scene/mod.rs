@@ -744,11 +744,25 @@ impl Scene {
     /// The node's transform to scene space (pixels): the product of the local transforms of its ancestors (the
     /// root's included, or up to a detached node) and its own. `None` if the node was removed.
     pub fn world_transform(&self, id: NodeId) -> Option<glam::Affine2> {
+        self.transform_under(None, id)
+    }
+
+    /// The product of the local transforms from `start` (its own included) down to `id`'s, if `start` is `id` or
+    /// an ancestor of it; otherwise (and with `None`) `id`'s world transform. `None` if a node on the way was
+    /// removed. A walk from `start` draws `id` with this transform.
+    pub(crate) fn transform_under(
+        &self,
+        start: Option<NodeId>,
+        id: NodeId,
+    ) -> Option<glam::Affine2> {
         let mut m = self.transform(id)?.matrix();
-        let mut up = self.parent(id);
-        while let Some(p) = up {
+        let mut at = id;
+        while Some(at) != start {
+            let Some(p) = self.parent(at) else {
+                break;
+            };
             m = self.transform(p)?.matrix() * m;
-            up = self.parent(p);
+            at = p;
         }
         Some(m)
     }

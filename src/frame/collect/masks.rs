@@ -10,23 +10,6 @@ use crate::scene::Scene;
 use crate::{BlendMode, Color, Mask, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 
-/// The transform of `node` to the space the walk from `start` draws in: the product of the local transforms from
-/// `start` (its own included) down to `node`'s, if `start` is `node` or an ancestor of it; otherwise `node`'s world
-/// transform. `None` for a removed node.
-fn transform_from(scene: &Scene, start: Option<NodeId>, node: NodeId) -> Option<Affine2> {
-    let mut m = scene.transform(node)?.matrix();
-    let mut at = node;
-    while Some(at) != start {
-        let Some(p) = scene.parent(at) else {
-            // Not under `start`: the world transform (which this product already is).
-            return Some(m);
-        };
-        m = scene.transform(p)?.matrix() * m;
-        at = p;
-    }
-    Some(m)
-}
-
 impl Collector {
     /// Pushes `mask` for the node `target`; `None` when the target's subtree must not be drawn.
     pub(super) fn push_mask<F: Fn(TextureId) -> bool>(
@@ -42,7 +25,7 @@ impl Collector {
         // included); one elsewhere in the tree by its world transform; a detached mask's parent is the target's
         // origin. A removed mask (or ancestor) gives `None`.
         let parent = match scene.parent(mask.node) {
-            Some(p) => transform_from(scene, self.start, p),
+            Some(p) => scene.transform_under(self.start, p),
             None => Some(Affine2::IDENTITY),
         };
         let (Some(parent), Some(transform)) = (parent, scene.transform(mask.node)) else {
