@@ -35,12 +35,13 @@ LAYERS = {
     "base": set(),
     "graphics": {"base"},
     "text": {"base"},
-    "scene": {"base", "graphics", "text"},
+    "filter": {"base"},
+    "scene": {"base", "graphics", "text", "filter"},
     "assets": {"base", "scene"},
-    "gpu": {"base", "graphics", "text"},
-    "frame": {"base", "graphics", "text", "scene", "assets", "gpu"},
-    "renderer": {"base", "graphics", "text", "scene", "assets", "gpu", "frame"},
-    "app": {"base", "graphics", "text", "scene", "assets", "gpu", "frame", "renderer"},
+    "gpu": {"base", "graphics", "text", "filter"},
+    "frame": {"base", "graphics", "text", "filter", "scene", "assets", "gpu"},
+    "renderer": {"base", "graphics", "text", "filter", "scene", "assets", "gpu", "frame"},
+    "app": {"base", "graphics", "text", "filter", "scene", "assets", "gpu", "frame", "renderer"},
 }
 
 

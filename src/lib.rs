@@ -101,6 +101,7 @@
 pub mod app;
 mod assets;
 mod base;
+pub mod filter;
 mod frame;
 mod gpu;
 pub mod graphics;
@@ -116,7 +117,11 @@ pub use base::color::Color;
 pub use base::error::{Error, Result};
 pub use base::handle::{NodeId, TextureId};
 pub use base::stats::{FrameStats, SkipList, Skipped, Stats};
-pub use base::texture::{Filter, Sampling, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
+pub use base::texture::{Sampling, ScaleMode, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
+pub use filter::{
+    Antialias, Blur, ColorMatrix, CustomFilter, Displacement, DropShadow, Effect, Filter, FilterShader, Glow,
+    Outline,
+};
 pub use frame::mask::MAX_STENCIL_DEPTH;
 pub use gpu::device::{instance_descriptor, select_adapter};
 pub use gpu::pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};

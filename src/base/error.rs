@@ -242,6 +242,18 @@ pub enum Error {
         /// Why it failed.
         source: image::ImageError,
     },
+    /// A custom filter shader that does not parse, validate or bind what a filter may bind; `line` counts in
+    /// the source given (the prelude is not counted).
+    #[error("filter shader{}: {message}", .line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    FilterShader {
+        /// The line of the source given, when the error has one.
+        line: Option<u32>,
+        /// naga's message (or what binding is wrong).
+        message: String,
+    },
+    /// A filter or filter setting that cannot be used.
+    #[error("invalid filter: {0}")]
+    InvalidFilter(String),
 }
 
 /// `Result` with stage2d's [`Error`].

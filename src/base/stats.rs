@@ -107,6 +107,21 @@ pub struct FrameStats {
     pub record_ns: u64,
     /// Nanoseconds spent in `Queue::submit`.
     pub submit_ns: u64,
+    /// Filtered nodes drawn (each into an intermediate texture, then back as one quad).
+    pub filtered_nodes: u64,
+    /// Intermediate textures the filtered nodes were packed into: nodes sharing their filters' settings share
+    /// one, and its passes run once for all of them.
+    pub filter_groups: u64,
+    /// Filter passes run (each a render pass over an intermediate texture).
+    pub filter_passes: u64,
+    /// Render passes begun besides the frame's own (filtered content and filter passes): render-target
+    /// switches.
+    pub target_switches: u64,
+    /// Filters skipped for bad input (non-finite settings, a custom filter's uniform bytes of the wrong size,
+    /// a missing displacement map, a foreign shader), each logged once a frame.
+    pub filters_skipped: u64,
+    /// Bytes of filter uniforms written.
+    pub uniform_bytes: u64,
 }
 
 impl FrameStats {
@@ -170,6 +185,12 @@ impl FrameStats {
             prepare_ns,
             record_ns,
             submit_ns,
+            filtered_nodes,
+            filter_groups,
+            filter_passes,
+            target_switches,
+            filters_skipped,
+            uniform_bytes,
         );
     }
 }

@@ -7,10 +7,10 @@
 use crate::{Error, Result, TextureId};
 use glam::Vec2;
 
-/// Texture filtering.
+/// How a texture is filtered when scaled (PixiJS's `scaleMode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Filter {
+pub enum ScaleMode {
     /// Bilinear.
     #[default]
     Linear,
@@ -35,11 +35,11 @@ pub enum Wrap {
 #[non_exhaustive]
 pub struct Sampling {
     /// Filtering for magnification and minification.
-    pub filter: Filter,
+    pub filter: ScaleMode,
     /// Addressing in both directions.
     pub wrap: Wrap,
     /// Create the texture with a full mip chain, generated on the GPU when its pixels are written, and blend
-    /// between levels when sampling (trilinear with [`Filter::Linear`]): a sprite drawn much smaller than its
+    /// between levels when sampling (trilinear with [`ScaleMode::Linear`]): a sprite drawn much smaller than its
     /// texture shows an average of its texels instead of a shimmering subset. Costs a third more memory.
     /// Applies to textures made from pixels (not render textures or glyph pages).
     pub mipmaps: bool,
@@ -48,19 +48,19 @@ pub struct Sampling {
 impl Sampling {
     /// Nearest filtering, clamped.
     pub const NEAREST: Sampling = Sampling {
-        filter: Filter::Nearest,
+        filter: ScaleMode::Nearest,
         wrap: Wrap::Clamp,
         mipmaps: false,
     };
     /// Linear filtering, clamped (the default).
     pub const LINEAR: Sampling = Sampling {
-        filter: Filter::Linear,
+        filter: ScaleMode::Linear,
         wrap: Wrap::Clamp,
         mipmaps: false,
     };
     /// Linear filtering between texels and between mip levels, clamped: for textures drawn at many scales.
     pub const TRILINEAR: Sampling = Sampling {
-        filter: Filter::Linear,
+        filter: ScaleMode::Linear,
         wrap: Wrap::Clamp,
         mipmaps: true,
     };
@@ -74,7 +74,7 @@ impl Sampling {
     }
 
     /// The same sampling with `filter`.
-    pub const fn with_filter(self, filter: Filter) -> Sampling {
+    pub const fn with_filter(self, filter: ScaleMode) -> Sampling {
         Sampling { filter, ..self }
     }
 

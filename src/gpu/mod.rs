@@ -12,6 +12,7 @@
 pub(crate) mod attachments;
 pub(crate) mod buffer;
 pub(crate) mod device;
+pub(crate) mod filters;
 #[cfg(feature = "text")]
 pub(crate) mod glyph_pages;
 pub(crate) mod mipmaps;

@@ -17,6 +17,8 @@ pub(crate) enum Retired {
     Texture(wgpu::Texture),
     /// A bind group: dropped when released.
     BindGroup(wgpu::BindGroup),
+    /// A buffer: destroyed when released.
+    Buffer(wgpu::Buffer),
 }
 
 /// What the queue does with an object whose last frame has finished.
@@ -30,6 +32,7 @@ impl Release for Retired {
         match self {
             Retired::Texture(t) => t.destroy(),
             Retired::BindGroup(g) => drop(g),
+            Retired::Buffer(b) => b.destroy(),
         }
     }
 }

@@ -193,8 +193,8 @@ impl TextureSystem {
             return i;
         }
         let filter = match sampling.filter {
-            crate::Filter::Linear => wgpu::FilterMode::Linear,
-            crate::Filter::Nearest => wgpu::FilterMode::Nearest,
+            crate::ScaleMode::Linear => wgpu::FilterMode::Linear,
+            crate::ScaleMode::Nearest => wgpu::FilterMode::Nearest,
         };
         let address = match sampling.wrap {
             crate::Wrap::Clamp => wgpu::AddressMode::ClampToEdge,
@@ -207,7 +207,7 @@ impl TextureSystem {
             mag_filter: filter,
             min_filter: filter,
             mipmap_filter: match (sampling.mipmaps, sampling.filter) {
-                (true, crate::Filter::Linear) => wgpu::MipmapFilterMode::Linear,
+                (true, crate::ScaleMode::Linear) => wgpu::MipmapFilterMode::Linear,
                 _ => wgpu::MipmapFilterMode::Nearest,
             },
             ..Default::default()
@@ -336,6 +336,56 @@ impl TextureSystem {
             view,
             sampler,
         });
+    }
+
+    /// The view and sampler of a live texture.
+    pub fn view_and_sampler(&self, id: TextureId) -> Option<(&wgpu::TextureView, &wgpu::Sampler)> {
+        if !self.is_live(id) {
+            return None;
+        }
+        let gpu = self.slots[id.slot()].gpu.as_ref()?;
+        Some((&gpu.view, &self.samplers[gpu.sampler]))
+    }
+
+    /// Gives the reserved (or live) `id` storage a filter can draw into, of `size` pixels: kept when it
+    /// already has that size, else created (the old storage and the bind groups holding it go to the release
+    /// queue). Returns whether it was created. Only between frames or before a frame's bind groups are made.
+    pub fn set_render_storage(&mut self, id: TextureId, size: (u32, u32)) -> bool {
+        let slot = &self.slots[id.slot()];
+        debug_assert!(id.owned_by(self.owner) && slot.generation == id.generation);
+        if let Some(gpu) = &slot.gpu {
+            if (gpu.texture.width(), gpu.texture.height()) == size {
+                return false;
+            }
+        }
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("stage2d filter output"),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        self.stats.textures_created += 1;
+        let view = texture.create_view(&Default::default());
+        let sampler = self.sampler(Sampling::LINEAR);
+        if let Some(old) = self.slots[id.slot()].gpu.take() {
+            self.retired.push(Retired::Texture(old.texture));
+            self.retire_groups_of(id);
+        }
+        self.liveness += 1;
+        self.slots[id.slot()].gpu = Some(GpuTexture {
+            texture,
+            view,
+            sampler,
+        });
+        true
     }
 
     /// Makes a texture created elsewhere (a render target) drawable by sprites; returns its id.

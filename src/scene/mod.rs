@@ -29,7 +29,7 @@ pub(crate) mod sprite;
 
 use crate::base::handle::{next_generation, Owner, MAX_SLOTS};
 use crate::scene::interact::QueryCache;
-use crate::scene::pointer::{Cursor, EventMode, HitArea};
+use crate::scene::pointer::{Cursor, EventMode, HitArea, Rect};
 use crate::{Error, Node, NodeId, NodeProps, Result, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -86,7 +86,13 @@ impl SlotRef<'_> {
     /// Number of children.
     #[inline(always)]
     pub(crate) fn child_count(&self) -> u32 {
-        self.counts & !(MASKED | IS_MASK)
+        self.counts & !FLAGS
+    }
+
+    /// Whether the node has filters.
+    #[inline(always)]
+    pub(crate) fn filtered(&self) -> bool {
+        self.counts & FILTERED != 0
     }
 
     /// Whether the node has a mask.
@@ -101,10 +107,11 @@ impl SlotRef<'_> {
         self.counts & IS_MASK != 0
     }
 
-    /// Whether the node has a mask or is one: the walk's fast paths leave such nodes to the full visit.
+    /// Whether the node has a mask or is one, or has filters: the walk's fast paths leave such nodes to the
+    /// full visit.
     #[inline(always)]
     pub(crate) fn masks_involved(&self) -> bool {
-        self.counts & (MASKED | IS_MASK) != 0
+        self.counts & FLAGS != 0
     }
 }
 
@@ -121,15 +128,34 @@ const MASKED: u32 = 1 << 31;
 const IS_MASK: u32 = 1 << 30;
 const _: () = assert!(MAX_SLOTS <= IS_MASK);
 
+/// The bit of a slot's `counts` saying the node has filters (in `Scene::filters`).
+const FILTERED: u32 = 1 << 29;
+const _: () = assert!(MAX_SLOTS <= FILTERED);
+
+/// Bits of a slot's `counts` that are flags, not the child count.
+const FLAGS: u32 = MASKED | IS_MASK | FILTERED;
+
+/// A node's filters and the area they cover.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Filtered {
+    pub filters: Vec<crate::Filter>,
+    /// PixiJS's `filterArea`, in the node's own coordinates.
+    pub area: Option<Rect>,
+}
+
 impl Slot {
     /// Number of children.
     #[inline(always)]
     fn child_count(&self) -> u32 {
-        self.counts & !(MASKED | IS_MASK)
+        self.counts & !FLAGS
     }
 
     fn set_child_count(&mut self, n: u32) {
-        self.counts = (self.counts & (MASKED | IS_MASK)) | (n & !(MASKED | IS_MASK));
+        self.counts = (self.counts & FLAGS) | (n & !FLAGS);
+    }
+
+    fn set_filtered(&mut self, on: bool) {
+        self.counts = (self.counts & !FILTERED) | if on { FILTERED } else { 0 };
     }
 
     fn set_masked(&mut self, on: bool) {
@@ -207,6 +233,9 @@ pub struct Scene {
     interact: Vec<Interact>,
     /// Per slot: the mask set with [`Scene::set_mask`] (the slot's `masked` says whether to look).
     masks: Vec<Option<crate::Mask>>,
+    /// Per slot: the filters set with [`Scene::set_filters`] and the filter area (the slot's `FILTERED` bit
+    /// says whether to look).
+    filters: Vec<Option<Box<Filtered>>>,
     /// Bounds and hit-test caches (see `hit.rs`), filled by queries through `&self`.
     query: Mutex<QueryCache>,
     /// Nodes removed so far (event handlers of removed nodes are dropped when it moves).
@@ -250,6 +279,7 @@ impl Scene {
             structural: 1,
             interact: vec![Interact::default()],
             masks: vec![None],
+            filters: vec![None],
             query: Mutex::default(),
             removals: 0,
             dynamic: 0,
@@ -566,6 +596,7 @@ impl Scene {
                 self.transforms[slot as usize] = node.transform;
                 self.props[slot as usize] = node.props;
                 self.masks[slot as usize] = None;
+                self.filters[slot as usize] = None;
                 self.links[slot as usize].parent = parent;
                 self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
                 self.interact[slot as usize] = Interact::default();
@@ -586,6 +617,7 @@ impl Scene {
                 self.transforms.push(node.transform);
                 self.props.push(node.props);
                 self.masks.push(None);
+                self.filters.push(None);
                 self.links.push(Links {
                     parent,
                     children: Vec::new(),
@@ -704,6 +736,7 @@ impl Scene {
             if let Some(m) = self.masks[i].take() {
                 self.mask_used(m.node, false);
             }
+            self.filters[i] = None;
             if self.interact[i].event_mode == EventMode::Dynamic {
                 self.dynamic -= 1;
             }
@@ -855,6 +888,90 @@ impl Scene {
         } else {
             None
         }
+    }
+
+    /// Sets the filters of `id` (PixiJS's `filters`), applied in order to the node and its subtree: they are
+    /// drawn into an intermediate texture, each enabled filter runs over it, and the result is drawn where the
+    /// node was. An empty list removes them. Filters nest (a filtered node inside a filtered node) and work
+    /// under masks, in render textures and in embedded frames, where their passes run in
+    /// [`Renderer::prepare`](crate::Renderer::prepare). See [`Filter`](crate::Filter).
+    ///
+    /// ```
+    /// use stage2d::{Filter, Node, Scene};
+    /// let mut scene = Scene::new();
+    /// let panel = scene.add(scene.root(), Node::container()).unwrap();
+    /// scene.set_filters(panel, vec![Filter::blur(4.0), Filter::alpha(0.8)]).unwrap();
+    /// assert_eq!(scene.filters(panel).len(), 2);
+    /// ```
+    pub fn set_filters(&mut self, id: NodeId, filters: Vec<crate::Filter>) -> Result<()> {
+        self.check(id)?;
+        self.get_mut(id).ok_or(Error::StaleNode(id))?;
+        let on = !filters.is_empty();
+        let i = id.slot();
+        match (&mut self.filters[i], on) {
+            (Some(f), _) => f.filters = filters,
+            (None, true) => {
+                self.filters[i] = Some(Box::new(Filtered {
+                    filters,
+                    area: None,
+                }))
+            }
+            (None, false) => {}
+        }
+        let keep = self.filters[i]
+            .as_ref()
+            .is_some_and(|f| !f.filters.is_empty() || f.area.is_some());
+        if !keep {
+            self.filters[i] = None;
+        }
+        self.slots[i].set_filtered(on);
+        self.structural = *self.epoch.get_mut();
+        Ok(())
+    }
+
+    /// The filters of `id` (empty for none, or a removed node).
+    pub fn filters(&self, id: NodeId) -> &[crate::Filter] {
+        match self.slot(id) {
+            Some(s) if s.filtered() => self.filters[id.slot()]
+                .as_ref()
+                .map_or(&[], |f| f.filters.as_slice()),
+            _ => &[],
+        }
+    }
+
+    /// The filters of `id` for changing their settings (a blur's strength each frame): `None` for a node without
+    /// filters or a removed one. Changing them creates nothing on the GPU.
+    pub fn filters_mut(&mut self, id: NodeId) -> Option<&mut Vec<crate::Filter>> {
+        if !self.slot(id)?.filtered() {
+            return None;
+        }
+        self.get_mut(id)?;
+        self.filters[id.slot()].as_mut().map(|f| &mut f.filters)
+    }
+
+    /// Sets the area the filters of `id` cover (PixiJS's `filterArea`), in the node's own coordinates, instead
+    /// of its bounds; `None` goes back to the bounds. A non-finite or negative rectangle is an error.
+    pub fn set_filter_area(&mut self, id: NodeId, area: Option<Rect>) -> Result<()> {
+        self.check(id)?;
+        if let Some(r) = area {
+            let ok = r.min.is_finite() && r.max.is_finite() && r.min.cmple(r.max).all();
+            if !ok {
+                return Err(Error::InvalidFilter(format!(
+                    "filter area {r:?} must be finite with min <= max"
+                )));
+            }
+        }
+        self.get_mut(id).ok_or(Error::StaleNode(id))?;
+        let i = id.slot();
+        self.filters[i].get_or_insert_with(Default::default).area = area;
+        self.structural = *self.epoch.get_mut();
+        Ok(())
+    }
+
+    /// The filters and filter area of a filtered node, for the walk.
+    #[inline]
+    pub(crate) fn filtered(&self, id: NodeId) -> Option<&Filtered> {
+        self.filters.get(id.slot())?.as_deref()
     }
 
     /// Moves `id` to `index` among its siblings (clamped): 0 is drawn first (bottom). The root and a detached

@@ -71,6 +71,8 @@ pub struct Batch {
     pub textures: TextureSet,
     /// Stencil and scissor state.
     pub state: PassState,
+    /// The pass it is drawn in: 0 the frame's own, `k + 1` the intermediate texture of filter group `k`.
+    pub target: u16,
 }
 
 /// Consecutive quads `quad_start..quad_start + quads`, drawn by the indices from `index_start` on, six per quad
@@ -116,6 +118,11 @@ pub struct Batcher {
     /// Scratch of `push_prepared`: each quad's slot, and which chunks changed.
     prep_slots: Vec<u8>,
     prep_changed: Vec<bool>,
+    /// The pass new elements are drawn in (see [`Batch::target`]).
+    target: u16,
+    /// The transform index new elements carry, shifted to its place in the texture word (a filtered subtree's
+    /// elements carry the transform that maps them into their intermediate texture).
+    xform: u32,
 }
 
 /// Quads computed ahead from which [`Batcher::push_prepared`] copies on every core.
@@ -153,6 +160,8 @@ impl Batcher {
             frame: 0,
             prep_slots: Vec::new(),
             prep_changed: Vec::new(),
+            target: 0,
+            xform: 0,
         }
     }
 
@@ -174,7 +183,32 @@ impl Batcher {
             topology: Topology::TriangleList,
             textures: TextureSet::EMPTY,
             state,
+            target: 0,
         }
+    }
+
+    /// Draws the following elements in pass `target` (see [`Batch::target`]), breaking the batch if it differs.
+    pub fn set_target(&mut self, target: u16) {
+        if target != self.target {
+            self.break_batch();
+            self.target = target;
+            self.current.target = target;
+        }
+    }
+
+    /// The pass new elements are drawn in.
+    pub fn target(&self) -> u16 {
+        self.target
+    }
+
+    /// Makes the following elements carry transform `index` (0: none, positions already in clip space).
+    pub fn set_xform(&mut self, index: u32) {
+        self.xform = index << TRANSFORM_SHIFT;
+    }
+
+    /// The transform index new elements carry.
+    pub fn xform(&self) -> u32 {
+        self.xform >> TRANSFORM_SHIFT
     }
 
     /// The pass state new elements are drawn under.
@@ -210,6 +244,8 @@ impl Batcher {
         self.runs_kept = 0;
         self.batches.clear();
         self.state = PassState::default();
+        self.target = 0;
+        self.xform = 0;
         self.start_batch();
     }
 
@@ -221,6 +257,7 @@ impl Batcher {
             self.tick = 1;
         }
         self.current = Self::empty_batch(self.index_len(), self.state);
+        self.current.target = self.target;
     }
 
     /// Indices pushed so far, those of the open quad run included.
@@ -332,7 +369,7 @@ impl Batcher {
             return;
         };
         self.quads
-            .push_value::<12>(Quad::new(geometry, uv, color, slot));
+            .push_value::<12>(Quad::new(geometry, uv, color, slot | self.xform));
     }
 
     /// Writes quad `i` of the stream again with new corners, frame and colour, keeping its texture slot (a
@@ -417,10 +454,11 @@ impl Batcher {
         let Some(slot) = self.open_quads(2, texture, blend) else {
             return;
         };
+        let x = self.xform;
         self.quads
-            .push_value::<12>(Quad::new(geometry, uv, color, slot | TILING_FLAG));
+            .push_value::<12>(Quad::new(geometry, uv, color, slot | TILING_FLAG | x));
         self.quads
-            .push_value::<12>(Quad::new(tile, [0.0; 4], 0, slot | DATA_FLAG));
+            .push_value::<12>(Quad::new(tile, [0.0; 4], 0, slot | DATA_FLAG | x));
     }
 
     /// Makes room for `n` more quads of `texture` in the open quad run and returns the texture's slot, or `None`
@@ -475,11 +513,12 @@ impl Batcher {
             self.run.quads += 1;
             self.current.index_count += 6;
         }
+        let x = self.xform;
         if n >= PARALLEL_COPY_MIN {
             let mut changed = std::mem::take(&mut self.prep_changed);
             self.quads
                 .extend_par(&quads[..n], 1024, &mut changed, |q, i| {
-                    q.texture = u32::from(slots[i])
+                    q.texture = u32::from(slots[i]) | x
                 });
             self.prep_changed = changed;
         } else {
@@ -487,7 +526,7 @@ impl Batcher {
             for (src, slot) in quads[..n].chunks(16).zip(slots.chunks(16)) {
                 for ((d, s), &t) in buf.iter_mut().zip(src).zip(slot) {
                     *d = Quad {
-                        texture: u32::from(t),
+                        texture: u32::from(t) | x,
                         ..*s
                     };
                 }
@@ -538,7 +577,7 @@ impl Batcher {
                 position,
                 uv,
                 color,
-                texture: slot,
+                texture: slot | self.xform,
             });
         }
         for chunk in indices.chunks(64) {

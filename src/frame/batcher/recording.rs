@@ -186,6 +186,7 @@ impl Batcher {
                     index_start: s + base,
                     index_count: e.min(end) - s,
                     state: self.state,
+                    target: self.target(),
                     ..*b
                 });
             }

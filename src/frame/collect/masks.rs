@@ -147,6 +147,7 @@ impl Collector {
         }
         self.mask_walk.clear();
         self.mask_walk.push(Frame {
+            filtered: false,
             node: mask,
             cursor: 0,
             inherited: first,
@@ -167,6 +168,7 @@ impl Collector {
             if cx.scene.get(child).is_some_and(|n| n.visible) {
                 if let Some((ci, true)) = visit(cx, &mut self.caches, child, inh, true) {
                     self.mask_walk.push(Frame {
+                        filtered: false,
                         node: child,
                         cursor: 0,
                         inherited: ci,

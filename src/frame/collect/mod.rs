@@ -7,6 +7,7 @@
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
 mod cells;
+pub(crate) mod filters;
 mod group;
 mod masks;
 mod parallel;
@@ -61,6 +62,8 @@ struct Frame {
     ahead: Option<(usize, usize)>,
     /// What the children inherit, as noted for a later frame that keeps the walk (see `retain/`).
     kept: u32,
+    /// Whether the node opened a filter segment (closed when its subtree is done).
+    filtered: bool,
 }
 
 /// Mask counters of one walk.
@@ -102,6 +105,8 @@ pub struct Collector {
     parallel_min: usize,
     /// The last walk, for frames that keep it.
     kept: retain::Kept,
+    /// Filtered nodes of the last walk: their groups, passes and segments.
+    pub filters: filters::FilterWalk,
 }
 
 impl Default for Collector {
@@ -120,6 +125,7 @@ impl Default for Collector {
             groups: group::Groups::default(),
             ahead: parallel::Ahead::default(),
             kept: retain::Kept::default(),
+            filters: filters::FilterWalk::default(),
             // Two threads (a 2-vCPU VM, where the other one is busy) gain nothing measurable: see parallel.rs.
             parallel_min: if rayon::current_num_threads() >= 4 {
                 parallel::PARALLEL_MIN
@@ -276,6 +282,7 @@ impl Collector {
         };
         self.bounds.begin();
         self.groups.begin();
+        self.filters.begin();
         self.masks.reset();
         self.ahead.reset();
         self.mask_counters = MaskCounters::default();
@@ -365,6 +372,9 @@ impl Collector {
                     if done.ahead.is_some() {
                         self.ahead.release();
                     }
+                    if done.filtered {
+                        self.filters.close(&mut cx);
+                    }
                     self.finish_measure(
                         &mut cx,
                         done.node,
@@ -376,6 +386,8 @@ impl Collector {
             }
         }
         debug_assert!(self.masks.is_empty(), "every mask pushed was popped");
+        debug_assert!(self.filters.stack.is_empty(), "every segment was closed");
+        self.filters.finish(cx.batcher, &view);
         cx.batcher.set_state(Default::default());
         self.feedback_loop = cx.feedback_loop;
         if cx.volatile {
@@ -454,10 +466,17 @@ impl Collector {
             }
             Measure::Paused { .. } => cx.track = false,
         }
+        let filtered = slot.filtered()
+            && self
+                .filters
+                .open(cx, id, parent.matrix * slot.transform.matrix());
         // The walk's start is drawn even if hidden, with its own colour, alpha and blend mode.
         match visit_slot(cx, &mut self.caches, id, slot, parent, false, root) {
             Some((inh, true)) => {
-                if node.render_group && self.groups.draw(&mut self.caches, cx, id, &inh) {
+                // A render group inside a filtered subtree (or filtered itself) is walked as a container: its
+                // recording's transforms are the target's.
+                let replay = node.render_group && !filtered && cx.batcher.xform() == 0;
+                if replay && self.groups.draw(&mut self.caches, cx, id, &inh) {
                     self.finish_measure(cx, id, measure, Some(&inh.matrix));
                     self.pop_mask(cx, pop);
                 } else {
@@ -469,14 +488,21 @@ impl Collector {
                         measure,
                         ahead: None,
                         kept: self.kept.container(inh),
+                        filtered,
                     })
                 }
             }
             Some((inh, false)) => {
+                if filtered {
+                    self.filters.close(cx);
+                }
                 self.finish_measure(cx, id, measure, Some(&inh.matrix));
                 self.pop_mask(cx, pop);
             }
             None => {
+                if filtered {
+                    self.filters.close(cx);
+                }
                 self.finish_measure(cx, id, measure, None);
                 self.pop_mask(cx, pop);
             }

@@ -93,6 +93,20 @@ impl View {
         Vec2::new(p.x / self.half_size.x - 1.0, 1.0 - p.y / self.half_size.y)
     }
 
+    /// A target pixel position in clip space.
+    pub(super) fn clip_of_px(&self, p: Vec2) -> Vec2 {
+        Vec2::new(p.x / self.half_size.x - 1.0, 1.0 - p.y / self.half_size.y)
+    }
+
+    /// Target pixels to clip space.
+    pub(super) fn px_to_clip(&self) -> Affine2 {
+        Affine2::from_cols(
+            Vec2::new(1.0 / self.half_size.x, 0.0),
+            Vec2::new(0.0, -1.0 / self.half_size.y),
+            Vec2::new(-1.0, 1.0),
+        )
+    }
+
     pub(super) fn size(&self) -> Vec2 {
         self.half_size * 2.0
     }

@@ -1,0 +1,560 @@
+//! Filters in the walk. A filtered node opens a *segment*: everything drawn until its subtree is done goes to
+//! the pass of its *group* (an intermediate texture) and carries a transform index whose entry, written once the
+//! group's texture is laid out, maps the elements from the target's clip space into the texture. When the
+//! subtree is done its bounds are measured from what it drew (or taken from its filter area), cut to the
+//! target and padded, the segment is placed in its group's texture, and one quad showing that place is drawn
+//! where the node was, with the filters' blend mode.
+//!
+//! Segments whose filters have the same settings, at the same nesting depth and stencil depth, and only
+//! position-independent effects (blur, colour matrix, alpha, glow, outline, drop shadow) share a group: they
+//! are packed side by side into one texture (a shelf packer, with the padding as a gap) and every filter pass
+//! runs once for all of them. Each other segment has a group of its own.
+//!
+//! Nothing here touches the GPU: a group's output texture is a handle reserved ahead of the walk
+//! ([`FilterWalk::handles`]); a walk that needs more groups than handles notes the shortfall and the frame walks
+//! again with more.
+
+use super::visit::Ctx;
+use crate::filter::passes::{push_passes, ChainSettings, DisplacementMap, Pass};
+use crate::filter::{Antialias, Effect, Filter};
+use crate::frame::batcher::{DATA_FLAG, TRANSFORM_SHIFT};
+use crate::scene::cull::Aabb;
+use crate::{NodeId, NodeKind, TextureId};
+use glam::{Affine2, Vec2};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+
+/// Most filtered nodes nested in one another; deeper ones are drawn unfiltered (counted).
+pub(crate) const MAX_FILTER_DEPTH: usize = 64;
+
+/// A group's texture: the widest it grows before the packer starts a new row.
+const PAGE_WIDTH: u32 = 2048;
+
+/// A group of segments drawn into one intermediate texture and filtered together.
+#[derive(Clone, Debug)]
+pub(crate) struct FilterGroup {
+    /// The node whose filters the group runs.
+    pub node: NodeId,
+    pub settings: ChainSettings,
+    /// Nesting depth (deeper groups run first: their outputs are drawn into shallower ones).
+    pub depth: u16,
+    /// The stencil reference in effect when its segments began (the content pass clears its stencil to it).
+    pub stencil_ref: u8,
+    /// Texture pixels per target pixel.
+    pub scale: f32,
+    /// The reserved texture the result goes to; `None` when the walk ran out of handles.
+    pub output: Option<TextureId>,
+    /// The extent used so far, and the shelf packer's cursor (x, y, row height).
+    pub extent: (u32, u32),
+    cursor: (u32, u32, u32),
+    gap: u32,
+    /// The texture size (a multiple of 64 covering the extent), set when the walk ends.
+    pub size: (u32, u32),
+    /// Its passes in [`FilterWalk::passes`].
+    pub passes: Range<usize>,
+    /// Where the texture's origin lies on the target, in texture pixels (a group of one segment), for
+    /// position-dependent filters.
+    pub origin: Vec2,
+    /// Segments drawn into it.
+    pub segments: u32,
+    /// Whether its content is multisampled.
+    pub msaa: bool,
+}
+
+/// One filtered node's part of a group.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    group: u32,
+    /// Its transform entry.
+    xform: u32,
+    /// Its place in the group's texture (pixels) and size.
+    pos: (u32, u32),
+    size: (u32, u32),
+    /// The texture pixel at the target's origin: texture pixel = target pixel * scale - origin + pos.
+    origin: Vec2,
+    /// Its quad in the quad stream; `None` if it was not drawn.
+    quad: Option<u32>,
+}
+
+/// A segment being walked.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Open {
+    node: NodeId,
+    group: u32,
+    xform: u32,
+    prev_target: u16,
+    prev_xform: u32,
+    prev_pad: Vec2,
+    quads: usize,
+    vertices: usize,
+    /// Node space to clip space (for the filter area).
+    matrix: Affine2,
+    settings: ChainSettings,
+}
+
+/// The filters of one walk.
+#[derive(Debug, Default)]
+pub(crate) struct FilterWalk {
+    /// Output textures reserved for groups, in order of use.
+    pub handles: Vec<TextureId>,
+    /// Groups the last walk could not give a handle.
+    pub shortfall: usize,
+    pub groups: Vec<FilterGroup>,
+    segments: Vec<Segment>,
+    /// Packable groups of this walk by (settings hash, depth, stencil reference).
+    by_key: HashMap<(u64, u16, u8), u32>,
+    pub(super) stack: Vec<Open>,
+    /// The passes of every group, and their uniform bytes.
+    pub passes: Vec<Pass>,
+    pub arena: Vec<u8>,
+    /// Largest texture side.
+    pub max_side: u32,
+    /// Target pixels per scene pixel (the target's scale factor).
+    pub target_scale: f32,
+    /// Whether the target is multisampled (for [`Antialias::Inherit`]).
+    pub msaa: bool,
+}
+
+/// A hash of what a chain of filters does with its pixels (the settings of every enabled filter).
+fn settings_hash(filters: &[Filter]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for f in filters.iter().filter(|f| f.enabled) {
+        match &f.effect {
+            Effect::Alpha(a) => {
+                1u8.hash(&mut h);
+                a.to_bits().hash(&mut h);
+            }
+            Effect::Blur(b) => {
+                2u8.hash(&mut h);
+                (b.strength_x.to_bits(), b.strength_y.to_bits()).hash(&mut h);
+                b.quality.hash(&mut h);
+                b.kernel_size.hash(&mut h);
+                b.legacy.hash(&mut h);
+            }
+            Effect::ColorMatrix(m) => {
+                3u8.hash(&mut h);
+                m.matrix.iter().for_each(|v| v.to_bits().hash(&mut h));
+                m.alpha.to_bits().hash(&mut h);
+            }
+            Effect::DropShadow(d) => {
+                4u8.hash(&mut h);
+                for v in [d.offset.x, d.offset.y, d.alpha, d.blur, d.color.r, d.color.g] {
+                    v.to_bits().hash(&mut h);
+                }
+                (d.color.b.to_bits(), d.color.a.to_bits(), d.quality, d.shadow_only).hash(&mut h);
+            }
+            Effect::Glow(g) => {
+                5u8.hash(&mut h);
+                for v in [g.distance, g.outer_strength, g.inner_strength, g.alpha, g.quality] {
+                    v.to_bits().hash(&mut h);
+                }
+                for v in [g.color.r, g.color.g, g.color.b, g.color.a] {
+                    v.to_bits().hash(&mut h);
+                }
+                g.knockout.hash(&mut h);
+            }
+            Effect::Outline(o) => {
+                6u8.hash(&mut h);
+                for v in [o.thickness, o.alpha, o.quality, o.color.r, o.color.g, o.color.b] {
+                    v.to_bits().hash(&mut h);
+                }
+                o.knockout.hash(&mut h);
+            }
+            // Not packable: never looked up.
+            _ => 7u8.hash(&mut h),
+        }
+        f.padding.map(f32::to_bits).hash(&mut h);
+        f.resolution.map(f32::to_bits).hash(&mut h);
+        (f.antialias, f.blend_mode, f.clip_to_viewport).hash(&mut h);
+    }
+    h.finish()
+}
+
+impl FilterWalk {
+    /// Sets what the next walks draw into: the largest texture side, the target's scale factor and whether it
+    /// is multisampled.
+    pub fn configure(&mut self, max_side: u32, target_scale: f32, msaa: bool) {
+        self.max_side = max_side;
+        self.msaa = msaa;
+        self.target_scale = target_scale;
+    }
+
+    /// Starts a walk.
+    pub(super) fn begin(&mut self) {
+        self.shortfall = 0;
+        self.groups.clear();
+        self.segments.clear();
+        self.by_key.clear();
+        self.stack.clear();
+        self.passes.clear();
+        self.arena.clear();
+        if self.max_side == 0 {
+            self.max_side = 8192;
+        }
+        if !(self.target_scale.is_finite() && self.target_scale > 0.0) {
+            self.target_scale = 1.0;
+        }
+    }
+
+    /// Whether the walk drew any filtered node.
+    pub fn any(&self) -> bool {
+        !self.groups.is_empty()
+    }
+
+    /// Opens a segment for the filtered node `id` (transform `matrix` to clip space) before it is drawn;
+    /// `false` when it is drawn unfiltered (no filter enabled, nesting too deep, no transform entry left).
+    pub(super) fn open<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        matrix: Affine2,
+    ) -> bool {
+        let Some(f) = cx.scene.filtered(id) else {
+            return false;
+        };
+        let Some(settings) = ChainSettings::of(&f.filters) else {
+            return false;
+        };
+        if self.stack.len() >= MAX_FILTER_DEPTH {
+            skip_filters(cx, id, "filtered nodes nest deeper than 64: drawn unfiltered");
+            return false;
+        }
+        let Some(xform) = cx.batcher.push_transform(Affine2::ZERO, u32::MAX) else {
+            skip_filters(cx, id, "too many transforms in one frame: drawn unfiltered");
+            return false;
+        };
+        let depth = self.stack.len() as u16;
+        let stencil_ref = cx.batcher.state().stencil_ref;
+        let resolution = settings.resolution.unwrap_or(self.target_scale);
+        let scale = resolution / self.target_scale;
+        let key = (settings_hash(&f.filters), depth, stencil_ref);
+        let found = if settings.packable {
+            self.by_key.get(&key).copied().filter(|&g| {
+                let g = &self.groups[g as usize];
+                g.scale == scale && cx.scene.filters(g.node) == f.filters.as_slice()
+            })
+        } else {
+            None
+        };
+        let group = match found {
+            Some(g) => g,
+            None => {
+                let g = self.groups.len() as u32;
+                let output = self.handles.get(g as usize).copied();
+                if output.is_none() {
+                    self.shortfall += 1;
+                }
+                let msaa = match settings.antialias {
+                    Antialias::Off => false,
+                    Antialias::On => true,
+                    Antialias::Inherit => self.msaa,
+                };
+                let pad = (settings.padding * resolution).ceil() as u32;
+                self.groups.push(FilterGroup {
+                    node: id,
+                    settings,
+                    depth,
+                    stencil_ref,
+                    scale,
+                    output,
+                    extent: (0, 0),
+                    cursor: (0, 0, 0),
+                    gap: pad.min(256) + 2,
+                    size: (0, 0),
+                    passes: 0..0,
+                    origin: Vec2::ZERO,
+                    segments: 0,
+                    msaa,
+                });
+                if settings.packable {
+                    self.by_key.insert(key, g);
+                }
+                g
+            }
+        };
+        // Inside, culling keeps what the padding may bring into view.
+        let prev_pad = cx.pad;
+        cx.pad += Vec2::splat(settings.padding * self.target_scale) / cx.view.half_size;
+        self.stack.push(Open {
+            node: id,
+            group,
+            xform,
+            prev_target: cx.batcher.target(),
+            prev_xform: cx.batcher.xform(),
+            prev_pad,
+            quads: cx.batcher.quads.len(),
+            vertices: cx.batcher.vertices.len(),
+            matrix,
+            settings,
+        });
+        cx.batcher.set_target(group as u16 + 1);
+        cx.batcher.set_xform(xform);
+        // A kept walk would patch the subtree's quads in the target's space: every frame walks.
+        cx.volatile = true;
+        true
+    }
+
+    /// Closes the innermost segment: measures it, places it in its group's texture and draws its quad.
+    pub(super) fn close<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>) {
+        let Some(open) = self.stack.pop() else {
+            return;
+        };
+        cx.batcher.set_target(open.prev_target);
+        cx.batcher.set_xform(open.prev_xform);
+        cx.pad = open.prev_pad;
+        let view = cx.view;
+        // The box of what the segment drew, in target pixels: its own elements (nested segments carry their
+        // own transform and are drawn here through their quads).
+        let mut clip = Aabb::EMPTY;
+        let area = cx.scene.filtered(open.node).and_then(|f| f.area);
+        match area {
+            Some(r) => {
+                let size = r.max - r.min;
+                clip.add_quad(
+                    open.matrix.transform_point2(r.min),
+                    open.matrix.matrix2.x_axis * size.x,
+                    open.matrix.matrix2.y_axis * size.y,
+                );
+            }
+            None => {
+                let k = open.xform;
+                for q in &cx.batcher.quads.as_slice()[open.quads..] {
+                    if q.texture >> TRANSFORM_SHIFT == k && q.texture & DATA_FLAG == 0 {
+                        clip.add_quad(q.origin.into(), q.x_edge.into(), q.y_edge.into());
+                    }
+                }
+                for v in &cx.batcher.vertices.as_slice()[open.vertices..] {
+                    if v.texture >> TRANSFORM_SHIFT == k {
+                        clip.add_point(v.position.into());
+                    }
+                }
+            }
+        }
+        let group = &mut self.groups[open.group as usize];
+        let settings = open.settings;
+        let s = group.scale;
+        let drop = |cx: &mut Ctx<'_, F>| {
+            // Nothing of it shows: its elements are mapped to nothing (the entry stays zero).
+            let g = crate::frame::elements::GroupTransform::new(Affine2::ZERO, 0);
+            cx.batcher.transforms.set_value::<8>(open.xform as usize, g);
+        };
+        if clip.is_empty() || !(clip.min.is_finite() && clip.max.is_finite()) {
+            drop(cx);
+            return;
+        }
+        let (a, b) = (view.pixels_of(clip.min), view.pixels_of(clip.max));
+        let (mut lo, mut hi) = (a.min(b), a.max(b));
+        if settings.clip_to_viewport {
+            lo = lo.max(Vec2::ZERO);
+            hi = hi.min(view.size());
+            if !(lo.x < hi.x && lo.y < hi.y) {
+                drop(cx);
+                return;
+            }
+        }
+        // In texture pixels: snapped outwards, then padded (PixiJS's order).
+        let pad = (settings.padding * self.target_scale * s).ceil();
+        let mut min = (lo * s).floor() - Vec2::splat(pad);
+        let mut max = (hi * s).ceil() + Vec2::splat(pad);
+        let max_side = self.max_side as f32;
+        let mut scale = s;
+        let size = max - min;
+        if size.x > max_side || size.y > max_side {
+            // Larger than a texture (a huge node not cut to the target): drawn at a lower resolution.
+            let shrink = (max_side / size.x).min(max_side / size.y);
+            scale = s * shrink;
+            min = (lo * scale).floor() - Vec2::splat((pad * shrink).ceil());
+            max = ((hi * scale).ceil() + Vec2::splat((pad * shrink).ceil())).min(min + max_side);
+        }
+        let size = (max - min).max(Vec2::ONE);
+        let (w, h) = (size.x as u32, size.y as u32);
+        if scale != group.scale && group.segments > 0 {
+            // A packed group keeps one scale: this segment cannot join it.
+            skip_filters(cx, open.node, "a filtered node too large for a texture");
+            drop(cx);
+            return;
+        }
+        group.scale = scale;
+        // The shelf packer.
+        let (mut x, mut y, mut row) = group.cursor;
+        if x > 0 && x + w > PAGE_WIDTH.min(self.max_side) {
+            y += row + group.gap;
+            x = 0;
+            row = 0;
+        }
+        if y + h > self.max_side {
+            skip_filters(
+                cx,
+                open.node,
+                "its filter group's texture is full (too many large filtered nodes with the same filters)",
+            );
+            drop(cx);
+            return;
+        }
+        let pos = (x, y);
+        group.cursor = (x + w + group.gap, y, row.max(h));
+        group.extent = (group.extent.0.max(x + w), group.extent.1.max(y + h));
+        group.segments += 1;
+        group.origin = min;
+        cx.stats.filtered_nodes += 1;
+        // The quad showing the result, drawn where the node was.
+        let quad = group.output.map(|t| {
+            let to_clip = |p: Vec2| view.clip_of_px(p);
+            let p0 = to_clip(min / scale);
+            let p1 = to_clip(Vec2::new(max.x, min.y) / scale);
+            let p3 = to_clip(Vec2::new(min.x, max.y) / scale);
+            let q = cx.batcher.quads.len() as u32;
+            cx.batcher.push_quad(
+                t,
+                [p0.into(), (p1 - p0).into(), (p3 - p0).into()],
+                [0.0; 4],
+                u32::MAX,
+                settings.blend,
+            );
+            if cx.track {
+                cx.acc.add_quad(p0, p1 - p0, p3 - p0);
+            }
+            (cx.batcher.quads.len() as u32 > q).then_some(q)
+        });
+        let first = group.segments == 1;
+        self.segments.push(Segment {
+            group: open.group,
+            xform: open.xform,
+            pos,
+            size: (w, h),
+            origin: min,
+            quad: quad.flatten(),
+        });
+        if first {
+            self.make_passes(cx, open.group as usize, min);
+        }
+    }
+
+    /// The passes of group `g`, from its node's filters (`origin`: where its texture lies on the target).
+    fn make_passes<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        g: usize,
+        origin: Vec2,
+    ) {
+        let node = self.groups[g].node;
+        let scale = self.groups[g].scale;
+        let start = self.passes.len();
+        let filters = cx.scene.filters(node);
+        for f in filters.iter().filter(|f| f.enabled) {
+            let map = match &f.effect {
+                Effect::Displacement(d) => displacement_map(cx, d.map, origin, scale),
+                _ => None,
+            };
+            if let Err(why) = push_passes(f, map, &mut self.passes, &mut self.arena) {
+                skip_filters(cx, node, why);
+            }
+        }
+        self.groups[g].passes = start..self.passes.len();
+    }
+
+    /// Ends the walk: sizes each group's texture and writes each segment's transform and quad frame.
+    pub(super) fn finish(&mut self, batcher: &mut crate::frame::batcher::Batcher, view: &super::View) {
+        for g in &mut self.groups {
+            let (w, h) = g.extent;
+            g.size = (
+                w.max(1).next_multiple_of(64).min(self.max_side),
+                h.max(1).next_multiple_of(64).min(self.max_side),
+            );
+        }
+        for s in &self.segments {
+            let g = &self.groups[s.group as usize];
+            let (tw, th) = (g.size.0 as f32, g.size.1 as f32);
+            // clip -> target pixels -> texture pixels -> texture clip.
+            let to_px = Affine2::from_cols(
+                Vec2::new(view.half_size.x, 0.0),
+                Vec2::new(0.0, -view.half_size.y),
+                view.half_size,
+            );
+            let offset = Vec2::new(s.pos.0 as f32, s.pos.1 as f32) - s.origin;
+            let to_tex = Affine2::from_translation(offset) * Affine2::from_scale(Vec2::splat(g.scale));
+            let to_tex_clip = Affine2::from_cols(
+                Vec2::new(2.0 / tw, 0.0),
+                Vec2::new(0.0, -2.0 / th),
+                Vec2::new(-1.0, 1.0),
+            );
+            let m = to_tex_clip * to_tex * to_px;
+            batcher.transforms.set_value::<8>(
+                s.xform as usize,
+                crate::frame::elements::GroupTransform::new(m, u32::MAX),
+            );
+            if let Some(q) = s.quad {
+                let (x, y) = (s.pos.0 as f32, s.pos.1 as f32);
+                let (w, h) = (s.size.0 as f32, s.size.1 as f32);
+                let uv = [x / tw, y / th, (x + w) / tw, (y + h) / th];
+                if let Some(quad) = batcher.quads.get(q as usize).copied() {
+                    let geometry = [quad.origin, quad.x_edge, quad.y_edge];
+                    batcher.patch_quad(q as usize, geometry, uv, quad.color);
+                }
+            }
+        }
+    }
+}
+
+/// Counts and logs (the first of a frame through the skip list) a filter that cannot run.
+fn skip_filters<F: Fn(TextureId) -> bool>(cx: &mut Ctx<'_, F>, id: NodeId, why: &'static str) {
+    cx.stats.filters_skipped += 1;
+    if cx.stats.filters_skipped == 1 {
+        log::warn!("filter on {id:?} skipped: {why}");
+    }
+    // Listed with the skipped nodes, but not counted as one: the node still draws.
+    cx.skips.push(id, why);
+}
+
+/// Where a displacement map sprite lies, for a group whose texture's origin is `origin` (texture pixels) at
+/// `scale` texture pixels per target pixel.
+fn displacement_map<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    map: NodeId,
+    origin: Vec2,
+    scale: f32,
+) -> Option<DisplacementMap> {
+    let slot = cx.scene.slot(map)?;
+    let NodeKind::Sprite(sprite) = &slot.node.kind else {
+        return None;
+    };
+    let texture = sprite.texture.id();
+    if !(cx.is_live)(texture) {
+        return None;
+    }
+    let world = cx.scene.world_transform(map)?;
+    let to_clip = cx.view.to_clip * world;
+    if to_clip.matrix2.determinant() == 0.0 || !to_clip.matrix2.is_finite() {
+        return None;
+    }
+    let size = sprite.size_in_pixels();
+    if !(size.x > 0.0 && size.y > 0.0) {
+        return None;
+    }
+    // Texture pixels of the group -> target pixels -> clip -> the map's own space -> its texture coordinates.
+    let from_px = cx.view.px_to_clip();
+    let m = Affine2::from_translation(sprite.anchor)
+        * Affine2::from_scale(1.0 / size)
+        * to_clip.inverse()
+        * from_px
+        * Affine2::from_scale(Vec2::splat(1.0 / scale))
+        * Affine2::from_translation(origin);
+    // The shader gives it texture pixels (its texture coordinates times the texture size).
+    let wt = world.matrix2;
+    let (lx, ly) = (wt.x_axis.length(), wt.y_axis.length());
+    let rotation = if lx > 0.0 && ly > 0.0 {
+        [wt.x_axis.x / lx, wt.x_axis.y / lx, wt.y_axis.x / ly, wt.y_axis.y / ly]
+    } else {
+        [1.0, 0.0, 0.0, 1.0]
+    };
+    Some(DisplacementMap {
+        matrix: [
+            [m.matrix2.x_axis.x, m.matrix2.x_axis.y, 0.0, 0.0],
+            [m.matrix2.y_axis.x, m.matrix2.y_axis.y, 0.0, 0.0],
+            [m.translation.x, m.translation.y, 1.0, 0.0],
+        ],
+        rotation,
+        texture,
+    })
+}
