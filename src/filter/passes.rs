@@ -24,7 +24,9 @@ const GAUSSIAN: [&[f32]; 6] = [
     &[0.071303, 0.131514, 0.189879, 0.214607],
     &[0.028532, 0.067234, 0.124009, 0.179044, 0.20236],
     &[0.0093, 0.028002, 0.065984, 0.121703, 0.175713, 0.198596],
-    &[0.002406, 0.009255, 0.027867, 0.065666, 0.121117, 0.174868, 0.197641],
+    &[
+        0.002406, 0.009255, 0.027867, 0.065666, 0.121117, 0.174868, 0.197641,
+    ],
     &[
         0.000489, 0.002403, 0.009246, 0.02784, 0.065602, 0.120999, 0.174697, 0.197448,
     ],
@@ -328,7 +330,13 @@ pub(crate) fn push_passes(
         }
         Effect::Glow(g) => {
             let c = g.color;
-            if !finite(&[g.distance, g.outer_strength, g.inner_strength, g.alpha, g.quality]) {
+            if !finite(&[
+                g.distance,
+                g.outer_strength,
+                g.inner_strength,
+                g.alpha,
+                g.quality,
+            ]) {
                 return Err("a non-finite glow setting");
             }
             let distance = g.distance.clamp(0.0, MAX_REACH).round();

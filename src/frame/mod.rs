@@ -23,6 +23,7 @@ pub(crate) mod batcher;
 pub(crate) mod collect;
 pub(crate) mod elements;
 pub(crate) mod encoder;
+mod filter_passes;
 pub(crate) mod mask;
 pub(crate) mod placement;
 pub(crate) mod streams;
@@ -108,6 +109,8 @@ pub(crate) struct Frame {
     walk_not_uploaded: bool,
     /// Attachments evicted at trim, for the renderer's release queue.
     pub retired: Vec<crate::gpu::release::Retired>,
+    /// Filter programs, uniforms and intermediate textures.
+    pub filters: crate::gpu::filters::FilterSystem,
 }
 
 impl Frame {
@@ -115,6 +118,7 @@ impl Frame {
     /// stable) and sets up the streams.
     pub fn new(
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         caps: &Capabilities,
         pipelines: &mut PipelineSystem,
         textures: &TextureSystem,
@@ -148,8 +152,11 @@ impl Frame {
             stride: 0,
             attributes: Vec::new(),
         })?;
+        let filters = crate::gpu::filters::FilterSystem::new(device, queue);
+        let mut collector = Collector::default();
+        collector.filters.shader_owner = filters.owner();
         Ok(Frame {
-            collector: Collector::default(),
+            collector,
             batcher: Batcher::with_quad_bit(caps.slots, caps.quad_bit),
             streams,
             attachments: Attachments::default(),
@@ -166,6 +173,7 @@ impl Frame {
             counters_before: PipelineCounters::default(),
             walk_not_uploaded: false,
             retired: Vec::new(),
+            filters,
         })
     }
 
@@ -253,8 +261,28 @@ impl Frame {
         let moves = self.collector.moves_to_place(scene, &key);
         let mut place = (moves > 0).then(|| self.streams.placement(moves, &mut frame));
 
-        // Collect and batch: CPU only (but for the placed corners).
+        // Collect and batch: CPU only (but for the placed corners). Filter groups draw into textures reserved
+        // ahead; a walk that needed more walks again with them (only when their number grows).
+        self.collector.filters.configure(
+            textures.max_side(),
+            desc.scale_factor,
+            desc.sample_count > 1,
+        );
         self.collect(textures, scene, &key, place.as_mut(), &mut frame)?;
+        let short = self.collector.filters.shortfall;
+        if short > 0 {
+            let handles = &mut self.collector.filters.handles;
+            for _ in 0..short.next_power_of_two().max(4) {
+                handles.push(textures.reserve()?);
+            }
+            self.batcher.forget_uploads();
+            self.collector.forget_kept();
+            frame = FrameStats::default();
+            self.collect(textures, scene, &key, None, &mut frame)?;
+        }
+        if !self.collector.filters.groups.is_empty() {
+            self.batcher.group_by_target();
+        }
         let t1 = Instant::now();
         let counters = self.collector.mask_counters;
         if attach == Attach::Caller && counters.used_stencil && desc.depth_stencil.is_none() {
@@ -303,9 +331,14 @@ impl Frame {
         let base = GlobalState::new(0b1111, StencilMode::Disabled, depth_stencil, 1, samples > 1)
             .expect("a valid global state");
         pipelines.set_target_state(base, desc.format);
+        // Filter outputs get their storage before any bind group names them.
+        self.size_filter_outputs(textures);
         self.draws.clear();
         let mut stencil = StencilMode::Disabled;
         for b in self.batcher.batches() {
+            if b.target != 0 {
+                continue;
+            }
             if b.state.stencil != stencil {
                 stencil = b.state.stencil;
                 frame.stencil_mode_switches += 1;
@@ -331,12 +364,16 @@ impl Frame {
                 scissor: b.state.scissor,
             });
         }
+        // Filtered content and filter passes, before the frame's pass.
+        let filtered = !self.collector.filters.groups.is_empty();
+        let px = (desc.width as f32, desc.height as f32);
+        self.run_filters(device, pipelines, textures, encoder, px, &mut frame)?;
         frame.collect_ns = (t1 - t0).as_nanos() as u64;
         frame.prepare_ns = t1.elapsed().as_nanos() as u64;
         self.stats = frame;
         self.counters_before = before;
         self.prepared = Some(desc);
-        Ok(uploaded)
+        Ok(uploaded || filtered)
     }
 
     /// The walk: the scene collected into the batcher (a kept frame's moved corners into `place`).
@@ -470,6 +507,8 @@ impl Frame {
         self.recorded.store(false, Ordering::Relaxed);
         self.own = OwnAttachments::default();
         self.attachments.trim(&mut self.retired);
+        self.filters.trim();
+        self.retired.append(&mut self.filters.retired);
         textures.trim();
         let mut frame = std::mem::take(&mut self.stats);
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());

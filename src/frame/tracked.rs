@@ -110,6 +110,13 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.head.0.clear();
     }
 
+    /// Writes go to the front again, keeping what is marked changed (to rewrite this frame's elements in
+    /// another order: each is compared with what stands at its new place, which the marks already cover where
+    /// it differs from last frame's).
+    pub fn restart_keeping_marks(&mut self) {
+        self.len = 0;
+    }
+
     /// Elements the storage holds without reallocating (tests check the steady state allocates nothing).
     #[cfg(test)]
     pub fn capacity(&self) -> usize {

@@ -42,7 +42,13 @@ pub(crate) struct Globals {
 impl Globals {
     /// Globals of a pass over a `size` texture whose content is `content` pixels from the origin, which lies at
     /// `origin` on the target (filter pixels) of `target` size, at `resolution`.
-    pub fn new(size: (u32, u32), content: [f32; 2], origin: [f32; 2], target: [f32; 2], resolution: f32) -> Globals {
+    pub fn new(
+        size: (u32, u32),
+        content: [f32; 2],
+        origin: [f32; 2],
+        target: [f32; 2],
+        resolution: f32,
+    ) -> Globals {
         let (w, h) = (size.0 as f32, size.1 as f32);
         let inv = [1.0 / w, 1.0 / h];
         let input_size = [w, h, inv[0], inv[1]];
@@ -152,7 +158,9 @@ fn line_of(source: &str, offset: usize) -> u32 {
 }
 
 impl FilterSystem {
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, owner: u32) -> FilterSystem {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> FilterSystem {
+        static NEXT_OWNER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let owner = NEXT_OWNER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let layout0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("stage2d filter globals"),
             entries: &[
@@ -338,8 +346,7 @@ impl FilterSystem {
                             }
                         }
                     );
-                    let is_sampler =
-                        matches!(ty, naga::TypeInner::Sampler { comparison: false });
+                    let is_sampler = matches!(ty, naga::TypeInner::Sampler { comparison: false });
                     if n % 2 == 1 && is_texture {
                         textures = textures.max(n.div_ceil(2) as u8);
                     } else if n % 2 == 0 && is_sampler {
@@ -382,12 +389,9 @@ impl FilterSystem {
         })
     }
 
-    /// Whether `shader` was made here.
-    pub fn owns(&self, shader: &FilterShader) -> bool {
-        shader.owner == self.owner
-            && self.customs.get(shader.index as usize).is_some_and(|c| {
-                c.textures == shader.textures && c.uniform_bytes == shader.uniform_size
-            })
+    /// The tag on the shaders made here.
+    pub fn owner(&self) -> u32 {
+        self.owner
     }
 
     /// The pipeline of `program` (under [`FilterSystem::target_state`], which the caller set), its shader
@@ -501,11 +505,7 @@ impl FilterSystem {
     /// An intermediate texture of exactly `size` not yet lent in this group (created when none is free).
     pub fn scratch(&mut self, size: (u32, u32), stats: &mut FrameStats) -> ScratchId {
         let frame = self.frame;
-        if let Some(i) = self
-            .scratch
-            .iter()
-            .position(|s| !s.busy && s.size == size)
-        {
+        if let Some(i) = self.scratch.iter().position(|s| !s.busy && s.size == size) {
             let s = &mut self.scratch[i];
             s.busy = true;
             s.used = frame;
@@ -561,7 +561,12 @@ impl FilterSystem {
         &self.scratch[id.0 as usize].view
     }
 
-    fn group0(&mut self, input: ScratchId, original: ScratchId, stats: &mut FrameStats) -> &wgpu::BindGroup {
+    fn group0(
+        &mut self,
+        input: ScratchId,
+        original: ScratchId,
+        stats: &mut FrameStats,
+    ) -> &wgpu::BindGroup {
         let frame = self.frame;
         let ring = self.ring.as_ref().expect("uploaded before passes");
         let entry = self.group0.entry((input, original)).or_insert_with(|| {
@@ -707,10 +712,5 @@ impl FilterSystem {
         }
         self.group0.retain(|_, (_, used)| !old(*used));
         self.group1.retain(|_, (_, used)| !old(*used));
-    }
-
-    /// Intermediate textures held.
-    pub fn scratch_count(&self) -> usize {
-        self.scratch.iter().filter(|s| s.size != (0, 0)).count()
     }
 }

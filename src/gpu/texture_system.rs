@@ -166,6 +166,11 @@ impl TextureSystem {
         self.liveness
     }
 
+    /// The largest texture side this system creates.
+    pub fn max_side(&self) -> u32 {
+        self.max_dimension
+    }
+
     /// Whether `id` names a live texture.
     #[inline]
     pub fn is_live(&self, id: TextureId) -> bool {

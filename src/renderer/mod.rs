@@ -10,6 +10,7 @@
 
 mod assets;
 mod embed;
+mod filters;
 mod options;
 mod resources;
 
@@ -115,7 +116,7 @@ impl Renderer {
         let setup = device::checked(&device, what, || {
             let textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
             let mut pipelines = PipelineSystem::new(device.clone());
-            let mut frame = Frame::new(&device, &caps, &mut pipelines, &textures)?;
+            let mut frame = Frame::new(&device, &queue, &caps, &mut pipelines, &textures)?;
             if let Some(min) = options.parallel_collect_min {
                 frame.collector.set_parallel_min(min);
             }

@@ -249,3 +249,73 @@ pub fn host_pass<T>(
     queue.submit([encoder.finish()]);
     out
 }
+
+/// PixiJS's visual-test background.
+pub const PIXIJS_BACKGROUND: u32 = 0x1099bb;
+
+/// pixelmatch's colour distance (YIQ, NTSC weights) between two straight-alpha pixels blended over white.
+fn yiq_delta(a: [u8; 4], b: [u8; 4]) -> f64 {
+    if a == b {
+        return 0.0;
+    }
+    let blend = |p: [u8; 4]| {
+        let al = p[3] as f64 / 255.0;
+        let c = |v: u8| 255.0 + (v as f64 - 255.0) * al;
+        (c(p[0]), c(p[1]), c(p[2]))
+    };
+    let (r1, g1, b1) = blend(a);
+    let (r2, g2, b2) = blend(b);
+    let y = |r: f64, g: f64, b: f64| r * 0.29889531 + g * 0.58662247 + b * 0.11448223;
+    let i = |r: f64, g: f64, b: f64| r * 0.59597799 - g * 0.27417610 - b * 0.32180189;
+    let q = |r: f64, g: f64, b: f64| r * 0.21147017 - g * 0.52261711 + b * 0.31114694;
+    let dy = y(r1, g1, b1) - y(r2, g2, b2);
+    let di = i(r1, g1, b1) - i(r2, g2, b2);
+    let dq = q(r1, g1, b1) - q(r2, g2, b2);
+    0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+}
+
+/// Pixels whose pixelmatch distance passes `threshold` (no anti-aliasing allowance: stricter than
+/// pixelmatch), with a picture marking them.
+pub fn pixelmatch(a: &RgbaImage, b: &RgbaImage, threshold: f64) -> (u32, RgbaImage) {
+    let max = 35215.0 * threshold * threshold;
+    let mut diff = RgbaImage::new(a.width(), a.height());
+    let mut n = 0;
+    for (x, y, p) in a.enumerate_pixels() {
+        let q = b.get_pixel(x, y);
+        if yiq_delta(p.0, q.0) > max {
+            n += 1;
+            diff.put_pixel(x, y, Rgba([255, 0, 0, 255]));
+        } else {
+            let g = p.0[0] / 4 + p.0[1] / 4 + p.0[2] / 4 + 64;
+            diff.put_pixel(x, y, Rgba([g, g, g, 255]));
+        }
+    }
+    (n, diff)
+}
+
+/// Compares a 128x128 render of a ported PixiJS visual-test scene with PixiJS's WebGPU snapshot
+/// (`tests/pixijs/snapshots/NAME-webgpu.png`, MIT, see `tests/pixijs/LICENSE`) at PixiJS's measure: pixelmatch
+/// threshold 0.2, at most `limit` differing pixels (PixiJS's default is 100). On failure writes
+/// `NAME.actual.png` and `NAME.diff.png` into `tests/pixijs/`.
+#[track_caller]
+pub fn pixijs(name: &str, img: &RgbaImage, limit: u32) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pixijs");
+    let want = stage2d::image::open(dir.join(format!("snapshots/{name}-webgpu.png")))
+        .unwrap()
+        .to_rgba8();
+    assert_eq!(want.dimensions(), img.dimensions(), "{name}: size differs");
+    let (n, diff) = pixelmatch(img, &want, 0.2);
+    let suffix = if test_msaa() { ".msaa" } else { "" };
+    if n > limit {
+        img.save(dir.join(format!("{name}{suffix}.actual.png")))
+            .unwrap();
+        diff.save(dir.join(format!("{name}{suffix}.diff.png")))
+            .unwrap();
+        panic!("{name}: {n} pixels differ from PixiJS's snapshot (limit {limit}); wrote {name}{suffix}.actual.png and .diff.png");
+    }
+}
+
+/// Renders `scene` at 128x128 on PixiJS's background, as PixiJS's visual tests do.
+pub fn render_pixijs(r: &mut Renderer, scene: &Scene) -> RgbaImage {
+    render(r, scene, 128, 128, Color::hex(PIXIJS_BACKGROUND))
+}

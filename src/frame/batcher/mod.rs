@@ -123,6 +123,8 @@ pub struct Batcher {
     /// The transform index new elements carry, shifted to its place in the texture word (a filtered subtree's
     /// elements carry the transform that maps them into their intermediate texture).
     xform: u32,
+    /// Scratch of [`Batcher::group_by_target`].
+    reorder: (Vec<u32>, Vec<Batch>),
 }
 
 /// Quads computed ahead from which [`Batcher::push_prepared`] copies on every core.
@@ -162,6 +164,7 @@ impl Batcher {
             prep_changed: Vec::new(),
             target: 0,
             xform: 0,
+            reorder: Default::default(),
         }
     }
 
@@ -320,6 +323,54 @@ impl Batcher {
     pub fn finish(&mut self) {
         self.end_run();
         self.break_batch();
+    }
+
+    /// Makes each pass's batches contiguous in the index stream (a filtered subtree's batches and the quads that
+    /// show its result interleave in tree order) and merges neighbours that can then share a draw: 1,000
+    /// filtered sprites draw their content in one call and their results in another. Keeps the order within
+    /// each pass. Called after [`Batcher::finish`].
+    pub fn group_by_target(&mut self) {
+        if self.batches.iter().all(|b| b.target == 0) {
+            return;
+        }
+        let (mut old, mut out) = std::mem::take(&mut self.reorder);
+        old.clear();
+        old.extend_from_slice(self.indices.as_slice());
+        out.clear();
+        let mut order: Vec<(u16, u32)> = self
+            .batches
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.target, i as u32))
+            .collect();
+        order.sort_unstable();
+        self.indices.restart_keeping_marks();
+        for (_, i) in order {
+            let b = self.batches[i as usize];
+            let start = self.indices.len() as u32;
+            self.indices
+                .push_slice(&old[b.index_start as usize..(b.index_start + b.index_count) as usize]);
+            match out.last_mut() {
+                Some(last)
+                    if last.target == b.target
+                        && last.blend == b.blend
+                        && last.topology == b.topology
+                        && last.textures == b.textures
+                        && last.state == b.state
+                        && last.index_start + last.index_count == start =>
+                {
+                    last.index_count += b.index_count;
+                }
+                _ => out.push(Batch {
+                    index_start: start,
+                    ..b
+                }),
+            }
+        }
+        std::mem::swap(&mut self.batches, &mut out);
+        // Indices moved: no quad run of this frame stands where it was written.
+        self.runs.clear();
+        self.reorder = (old, out);
     }
 
     /// The frame's batches (complete after [`Batcher::finish`]).

@@ -36,7 +36,6 @@ const PAGE_WIDTH: u32 = 2048;
 pub(crate) struct FilterGroup {
     /// The node whose filters the group runs.
     pub node: NodeId,
-    pub settings: ChainSettings,
     /// Nesting depth (deeper groups run first: their outputs are drawn into shallower ones).
     pub depth: u16,
     /// The stencil reference in effect when its segments began (the content pass clears its stencil to it).
@@ -114,6 +113,8 @@ pub(crate) struct FilterWalk {
     pub target_scale: f32,
     /// Whether the target is multisampled (for [`Antialias::Inherit`]).
     pub msaa: bool,
+    /// The tag of the custom filter shaders the renderer made (others are skipped).
+    pub shader_owner: u32,
 }
 
 /// A hash of what a chain of filters does with its pixels (the settings of every enabled filter).
@@ -139,14 +140,28 @@ fn settings_hash(filters: &[Filter]) -> u64 {
             }
             Effect::DropShadow(d) => {
                 4u8.hash(&mut h);
-                for v in [d.offset.x, d.offset.y, d.alpha, d.blur, d.color.r, d.color.g] {
+                for v in [
+                    d.offset.x, d.offset.y, d.alpha, d.blur, d.color.r, d.color.g,
+                ] {
                     v.to_bits().hash(&mut h);
                 }
-                (d.color.b.to_bits(), d.color.a.to_bits(), d.quality, d.shadow_only).hash(&mut h);
+                (
+                    d.color.b.to_bits(),
+                    d.color.a.to_bits(),
+                    d.quality,
+                    d.shadow_only,
+                )
+                    .hash(&mut h);
             }
             Effect::Glow(g) => {
                 5u8.hash(&mut h);
-                for v in [g.distance, g.outer_strength, g.inner_strength, g.alpha, g.quality] {
+                for v in [
+                    g.distance,
+                    g.outer_strength,
+                    g.inner_strength,
+                    g.alpha,
+                    g.quality,
+                ] {
                     v.to_bits().hash(&mut h);
                 }
                 for v in [g.color.r, g.color.g, g.color.b, g.color.a] {
@@ -156,7 +171,14 @@ fn settings_hash(filters: &[Filter]) -> u64 {
             }
             Effect::Outline(o) => {
                 6u8.hash(&mut h);
-                for v in [o.thickness, o.alpha, o.quality, o.color.r, o.color.g, o.color.b] {
+                for v in [
+                    o.thickness,
+                    o.alpha,
+                    o.quality,
+                    o.color.r,
+                    o.color.g,
+                    o.color.b,
+                ] {
                     v.to_bits().hash(&mut h);
                 }
                 o.knockout.hash(&mut h);
@@ -197,11 +219,6 @@ impl FilterWalk {
         }
     }
 
-    /// Whether the walk drew any filtered node.
-    pub fn any(&self) -> bool {
-        !self.groups.is_empty()
-    }
-
     /// Opens a segment for the filtered node `id` (transform `matrix` to clip space) before it is drawn;
     /// `false` when it is drawn unfiltered (no filter enabled, nesting too deep, no transform entry left).
     pub(super) fn open<F: Fn(TextureId) -> bool>(
@@ -217,7 +234,11 @@ impl FilterWalk {
             return false;
         };
         if self.stack.len() >= MAX_FILTER_DEPTH {
-            skip_filters(cx, id, "filtered nodes nest deeper than 64: drawn unfiltered");
+            skip_filters(
+                cx,
+                id,
+                "filtered nodes nest deeper than 64: drawn unfiltered",
+            );
             return false;
         }
         let Some(xform) = cx.batcher.push_transform(Affine2::ZERO, u32::MAX) else {
@@ -253,7 +274,6 @@ impl FilterWalk {
                 let pad = (settings.padding * resolution).ceil() as u32;
                 self.groups.push(FilterGroup {
                     node: id,
-                    settings,
                     depth,
                     stencil_ref,
                     scale,
@@ -443,6 +463,12 @@ impl FilterWalk {
         let start = self.passes.len();
         let filters = cx.scene.filters(node);
         for f in filters.iter().filter(|f| f.enabled) {
+            if let Effect::Custom(c) = &f.effect {
+                if c.shader.owner != self.shader_owner {
+                    skip_filters(cx, node, "its custom filter shader is another renderer's");
+                    continue;
+                }
+            }
             let map = match &f.effect {
                 Effect::Displacement(d) => displacement_map(cx, d.map, origin, scale),
                 _ => None,
@@ -455,7 +481,11 @@ impl FilterWalk {
     }
 
     /// Ends the walk: sizes each group's texture and writes each segment's transform and quad frame.
-    pub(super) fn finish(&mut self, batcher: &mut crate::frame::batcher::Batcher, view: &super::View) {
+    pub(super) fn finish(
+        &mut self,
+        batcher: &mut crate::frame::batcher::Batcher,
+        view: &super::View,
+    ) {
         for g in &mut self.groups {
             let (w, h) = g.extent;
             g.size = (
@@ -473,7 +503,8 @@ impl FilterWalk {
                 view.half_size,
             );
             let offset = Vec2::new(s.pos.0 as f32, s.pos.1 as f32) - s.origin;
-            let to_tex = Affine2::from_translation(offset) * Affine2::from_scale(Vec2::splat(g.scale));
+            let to_tex =
+                Affine2::from_translation(offset) * Affine2::from_scale(Vec2::splat(g.scale));
             let to_tex_clip = Affine2::from_cols(
                 Vec2::new(2.0 / tw, 0.0),
                 Vec2::new(0.0, -2.0 / th),
@@ -544,7 +575,12 @@ fn displacement_map<F: Fn(TextureId) -> bool>(
     let wt = world.matrix2;
     let (lx, ly) = (wt.x_axis.length(), wt.y_axis.length());
     let rotation = if lx > 0.0 && ly > 0.0 {
-        [wt.x_axis.x / lx, wt.x_axis.y / lx, wt.y_axis.x / ly, wt.y_axis.y / ly]
+        [
+            wt.x_axis.x / lx,
+            wt.x_axis.y / lx,
+            wt.y_axis.x / ly,
+            wt.y_axis.y / ly,
+        ]
     } else {
         [1.0, 0.0, 0.0, 1.0]
     };

@@ -106,7 +106,7 @@ pub struct Collector {
     /// The last walk, for frames that keep it.
     kept: retain::Kept,
     /// Filtered nodes of the last walk: their groups, passes and segments.
-    pub filters: filters::FilterWalk,
+    pub(crate) filters: filters::FilterWalk,
 }
 
 impl Default for Collector {

@@ -1,0 +1,312 @@
+//! The prepare phase's filter work: after the walk and the upload, each filter group's content is drawn into an
+//! intermediate texture (its own render pass, the batches of its target, through the [`Encoder`]), then its
+//! passes run, ping-ponging between pooled textures, the last one writing the group's output texture, which
+//! the quads drawn in the walk show. Deeper groups run first, so a nested group's output is ready when the
+//! group holding it draws its content. All of it is recorded into the prepare encoder, before the frame's own
+//! pass (or the caller's).
+
+use super::{Draw, Frame};
+use crate::base::stats::FrameStats;
+use crate::frame::collect::filters::FilterGroup;
+use crate::frame::encoder::{BoundState, Encoder};
+use crate::gpu::attachments::STENCIL_FORMAT;
+use crate::gpu::filters::{FilterSystem, Globals, ScratchId, FILTER_FORMAT};
+use crate::gpu::pipeline::{
+    DepthStencil, GlobalState, GraphicsState, PipelineSystem, StateFlags, StencilMode,
+};
+use crate::gpu::texture_system::TextureSystem;
+use crate::Result;
+
+/// One filter pass to record: its pass index, uniform offsets.
+#[derive(Clone, Copy, Debug)]
+struct PassUniforms {
+    offsets: (u32, u32),
+}
+
+impl Frame {
+    /// Gives every group's output texture storage of its size (before any bind group names it).
+    pub(super) fn size_filter_outputs(&mut self, textures: &mut TextureSystem) {
+        for g in &self.collector.filters.groups {
+            if let Some(out) = g.output {
+                textures.set_render_storage(out, g.size);
+            }
+        }
+    }
+
+    /// Records the filter groups' content passes and filter passes into `encoder`. A group that fails (a
+    /// texture destroyed, a shader refused) is counted and its output cleared, so its quads show nothing.
+    pub(super) fn run_filters(
+        &mut self,
+        device: &wgpu::Device,
+        pipelines: &mut PipelineSystem,
+        textures: &mut TextureSystem,
+        encoder: &mut wgpu::CommandEncoder,
+        target_px: (f32, f32),
+        frame: &mut FrameStats,
+    ) -> Result<()> {
+        let walk = &self.collector.filters;
+        if walk.groups.is_empty() {
+            return Ok(());
+        }
+        // Deeper groups first; the sort is stable so equal depths keep walk order.
+        let mut order: Vec<usize> = (0..walk.groups.len()).collect();
+        order.sort_by_key(|&g| std::cmp::Reverse(walk.groups[g].depth));
+        // Batches by target, in draw order.
+        let mut by_target: Vec<u32> = (0..self.batcher.batches().len() as u32)
+            .filter(|&i| self.batcher.batches()[i as usize].target != 0)
+            .collect();
+        by_target.sort_by_key(|&i| self.batcher.batches()[i as usize].target);
+
+        // Uniforms of every pass first: the ring is written once, before any pass binds it.
+        self.filters.begin_frame();
+        let mut uniforms: Vec<PassUniforms> = Vec::with_capacity(walk.passes.len());
+        for g in &walk.groups {
+            let globals = group_globals(g, target_px);
+            for p in &walk.passes[g.passes.clone()] {
+                let offsets = self.filters.push_uniforms(&globals, p, &walk.arena);
+                uniforms.push(PassUniforms { offsets });
+            }
+        }
+        self.filters.upload(frame);
+        // Where each group's uniforms begin in `uniforms`.
+        let mut first_uniform = Vec::with_capacity(walk.groups.len());
+        let mut n = 0;
+        for g in &walk.groups {
+            first_uniform.push(n);
+            n += g.passes.len();
+        }
+
+        for &gi in &order {
+            let g = self.collector.filters.groups[gi].clone();
+            let Some(out) = g.output else { continue };
+            if g.segments == 0 {
+                continue;
+            }
+            frame.filter_groups += 1;
+            let target = gi as u16 + 1;
+            let lo =
+                by_target.partition_point(|&i| self.batcher.batches()[i as usize].target < target);
+            let hi =
+                by_target.partition_point(|&i| self.batcher.batches()[i as usize].target <= target);
+            let batches = &by_target[lo..hi];
+            let result = self.run_group(
+                device,
+                pipelines,
+                textures,
+                encoder,
+                &g,
+                out,
+                batches,
+                &uniforms[first_uniform[gi]..first_uniform[gi] + g.passes.len()],
+                frame,
+            );
+            if let Err(e) = result {
+                frame.filters_skipped += 1;
+                log::warn!("a filter group was not drawn: {e}");
+                if let Some((view, _)) = textures.view_and_sampler(out) {
+                    clear(encoder, view);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws one group's content and runs its passes.
+    #[allow(clippy::too_many_arguments)]
+    fn run_group(
+        &mut self,
+        device: &wgpu::Device,
+        pipelines: &mut PipelineSystem,
+        textures: &mut TextureSystem,
+        encoder: &mut wgpu::CommandEncoder,
+        g: &FilterGroup,
+        out: crate::TextureId,
+        batches: &[u32],
+        uniforms: &[PassUniforms],
+        frame: &mut FrameStats,
+    ) -> Result<()> {
+        let size = g.size;
+        let samples: u32 = if g.msaa { 4 } else { 1 };
+        let uses_stencil = batches
+            .iter()
+            .any(|&i| self.batcher.batches()[i as usize].state.stencil != StencilMode::Disabled);
+        let depth_stencil = if uses_stencil {
+            DepthStencil::Depth24PlusStencil8
+        } else {
+            DepthStencil::None
+        };
+        // Draws of the content, under the intermediate texture's target state.
+        let base = GlobalState::new(0b1111, StencilMode::Disabled, depth_stencil, 1, samples > 1)
+            .expect("a valid global state");
+        pipelines.set_target_state(base, FILTER_FORMAT);
+        let mut draws = Vec::with_capacity(batches.len());
+        let mut stencil = StencilMode::Disabled;
+        for &i in batches {
+            let b = self.batcher.batches()[i as usize];
+            if b.state.stencil != stencil {
+                stencil = b.state.stencil;
+                frame.stencil_mode_switches += 1;
+                pipelines.set_target_state(base.with_stencil(stencil), FILTER_FORMAT);
+            }
+            let bind_group = textures.bind_group(&b.textures);
+            let shader = match textures.any_mipmapped(&b.textures) {
+                true => self.batch_shader_mip,
+                false => self.batch_shader_for(b.textures.len()),
+            };
+            let pipeline = pipelines.get_pipeline(GraphicsState {
+                geometry: self.batch_geometry,
+                shader,
+                flags: StateFlags::default(),
+                blend: b.blend,
+                topology: b.topology,
+            })?;
+            draws.push(Draw {
+                pipeline,
+                bind_group,
+                indices: b.index_start..b.index_start + b.index_count,
+                stencil_ref: b.state.stencil_ref as u32,
+                scissor: None,
+            });
+        }
+        let passes = g.passes.clone();
+        let mut scratch: Vec<ScratchId> = Vec::new();
+        // The content goes straight to the output when no pass runs.
+        let content = if passes.is_empty() {
+            None
+        } else {
+            let c = self.filters.scratch(size, frame);
+            scratch.push(c);
+            Some(c)
+        };
+        let msaa = (samples > 1).then(|| {
+            self.attachments
+                .msaa_view(device, (FILTER_FORMAT, size.0, size.1), frame)
+        });
+        let stencil_view =
+            uses_stencil.then(|| self.attachments.stencil_view(device, size, samples, frame));
+        {
+            let out_view = textures
+                .view_and_sampler(out)
+                .map(|(v, _)| v.clone())
+                .ok_or_else(|| crate::Error::InvalidFilter("a filter output was lost".into()))?;
+            let view = match content {
+                Some(c) => self.filters.scratch_view(c).clone(),
+                None => out_view,
+            };
+            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("stage2d filtered content"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: msaa.as_ref().unwrap_or(&view),
+                    depth_slice: None,
+                    resolve_target: msaa.as_ref().map(|_| &view),
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: stencil_view.as_ref().map(|v| {
+                    wgpu::RenderPassDepthStencilAttachment {
+                        view: v,
+                        depth_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(1.0),
+                            store: wgpu::StoreOp::Discard,
+                        }),
+                        stencil_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(g.stencil_ref as u32),
+                            store: wgpu::StoreOp::Discard,
+                        }),
+                    }
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let mut bound = BoundState::default();
+            let mut enc = Encoder::new(&mut rp, &mut bound, frame, size);
+            if !draws.is_empty() {
+                self.streams.bind(&mut enc);
+            }
+            for d in &draws {
+                enc.set_stencil_reference(d.stencil_ref);
+                enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
+                enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
+                enc.draw_indexed(d.indices.clone());
+            }
+        }
+        frame.target_switches += 1;
+        let _ = STENCIL_FORMAT;
+
+        // The passes: each reads the current texture (and its filter's original) and writes another.
+        pipelines.set_target_state(FilterSystem::target_state(), FILTER_FORMAT);
+        let walk = &self.collector.filters;
+        let Some(mut cur) = content else {
+            return Ok(());
+        };
+        let mut original = cur;
+        let last = passes.len() - 1;
+        for (k, (pass, u)) in walk.passes[passes].iter().zip(uniforms).enumerate() {
+            if pass.first_of_filter {
+                original = cur;
+            }
+            if k == last {
+                let out_view = textures
+                    .view_and_sampler(out)
+                    .map(|(v, _)| v.clone())
+                    .ok_or_else(|| {
+                        crate::Error::InvalidFilter("a filter output was lost".into())
+                    })?;
+                self.filters.record(
+                    pipelines, textures, encoder, pass, u.offsets, cur, original, &out_view, frame,
+                )?;
+            } else {
+                let next = match scratch.iter().copied().find(|&s| s != cur && s != original) {
+                    Some(s) => s,
+                    None => {
+                        let s = self.filters.scratch(size, frame);
+                        scratch.push(s);
+                        s
+                    }
+                };
+                let view = self.filters.scratch_view(next).clone();
+                self.filters.record(
+                    pipelines, textures, encoder, pass, u.offsets, cur, original, &view, frame,
+                )?;
+                cur = next;
+            }
+            frame.target_switches += 1;
+        }
+        self.filters.release_scratch(&scratch);
+        Ok(())
+    }
+}
+
+/// The globals a group's passes share.
+fn group_globals(g: &FilterGroup, target_px: (f32, f32)) -> Globals {
+    Globals::new(
+        g.size,
+        [g.extent.0 as f32, g.extent.1 as f32],
+        [g.origin.x, g.origin.y],
+        [target_px.0 * g.scale, target_px.1 * g.scale],
+        g.scale,
+    )
+}
+
+/// Clears `view` to transparent.
+fn clear(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView) {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("stage2d filter output cleared"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+}
