@@ -307,3 +307,444 @@ fn steady_state_filters_create_nothing() {
     assert!(p[0] > 40, "glow below the bunny: {p:?}");
     let _ = DropShadow::default();
 }
+
+/// A `w x h` white square at `(x, y)`.
+fn white_square(scene: &mut Scene, x: f32, y: f32, side: f32) -> stage2d::NodeId {
+    scene
+        .add(
+            scene.root(),
+            Node::graphics(Arc::new(rect(0.0, 0.0, side, side, 0xffffff))).at(x, y),
+        )
+        .unwrap()
+}
+
+fn render_black(r: &mut Renderer, scene: &Scene, w: u32, h: u32) -> stage2d::image::RgbaImage {
+    render(r, scene, w, h, Color::BLACK)
+}
+
+#[test]
+fn drop_shadow_lies_under_the_content_at_its_offset() {
+    let mut r = renderer_with_msaa(false);
+    let mut scene = Scene::new();
+    let n = white_square(&mut scene, 10.0, 10.0, 20.0);
+    let shadow = DropShadow {
+        offset: glam_vec(6.0, 6.0),
+        color: Color::rgb(1.0, 0.0, 0.0),
+        alpha: 1.0,
+        blur: 0.0,
+        ..DropShadow::default()
+    };
+    scene
+        .set_filters(n, vec![Filter::drop_shadow(shadow)])
+        .unwrap();
+    let img = render_black(&mut r, &scene, 48, 48);
+    probe(&img, 15, 15, [255, 255, 255, 255], 1);
+    probe(&img, 33, 33, [255, 0, 0, 255], 1);
+    probe(&img, 12, 33, [0, 0, 0, 255], 1);
+    // Shadow only.
+    scene.filters_mut(n).unwrap()[0] = Filter::drop_shadow(DropShadow {
+        shadow_only: true,
+        ..shadow
+    });
+    let img = render_black(&mut r, &scene, 48, 48);
+    probe(&img, 12, 12, [0, 0, 0, 255], 1);
+    probe(&img, 20, 20, [255, 0, 0, 255], 1);
+}
+
+#[test]
+fn outline_and_glow_surround_the_content() {
+    let mut r = renderer_with_msaa(false);
+    let mut scene = Scene::new();
+    let a = white_square(&mut scene, 10.0, 10.0, 20.0);
+    scene
+        .set_filters(a, vec![Filter::outline(3.0, Color::rgb(0.0, 1.0, 0.0))])
+        .unwrap();
+    let b = white_square(&mut scene, 50.0, 10.0, 20.0);
+    scene
+        .set_filters(
+            b,
+            vec![Filter::glow(Glow {
+                color: Color::rgb(0.0, 0.0, 1.0),
+                distance: 8.0,
+                ..Glow::default()
+            })],
+        )
+        .unwrap();
+    let img = render_black(&mut r, &scene, 96, 40);
+    // Outline: green just outside the square, nothing 6 pixels out, white inside.
+    probe(&img, 20, 8, [0, 255, 0, 255], 2);
+    probe(&img, 31, 20, [0, 255, 0, 255], 2);
+    probe(&img, 20, 3, [0, 0, 0, 255], 0);
+    probe(&img, 20, 20, [255, 255, 255, 255], 0);
+    // Glow: blue fading out from the edge.
+    let near = px(&img, 60, 8)[2];
+    let far = px(&img, 60, 3)[2];
+    assert!(near > 100 && far < near, "glow {near} near, {far} far");
+    probe(&img, 60, 20, [255, 255, 255, 255], 1);
+    golden("filters_outline_glow", &img);
+}
+
+#[test]
+fn colour_matrix_presets_and_noise() {
+    let mut r = renderer_with_msaa(false);
+    let mut scene = Scene::new();
+    let presets: [fn(&mut ColorMatrix); 6] = [
+        |m| {
+            m.negative(false);
+        },
+        |m| {
+            m.sepia(false);
+        },
+        |m| {
+            m.greyscale(0.3, false);
+        },
+        |m| {
+            m.brightness(0.5, false);
+        },
+        |m| {
+            m.to_bgr(false);
+        },
+        |m| {
+            m.saturate(1.0, false).contrast(0.5, true);
+        },
+    ];
+    for (i, f) in presets.iter().enumerate() {
+        let n = scene
+            .add(
+                scene.root(),
+                Node::graphics(Arc::new(rect(0.0, 0.0, 16.0, 16.0, 0xff8020)))
+                    .at(i as f32 * 20.0, 0.0),
+            )
+            .unwrap();
+        let mut m = ColorMatrix::default();
+        f(&mut m);
+        scene.set_filters(n, vec![Filter::color_matrix(m)]).unwrap();
+    }
+    let n = scene
+        .add(
+            scene.root(),
+            Node::graphics(Arc::new(rect(0.0, 0.0, 16.0, 16.0, 0x808080))).at(0.0, 20.0),
+        )
+        .unwrap();
+    scene.set_filters(n, vec![Filter::noise(0.5, 0.7)]).unwrap();
+    let img = render_black(&mut r, &scene, 128, 40);
+    probe(&img, 8, 8, [0, 127, 223, 255], 2); // negative of (255, 128, 32)
+    probe(&img, 68, 8, [128, 64, 16, 255], 2); // brightness 0.5
+    probe(&img, 88, 8, [32, 128, 255, 255], 1); // to BGR
+    let g = px(&img, 48, 8);
+    assert!(
+        g[0].abs_diff(g[1]) <= 1 && g[1].abs_diff(g[2]) <= 1,
+        "greyscale {g:?}"
+    );
+    // Noise: grey varies from pixel to pixel, around 128.
+    let values: Vec<u8> = (0..16).map(|x| px(&img, x, 28)[0]).collect();
+    assert!(values.iter().any(|&v| v != values[0]), "{values:?}");
+    golden("filters_color_matrix_noise", &img);
+}
+
+#[test]
+fn displacement_moves_pixels_by_the_map() {
+    let mut r = renderer_with_msaa(false);
+    // A map of (255, 128): x moved by half the scale, y not.
+    let map = solid(&mut r, 8, 8, [255, 128, 128, 255]);
+    let mut scene = Scene::new();
+    let map_node = scene.add_detached(Node::sprite(map).sized(64.0, 64.0));
+    let c = scene.add(scene.root(), Node::container()).unwrap();
+    scene
+        .add(
+            c,
+            Node::graphics(Arc::new(rect(20.0, 20.0, 20.0, 20.0, 0xffffff))),
+        )
+        .unwrap();
+    scene
+        .set_filters(
+            c,
+            vec![Filter::displacement(map_node, 20.0).with_padding(16.0)],
+        )
+        .unwrap();
+    let img = render_black(&mut r, &scene, 64, 64);
+    // Each pixel reads 10 pixels to its right (0.5 * 20): the square appears 10 pixels to the left.
+    probe(&img, 12, 30, [255, 255, 255, 255], 2);
+    probe(&img, 35, 30, [0, 0, 0, 255], 2);
+    // A map destroyed: the filter is skipped and counted, the square drawn as it is.
+    r.destroy_texture(map).unwrap();
+    let img = render_black(&mut r, &scene, 64, 64);
+    assert_eq!(r.stats().last_frame.filters_skipped, 1);
+    probe(&img, 35, 30, [255, 255, 255, 255], 2);
+    probe(&img, 12, 30, [0, 0, 0, 255], 2);
+}
+
+const INVERT: &str = "
+struct Params { amount: f32 };
+@group(1) @binding(0) var<uniform> params: Params;
+@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> {
+    let c = textureSample(uTexture, uSampler, in.uv);
+    return vec4<f32>(mix(c.rgb, vec3<f32>(c.a) - c.rgb, params.amount), c.a);
+}";
+
+#[test]
+fn custom_filters_run_with_their_uniforms_and_textures() {
+    let mut r = renderer_with_msaa(false);
+    let invert = r.create_filter_shader(INVERT).unwrap();
+    assert_eq!((invert.uniform_size(), invert.texture_count()), (4, 0));
+    // The same source again: no new shader module.
+    let modules = r.stats().total.shader_modules_created;
+    r.create_filter_shader(INVERT).unwrap();
+    assert_eq!(r.stats().total.shader_modules_created, modules);
+    let tinted = r
+        .create_filter_shader(
+            "@group(1) @binding(1) var tint: texture_2d<f32>;
+             @group(1) @binding(2) var tintSampler: sampler;
+             @fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> {
+                 return sampleInput(in.uv) * textureSample(tint, tintSampler, vec2<f32>(0.5));
+             }",
+        )
+        .unwrap();
+    assert_eq!((tinted.uniform_size(), tinted.texture_count()), (0, 1));
+    let blue = solid(&mut r, 2, 2, [0, 0, 255, 255]);
+    let mut scene = Scene::new();
+    let a = white_square(&mut scene, 4.0, 4.0, 16.0);
+    scene
+        .set_filters(a, vec![Filter::custom(invert, &1.0f32.to_le_bytes(), &[])])
+        .unwrap();
+    let b = white_square(&mut scene, 28.0, 4.0, 16.0);
+    scene
+        .set_filters(b, vec![Filter::custom(tinted, &[], &[blue])])
+        .unwrap();
+    let target = r.create_render_target(48, 24).unwrap();
+    r.render(&scene, &target, Some(Color::rgb(0.5, 0.5, 0.5)))
+        .unwrap();
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 12, 12, [0, 0, 0, 255], 1);
+    probe(&img, 36, 12, [0, 0, 255, 255], 1);
+    // Uniforms change every frame without creating anything.
+    for amount in [0.0f32, 0.5, 1.0] {
+        if let Effect::Custom(c) = &mut scene.filters_mut(a).unwrap()[0].effect {
+            c.uniforms = amount.to_le_bytes().to_vec();
+        }
+        r.wait_idle().unwrap();
+        r.render(&scene, &target, Some(Color::rgb(0.5, 0.5, 0.5)))
+            .unwrap();
+        let s = r.stats().last_frame;
+        assert_eq!(
+            (
+                s.pipelines_created,
+                s.bind_groups_created,
+                s.textures_created,
+                s.buffers_created
+            ),
+            (0, 0, 0, 0)
+        );
+        let img = r.read_pixels(&target).unwrap();
+        let want = (255.0 * (1.0 - amount)).round() as u8;
+        probe(&img, 12, 12, [want, want, want, 255], 1);
+    }
+}
+
+#[test]
+fn custom_filter_shaders_that_cannot_run_are_errors_with_their_line() {
+    let mut r = renderer();
+    let cases = [
+        // Does not parse: line 2.
+        ("@fragment\nfn mainFragment(in: VSOutput) -> @location(0) vec4<f32> { return 1.0 }", Some(2)),
+        // Does not validate (a vec4 from a float).
+        (
+            "@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> {\n  let x: vec4<f32> = 1.0;\n  return x;\n}",
+            None,
+        ),
+        // No entry point.
+        ("fn helper() -> f32 { return 1.0; }", None),
+        // A binding the prelude does not have.
+        (
+            "@group(2) @binding(0) var<uniform> u: vec4<f32>;\n@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> { return u; }",
+            Some(1),
+        ),
+        // A sampler where a texture goes.
+        (
+            "@group(1) @binding(1) var s: sampler;\n@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> { return textureSample(uTexture, s, in.uv); }",
+            Some(1),
+        ),
+        // The prelude's group redeclared.
+        (
+            "\n\n@group(0) @binding(7) var t: texture_2d<f32>;\n@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
+            Some(3),
+        ),
+    ];
+    for (i, (src, line)) in cases.iter().enumerate() {
+        match r.create_filter_shader(src) {
+            Err(stage2d::Error::FilterShader { line: got, message }) => {
+                assert!(!message.is_empty());
+                if line.is_some() {
+                    assert_eq!(got, *line, "case {i}: {message}");
+                }
+            }
+            other => panic!("case {i}: {other:?}"),
+        }
+    }
+    // The renderer still draws.
+    let mut scene = Scene::new();
+    white_square(&mut scene, 0.0, 0.0, 8.0);
+    let img = render_black(&mut r, &scene, 8, 8);
+    probe(&img, 4, 4, [255, 255, 255, 255], 0);
+}
+
+#[test]
+fn bad_filter_settings_are_skipped_counted_and_the_rest_draws() {
+    let mut r = renderer_with_msaa(false);
+    let mut other = renderer_with_msaa(false);
+    let foreign = other.create_filter_shader(INVERT).unwrap();
+    let invert = r.create_filter_shader(INVERT).unwrap();
+    let mut scene = Scene::new();
+    let bad: Vec<Vec<Filter>> = vec![
+        vec![Filter::blur(f32::NAN)],
+        vec![Filter::alpha(f32::INFINITY)],
+        vec![Filter::custom(invert, &[1, 2], &[])], // uniforms of the wrong size
+        vec![Filter::custom(foreign, &1.0f32.to_le_bytes(), &[])],
+        vec![Filter::blur(5.0)
+            .with_resolution(f32::NAN)
+            .with_padding(f32::NAN)],
+    ];
+    // Huge and zero-sized filtered nodes (the huge one's blur reaches everywhere: drawn first, below), and a
+    // filter on a mask.
+    let huge = scene
+        .add(
+            scene.root(),
+            Node::graphics(Arc::new(rect(0.0, 0.0, 100_000.0, 100_000.0, 0x00ff00))).at(0.0, 20.0),
+        )
+        .unwrap();
+    scene
+        .set_filters(huge, vec![Filter::blur(1e9).with_clip_to_viewport(false)])
+        .unwrap();
+    let count = bad.len();
+    for (i, filters) in bad.into_iter().enumerate() {
+        let n = white_square(&mut scene, i as f32 * 10.0, 0.0, 8.0);
+        scene.set_filters(n, filters).unwrap();
+    }
+    let empty = scene.add(scene.root(), Node::container()).unwrap();
+    scene.set_filters(empty, vec![Filter::blur(4.0)]).unwrap();
+    let mask = scene.add_detached(Node::graphics(Arc::new(rect(
+        60.0, 0.0, 4.0, 4.0, 0xffffff,
+    ))));
+    scene.set_filters(mask, vec![Filter::blur(2.0)]).unwrap();
+    let masked = white_square(&mut scene, 60.0, 0.0, 8.0);
+    scene.set_mask(masked, mask, false).unwrap();
+    let t = std::time::Instant::now();
+    let img = render_black(&mut r, &scene, 80, 40);
+    assert!(t.elapsed().as_secs_f32() < 5.0, "{:?}", t.elapsed());
+    let s = r.stats().last_frame;
+    assert!(s.filters_skipped >= count as u64, "{s:?}");
+    assert_eq!(s.nodes_skipped, 0);
+    // Each of the bad ones still draws (unfiltered), and so does the masked square (4x4). A resolution and
+    // padding that are not numbers fall back to the target's and the effect's: that blur runs.
+    for i in 0..count as u32 - 1 {
+        probe(&img, i * 10 + 4, 4, [255, 255, 255, 255], 0);
+    }
+    assert!(px(&img, 44, 4)[0] > 60, "the blurred square");
+    probe(&img, 61, 1, [255, 255, 255, 255], 0);
+    assert_ne!(px(&img, 66, 6), [255, 255, 255, 255], "outside the mask");
+    // The huge node, filtered at a lower resolution: near its corner a blur that wide leaves about a quarter.
+    let g = px(&img, 40, 30)[1];
+    assert!((30..120).contains(&g), "the huge node: {g}");
+    // A filter area that is not finite is an error at the call.
+    assert!(scene
+        .set_filter_area(
+            huge,
+            Some(stage2d::Rect {
+                min: glam_vec(0.0, 0.0),
+                max: glam_vec(f32::NAN, 1.0)
+            })
+        )
+        .is_err());
+}
+
+#[test]
+fn sixty_four_nested_filtered_nodes_draw_within_a_second_and_deeper_ones_unfiltered() {
+    let mut r = renderer_with_msaa(false);
+    let mut scene = Scene::new();
+    let mut parent = scene.root();
+    for _ in 0..70 {
+        parent = scene.add(parent, Node::container()).unwrap();
+        scene
+            .set_filters(parent, vec![Filter::alpha(0.99)])
+            .unwrap();
+    }
+    scene
+        .add(
+            parent,
+            Node::graphics(Arc::new(rect(2.0, 2.0, 12.0, 12.0, 0xffffff))),
+        )
+        .unwrap();
+    white_square(&mut scene, 20.0, 2.0, 8.0);
+    let t = std::time::Instant::now();
+    let img = render_black(&mut r, &scene, 32, 16);
+    assert!(t.elapsed().as_secs_f32() < 2.0, "{:?}", t.elapsed());
+    let s = r.stats().last_frame;
+    assert_eq!(s.filtered_nodes, 64);
+    assert_eq!(s.filters_skipped, 6);
+    let v = px(&img, 8, 8)[0];
+    assert!((120..=140).contains(&v), "0.99^64 of white: {v}");
+    probe(&img, 24, 6, [255, 255, 255, 255], 0);
+}
+
+#[test]
+fn filters_work_in_embedded_frames_render_textures_masks_and_render_groups() {
+    let mut r = renderer_with_msaa(false);
+    let mut scene = Scene::new();
+    // Inside a stencil mask (a circle), a filtered square.
+    let mut circle = GraphicsContext::new();
+    circle.circle(16.0, 16.0, 12.0).fill(Color::WHITE);
+    let mask = scene.add_detached(Node::graphics(Arc::new(circle)));
+    let holder = scene.add(scene.root(), Node::container()).unwrap();
+    scene.set_mask(holder, mask, false).unwrap();
+    let inner = scene
+        .add(
+            holder,
+            Node::graphics(Arc::new(rect(0.0, 0.0, 32.0, 32.0, 0xff0000))),
+        )
+        .unwrap();
+    let mut neg = ColorMatrix::default();
+    neg.negative(false);
+    scene
+        .set_filters(inner, vec![Filter::color_matrix(neg)])
+        .unwrap();
+    // Inside a render group, a filtered square.
+    let group = scene
+        .add(
+            scene.root(),
+            Node::container().at(32.0, 0.0).as_render_group(),
+        )
+        .unwrap();
+    let g_inner = scene
+        .add(
+            group,
+            Node::graphics(Arc::new(rect(4.0, 4.0, 24.0, 24.0, 0x0000ff))),
+        )
+        .unwrap();
+    scene
+        .set_filters(g_inner, vec![Filter::color_matrix(neg)])
+        .unwrap();
+    let img = render_black(&mut r, &scene, 64, 32);
+    probe(&img, 16, 16, [0, 255, 255, 255], 1); // negated red, inside the circle
+    probe(&img, 1, 1, [0, 0, 0, 255], 0); // outside the circle: masked
+    probe(&img, 48, 16, [255, 255, 0, 255], 1); // negated blue
+                                                // The same frame embedded: prepare (the filter passes run there), record, submit.
+    let target = r.create_render_target(64, 32).unwrap();
+    let desc = stage2d::TargetDesc::from_view(target.view())
+        .with_depth_stencil(wgpu::TextureFormat::Depth24PlusStencil8);
+    r.prepare(&scene, &desc).unwrap();
+    let (device, queue) = (r.device().clone(), r.queue().clone());
+    host_pass(&device, &queue, &target, 1, Color::BLACK, |pass| {
+        r.record(pass, &desc).unwrap();
+    });
+    r.trim();
+    let host = r.read_pixels(&target).unwrap();
+    probe(&host, 16, 16, [0, 255, 255, 255], 1);
+    probe(&host, 48, 16, [255, 255, 0, 255], 1);
+    // Into a render texture with render_node.
+    let rt = r.create_render_target(64, 32).unwrap();
+    r.render_node(&scene, group, &rt, Some(Color::BLACK))
+        .unwrap();
+    let img = r.read_pixels(&rt).unwrap();
+    probe(&img, 48, 16, [255, 255, 0, 255], 1);
+    probe(&img, 16, 16, [0, 0, 0, 255], 0);
+}

@@ -151,8 +151,8 @@ fn finite(values: &[f32]) -> bool {
     values.iter().all(|v| v.is_finite())
 }
 
-/// The passes of a blur of `blur` (after checks) into `out`.
-fn blur_passes(blur: &Blur, out: &mut Vec<Pass>, arena: &mut Vec<u8>, first: &mut bool) {
+/// The passes of a blur of `blur` (after checks) into `out`; `px` texture pixels per scene pixel.
+fn blur_passes(blur: &Blur, px: f32, out: &mut Vec<Pass>, arena: &mut Vec<u8>, first: &mut bool) {
     let kernel = match blur.kernel_size {
         0..=5 => 5,
         6..=7 => 7,
@@ -167,6 +167,7 @@ fn blur_passes(blur: &Blur, out: &mut Vec<Pass>, arena: &mut Vec<u8>, first: &mu
         if s == 0.0 {
             continue;
         }
+        let s = s * px;
         let mut pass_strength = if blur.legacy {
             s / passes as f32
         } else {
@@ -193,12 +194,14 @@ fn blur_passes(blur: &Blur, out: &mut Vec<Pass>, arena: &mut Vec<u8>, first: &mu
     }
 }
 
-/// Appends the passes of `filter` to `out` (uniform bytes to `arena`); `map` gives a displacement filter's map.
-/// `Err` names why the filter cannot run (non-finite parameters, a custom filter's bytes of the wrong size, a
-/// missing map): the caller skips it and counts.
+/// Appends the passes of `filter` to `out` (uniform bytes to `arena`); `map` gives a displacement filter's map,
+/// `px` the texture pixels per scene pixel (settings in pixels are scene pixels, as in PixiJS). `Err` names why
+/// the filter cannot run (non-finite parameters, a custom filter's bytes of the wrong size, a missing map): the
+/// caller skips it and counts.
 pub(crate) fn push_passes(
     filter: &Filter,
     map: Option<DisplacementMap>,
+    px: f32,
     out: &mut Vec<Pass>,
     arena: &mut Vec<u8>,
 ) -> Result<(), &'static str> {
@@ -224,7 +227,7 @@ pub(crate) fn push_passes(
             }
             let before = out.len();
             let mut first = true;
-            blur_passes(b, out, arena, &mut first);
+            blur_passes(b, px, out, arena, &mut first);
             if out.len() == before {
                 // No strength on either axis: the input as it is.
                 single(Program::Alpha, &[1.0], out, arena);
@@ -253,7 +256,7 @@ pub(crate) fn push_passes(
                 return Err("a non-finite displacement scale");
             }
             let m = map.matrix;
-            let scale = d.scale.clamp(Vec2Like::MIN, Vec2Like::MAX);
+            let scale = d.scale.clamp(Vec2Like::MIN, Vec2Like::MAX) * px;
             let v = [
                 m[0][0],
                 m[0][1],
@@ -269,12 +272,12 @@ pub(crate) fn push_passes(
                 0.0,
                 scale.x,
                 scale.y,
+                0.0,
+                0.0,
                 map.rotation[0],
                 map.rotation[1],
                 map.rotation[2],
                 map.rotation[3],
-                0.0,
-                0.0,
             ];
             let params = push_f32s(arena, &v);
             let mut textures = [None; MAX_CUSTOM_TEXTURES];
@@ -292,7 +295,7 @@ pub(crate) fn push_passes(
                 return Err("a non-finite drop shadow setting");
             }
             let a = (d.alpha * c.a).clamp(0.0, 1.0);
-            let offset = d.offset.clamp(Vec2Like::MIN, Vec2Like::MAX);
+            let offset = d.offset.clamp(Vec2Like::MIN, Vec2Like::MAX) * px;
             let params = push_f32s(
                 arena,
                 &[
@@ -320,7 +323,7 @@ pub(crate) fn push_passes(
                 kernel_size: 5,
                 legacy: false,
             };
-            blur_passes(&blur, out, arena, &mut first);
+            blur_passes(&blur, px, out, arena, &mut first);
             out.push(Pass {
                 program: Program::ShadowFinal,
                 params,
@@ -339,7 +342,7 @@ pub(crate) fn push_passes(
             ]) {
                 return Err("a non-finite glow setting");
             }
-            let distance = g.distance.clamp(0.0, MAX_REACH).round();
+            let distance = (g.distance * px).clamp(0.0, MAX_REACH).round();
             let quality = g.quality.clamp(0.01, 1.0);
             let step = (1.0 / (quality * distance.max(1.0))).clamp(0.05, std::f32::consts::TAU);
             single(
@@ -375,7 +378,7 @@ pub(crate) fn push_passes(
                     c.g,
                     c.b,
                     1.0,
-                    o.thickness.clamp(0.0, MAX_REACH),
+                    (o.thickness * px).clamp(0.0, MAX_REACH),
                     std::f32::consts::TAU / samples,
                     o.alpha.clamp(0.0, 1.0),
                     o.knockout as u8 as f32,
@@ -472,7 +475,7 @@ mod tests {
     fn blur_passes_halve_their_strength_and_keep_the_total() {
         let mut out = Vec::new();
         let mut arena = Vec::new();
-        push_passes(&Filter::blur(8.0), None, &mut out, &mut arena).unwrap();
+        push_passes(&Filter::blur(8.0), None, 1.0, &mut out, &mut arena).unwrap();
         assert_eq!(out.len(), 8, "4 horizontal, 4 vertical");
         assert!(out[0].first_of_filter && !out[1].first_of_filter);
         let s: Vec<f32> = out
@@ -488,7 +491,7 @@ mod tests {
             b.legacy = true;
         }
         out.clear();
-        push_passes(&legacy, None, &mut out, &mut arena).unwrap();
+        push_passes(&legacy, None, 1.0, &mut out, &mut arena).unwrap();
         assert_eq!(out.len(), 8);
     }
 
@@ -496,16 +499,23 @@ mod tests {
     fn bad_parameters_are_refused_not_run() {
         let mut out = Vec::new();
         let mut arena = Vec::new();
-        assert!(push_passes(&Filter::alpha(f32::NAN), None, &mut out, &mut arena).is_err());
-        assert!(push_passes(&Filter::blur(f32::INFINITY), None, &mut out, &mut arena).is_err());
+        assert!(push_passes(&Filter::alpha(f32::NAN), None, 1.0, &mut out, &mut arena).is_err());
+        assert!(push_passes(
+            &Filter::blur(f32::INFINITY),
+            None,
+            1.0,
+            &mut out,
+            &mut arena
+        )
+        .is_err());
         let mut m = ColorMatrix::default();
         m.matrix[3] = f32::NAN;
-        assert!(push_passes(&Filter::color_matrix(m), None, &mut out, &mut arena).is_err());
+        assert!(push_passes(&Filter::color_matrix(m), None, 1.0, &mut out, &mut arena).is_err());
         assert!(out.is_empty());
         // Huge and negative values are clamped, not refused.
         let mut huge = crate::filter::Blur::new(-1e30);
         huge.quality = u32::MAX;
-        push_passes(&Filter::blur_with(huge), None, &mut out, &mut arena).unwrap();
+        push_passes(&Filter::blur_with(huge), None, 1.0, &mut out, &mut arena).unwrap();
         assert_eq!(out.len(), 2 * MAX_QUALITY as usize);
         assert_eq!(Filter::blur(f32::NAN).padding(), 0.0);
         assert_eq!(Filter::blur(1e30).padding(), MAX_PADDING);

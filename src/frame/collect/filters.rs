@@ -377,7 +377,9 @@ impl FilterWalk {
         let pad = (settings.padding * self.target_scale * s).ceil();
         let mut min = (lo * s).floor() - Vec2::splat(pad);
         let mut max = (hi * s).ceil() + Vec2::splat(pad);
-        let max_side = self.max_side as f32;
+        // No larger than the device allows, nor much larger than the target (a huge node not cut to the target
+        // is filtered at a lower resolution instead).
+        let max_side = (self.max_side as f32).min((view.size().max_element() * 2.0).max(512.0));
         let mut scale = s;
         let size = max - min;
         if size.x > max_side || size.y > max_side {
@@ -473,7 +475,8 @@ impl FilterWalk {
                 Effect::Displacement(d) => displacement_map(cx, d.map, origin, scale),
                 _ => None,
             };
-            if let Err(why) = push_passes(f, map, &mut self.passes, &mut self.arena) {
+            let px = scale * self.target_scale;
+            if let Err(why) = push_passes(f, map, px, &mut self.passes, &mut self.arena) {
                 skip_filters(cx, node, why);
             }
         }

@@ -39,6 +39,14 @@ impl Collector {
             return None;
         };
         self.kept.mask(mask.node.slot());
+        if scene.slot(mask.node).is_some_and(|s| s.filtered()) {
+            // A mask is drawn into the stencil, not as colour: filters cannot change it.
+            cx.stats.filters_skipped += 1;
+            cx.skips.push(
+                mask.node,
+                "filters on a mask are ignored (a mask is drawn into the stencil, not as colour)",
+            );
+        }
         let parent_matrix = cx.view.to_clip * parent;
         let matrix = parent_matrix * transform.matrix();
         if !(matrix.matrix2.is_finite() && matrix.translation.is_finite()) {
