@@ -182,6 +182,9 @@ impl Frame {
             self.attachments
                 .msaa_view(device, (FILTER_FORMAT, size.0, size.1), frame)
         });
+        // The frame's first pass writes its beginning timestamp.
+        let timestamps = self.first_timestamp.take();
+        self.timestamp_begun |= timestamps.is_some();
         let stencil_view =
             uses_stencil.then(|| self.attachments.stencil_view(device, size, samples, frame));
         {
@@ -217,7 +220,13 @@ impl Frame {
                         }),
                     }
                 }),
-                timestamp_writes: None,
+                timestamp_writes: timestamps.as_ref().map(|(q, i)| {
+                    wgpu::RenderPassTimestampWrites {
+                        query_set: q,
+                        beginning_of_pass_write_index: Some(*i),
+                        end_of_pass_write_index: None,
+                    }
+                }),
                 occlusion_query_set: None,
                 multiview_mask: None,
             });

@@ -111,6 +111,10 @@ pub(crate) struct Frame {
     pub retired: Vec<crate::gpu::release::Retired>,
     /// Filter programs, uniforms and intermediate textures.
     pub filters: crate::gpu::filters::FilterSystem,
+    /// Where the frame's first pass writes its beginning timestamp (set by the renderer before prepare; taken
+    /// by the first filter pass, which sets `timestamp_begun`).
+    pub first_timestamp: Option<(wgpu::QuerySet, u32)>,
+    pub timestamp_begun: bool,
 }
 
 impl Frame {
@@ -174,6 +178,8 @@ impl Frame {
             walk_not_uploaded: false,
             retired: Vec::new(),
             filters,
+            first_timestamp: None,
+            timestamp_begun: false,
         })
     }
 
@@ -235,6 +241,7 @@ impl Frame {
             self.collector.forget_kept();
         }
         let mut frame = FrameStats::default();
+        self.timestamp_begun = false;
         let before = pipelines.counters();
         let t0 = Instant::now();
 

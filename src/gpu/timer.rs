@@ -1,5 +1,6 @@
-//! GPU frame time (the Babylon.js seed): where the device has `TIMESTAMP_QUERY`, the passes stage2d begins itself
-//! write a timestamp at their start and end; the pair is resolved and copied into one of a few small readback
+//! GPU frame time (the Babylon.js seed): where the device has `TIMESTAMP_QUERY`, a frame whose passes stage2d
+//! begins itself writes a timestamp when its first pass begins (a filter pass, or its own) and when its own pass
+//! ends; the pair is resolved and copied into one of a few small readback
 //! buffers, mapped without waiting, and read at a later frame. Everything is created once; a frame whose buffers
 //! are all still waiting for the GPU is simply not timed. Passes the caller begins (embedded frames) are not timed:
 //! their timestamps are the caller's to write.
@@ -104,14 +105,23 @@ impl GpuTimer {
         }
     }
 
-    /// The timestamp writes for the pass about to begin, if a readback buffer is free.
-    pub fn pass_writes(&mut self) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+    /// Takes a free readback slot for the frame about to be recorded: the query set and the index its first
+    /// pass writes its beginning timestamp to (the frame's own pass writes the end). `None` when every slot
+    /// waits for the GPU (the frame is not timed).
+    pub fn reserve(&mut self) -> Option<(wgpu::QuerySet, u32)> {
         let i = self.slots.iter().position(|s| !s.waiting)?;
         self.current = Some(i);
+        Some((self.queries.clone(), 2 * i as u32))
+    }
+
+    /// The timestamp writes for the frame's own pass (its last): the end, and the beginning too unless an
+    /// earlier pass of the frame wrote it (`begun`). `None` when no slot was reserved.
+    pub fn pass_writes(&mut self, begun: bool) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        let i = self.current? as u32;
         Some(wgpu::RenderPassTimestampWrites {
             query_set: &self.queries,
-            beginning_of_pass_write_index: Some(2 * i as u32),
-            end_of_pass_write_index: Some(2 * i as u32 + 1),
+            beginning_of_pass_write_index: (!begun).then_some(2 * i),
+            end_of_pass_write_index: Some(2 * i + 1),
         })
     }
 

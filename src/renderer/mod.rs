@@ -330,6 +330,8 @@ impl Renderer {
         let mut encoder = self.encoder("stage2d frame");
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         let attach = Attach::Own;
+        // Filter passes before the frame's own pass write the frame's first timestamp.
+        f.first_timestamp = self.timer.as_mut().and_then(GpuTimer::reserve);
         f.prepare(
             &self.device,
             p,
@@ -347,7 +349,8 @@ impl Renderer {
         let t0 = std::time::Instant::now();
         let timer = &mut self.timer;
         let recorded = {
-            let timestamps = timer.as_mut().and_then(|t| t.pass_writes());
+            let begun = f.first_timestamp.take().is_none() && f.timestamp_begun;
+            let timestamps = timer.as_mut().and_then(|t| t.pass_writes(begun));
             let mut pass = f.begin_own_pass(&mut encoder, view, clear, timestamps);
             f.record(p, t, &mut pass, &prepared, true)
         };

@@ -125,6 +125,30 @@ pub struct Batcher {
     xform: u32,
     /// Scratch of [`Batcher::group_by_target`].
     reorder: (Vec<u32>, Vec<Batch>),
+    /// Quads whose drawing waits until something else is drawn in their pass (see [`Batcher::defer_quad`]).
+    deferred: Vec<Deferred>,
+    /// Whether a deferred quad waits for the current pass.
+    deferred_here: bool,
+    /// Deferred quads waiting, by pass.
+    deferred_count: Vec<u32>,
+    /// The slot tick of the last batch ended (to go on with it).
+    last_tick: u32,
+    /// Deferred quads drawn this frame: (tag, quad index).
+    pub flushed: Vec<(u32, u32)>,
+}
+
+/// A quad waiting to be drawn (see [`Batcher::defer_quad`]), with the pass, state and transform it was given in.
+#[derive(Clone, Copy, Debug)]
+struct Deferred {
+    tag: u32,
+    target: u16,
+    state: PassState,
+    xform: u32,
+    texture: TextureId,
+    geometry: [[f32; 2]; 3],
+    uv: [f32; 4],
+    color: u32,
+    blend: BlendMode,
 }
 
 /// Quads computed ahead from which [`Batcher::push_prepared`] copies on every core.
@@ -165,6 +189,11 @@ impl Batcher {
             target: 0,
             xform: 0,
             reorder: Default::default(),
+            deferred: Vec::new(),
+            deferred_here: false,
+            deferred_count: Vec::new(),
+            last_tick: 0,
+            flushed: Vec::new(),
         }
     }
 
@@ -196,6 +225,103 @@ impl Batcher {
             self.break_batch();
             self.target = target;
             self.current.target = target;
+            // Nothing drawn since the last batch ended, and it was this pass's: it goes on (filtered siblings'
+            // contents join one batch, their textures sharing its slots).
+            let end = self.index_len();
+            if let Some(last) = self.batches.last() {
+                if last.target == target
+                    && last.state == self.state
+                    && last.index_start + last.index_count == end
+                {
+                    self.current = self.batches.pop().expect("looked at");
+                    self.tick = self.last_tick;
+                }
+            }
+            self.deferred_here = self
+                .deferred_count
+                .get(target as usize)
+                .is_some_and(|&n| n > 0);
+        }
+    }
+
+    /// Adds a quad (as [`Batcher::push_quad`], in the current pass, state and transform) that waits until
+    /// something else is drawn in its pass, its state changes, [`Batcher::flush_deferred`] or the frame ends:
+    /// the quads showing filtered siblings' results then join one batch while their contents, drawn into
+    /// another pass in between, join another. `tag` comes back in [`Batcher::flushed`] with the quad's index.
+    #[allow(clippy::too_many_arguments)]
+    pub fn defer_quad(
+        &mut self,
+        tag: u32,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        color: u32,
+        blend: BlendMode,
+    ) {
+        let t = self.target as usize;
+        if self.deferred_count.len() <= t {
+            self.deferred_count.resize(t + 1, 0);
+        }
+        self.deferred_count[t] += 1;
+        self.deferred.push(Deferred {
+            tag,
+            target: self.target,
+            state: self.state,
+            xform: self.xform,
+            texture,
+            geometry,
+            uv,
+            color,
+            blend,
+        });
+        self.deferred_here = true;
+    }
+
+    /// Draws the deferred quads of pass `only` (all with `None`), each in the pass, state and transform it was
+    /// given in, and comes back to the current ones.
+    #[cold]
+    pub fn flush_deferred(&mut self, only: Option<u16>) {
+        let waiting = match only {
+            Some(t) => self.deferred_count.get(t as usize).copied().unwrap_or(0),
+            None => self.deferred.len() as u32,
+        };
+        if waiting == 0 {
+            return;
+        }
+        let (target, state, xform) = (self.target, self.state, self.xform);
+        let list = std::mem::take(&mut self.deferred);
+        let mut keep = Vec::new();
+        self.deferred_here = false;
+        for d in list {
+            if only.is_some_and(|t| t != d.target) {
+                keep.push(d);
+                continue;
+            }
+            self.deferred_count[d.target as usize] -= 1;
+            self.set_target(d.target);
+            self.set_state_now(d.state);
+            self.xform = d.xform;
+            let q = self.quads.len();
+            self.push_quad(d.texture, d.geometry, d.uv, d.color, d.blend);
+            if self.quads.len() > q {
+                self.flushed.push((d.tag, q as u32));
+            }
+        }
+        self.deferred = keep;
+        self.set_target(target);
+        self.set_state_now(state);
+        self.xform = xform;
+        self.deferred_here = self
+            .deferred_count
+            .get(self.target as usize)
+            .is_some_and(|&n| n > 0);
+    }
+
+    /// Draws the current pass's deferred quads before anything else is drawn in it.
+    #[inline(always)]
+    fn before_push(&mut self) {
+        if self.deferred_here {
+            self.flush_deferred(Some(self.target));
         }
     }
 
@@ -221,6 +347,13 @@ impl Batcher {
 
     /// Draws the following elements under `state`, breaking the batch if it differs.
     pub fn set_state(&mut self, state: PassState) {
+        if state != self.state && !self.deferred.is_empty() {
+            self.flush_deferred(None);
+        }
+        self.set_state_now(state);
+    }
+
+    fn set_state_now(&mut self, state: PassState) {
         if state != self.state {
             self.break_batch();
             self.state = state;
@@ -249,6 +382,10 @@ impl Batcher {
         self.state = PassState::default();
         self.target = 0;
         self.xform = 0;
+        self.deferred.clear();
+        self.deferred_count.clear();
+        self.deferred_here = false;
+        self.flushed.clear();
         self.start_batch();
     }
 
@@ -315,12 +452,14 @@ impl Batcher {
     pub fn break_batch(&mut self) {
         if self.current.index_count > 0 {
             self.batches.push(self.current);
+            self.last_tick = self.tick;
         }
         self.start_batch();
     }
 
     /// Ends the frame's last batch.
     pub fn finish(&mut self) {
+        self.flush_deferred(None);
         self.end_run();
         self.break_batch();
     }
@@ -516,6 +655,7 @@ impl Batcher {
     /// (logged) when they would pass [`Batcher::max_quads`].
     #[inline(always)]
     fn open_quads(&mut self, n: u32, texture: TextureId, blend: BlendMode) -> Option<u32> {
+        self.before_push();
         if self.quads.len() + n as usize > self.max_quads() {
             log::warn!(
                 "more than {} quads in one frame: the rest are not drawn",
@@ -544,6 +684,7 @@ impl Batcher {
     /// one by one; a long run is then copied into the stream and compared with last frame's on every core
     /// (1,024 quads a chunk), a short one 16 at a time.
     pub fn push_prepared(&mut self, quads: &[Quad], meta: &[QuadMeta]) {
+        self.before_push();
         let room = self.max_quads().saturating_sub(self.quads.len());
         let n = quads.len().min(meta.len());
         if n > room {
@@ -620,6 +761,7 @@ impl Batcher {
             );
             return;
         }
+        self.before_push();
         let slot = self.prepare(texture, blend, topology);
         self.end_run();
         let base = (self.vertices.len() as u32).wrapping_sub(first);

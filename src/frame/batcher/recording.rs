@@ -119,6 +119,7 @@ impl Batcher {
             log::warn!("a render group does not fit the frame's streams: it is not drawn");
             return false;
         }
+        self.before_push();
         self.end_run();
         self.break_batch();
         let here = Placement {

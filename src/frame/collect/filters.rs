@@ -320,6 +320,8 @@ impl FilterWalk {
         let Some(open) = self.stack.pop() else {
             return;
         };
+        // Results of nested filtered nodes still waiting are part of this one's content.
+        cx.batcher.flush_deferred(Some(open.group as u16 + 1));
         cx.batcher.set_target(open.prev_target);
         cx.batcher.set_xform(open.prev_xform);
         cx.pad = open.prev_pad;
@@ -420,14 +422,16 @@ impl FilterWalk {
         group.segments += 1;
         group.origin = min;
         cx.stats.filtered_nodes += 1;
-        // The quad showing the result, drawn where the node was.
-        let quad = group.output.map(|t| {
+        // The quad showing the result, drawn where the node was (deferred: the results of filtered siblings join
+        // one batch while their contents join another).
+        let seg = self.segments.len() as u32;
+        if let Some(t) = group.output {
             let to_clip = |p: Vec2| view.clip_of_px(p);
             let p0 = to_clip(min / scale);
             let p1 = to_clip(Vec2::new(max.x, min.y) / scale);
             let p3 = to_clip(Vec2::new(min.x, max.y) / scale);
-            let q = cx.batcher.quads.len() as u32;
-            cx.batcher.push_quad(
+            cx.batcher.defer_quad(
+                seg,
                 t,
                 [p0.into(), (p1 - p0).into(), (p3 - p0).into()],
                 [0.0; 4],
@@ -437,8 +441,7 @@ impl FilterWalk {
             if cx.track {
                 cx.acc.add_quad(p0, p1 - p0, p3 - p0);
             }
-            (cx.batcher.quads.len() as u32 > q).then_some(q)
-        });
+        }
         let first = group.segments == 1;
         self.segments.push(Segment {
             group: open.group,
@@ -446,7 +449,7 @@ impl FilterWalk {
             pos,
             size: (w, h),
             origin: min,
-            quad: quad.flatten(),
+            quad: None,
         });
         if first {
             self.make_passes(cx, open.group as usize, min);
@@ -489,6 +492,12 @@ impl FilterWalk {
         batcher: &mut crate::frame::batcher::Batcher,
         view: &super::View,
     ) {
+        batcher.flush_deferred(None);
+        for &(seg, quad) in &batcher.flushed {
+            if let Some(s) = self.segments.get_mut(seg as usize) {
+                s.quad = Some(quad);
+            }
+        }
         for g in &mut self.groups {
             let (w, h) = g.extent;
             g.size = (
