@@ -176,8 +176,8 @@ pub enum Error {
     /// [`Scene::set_parent`](crate::Scene::set_parent) (the root) or reordered among siblings.
     #[error("node {0:?} is the root or is not in the tree (detached); it has no siblings to be reordered among, and the root cannot be moved")]
     RootNode(crate::NodeId),
-    /// A node cannot mask itself.
-    #[error("node {0:?} cannot mask itself; mask it with another node")]
+    /// A node cannot mask itself, nor be alpha-masked by its own ancestor.
+    #[error("node {0:?} cannot mask itself or its own descendants; mask with another node")]
     SelfMask(crate::NodeId),
     /// A node cannot become a child of itself or of its own descendant.
     #[error("node {0:?} cannot be moved under itself or its own descendant")]

@@ -48,6 +48,8 @@ pub(crate) enum Program {
     ShadowFinal,
     Glow,
     Outline,
+    /// An alpha mask: the content times a mask texture's alpha or red channel.
+    Mask,
     /// A user's shader: its index in the renderer's filter shaders.
     Custom(u32),
 }
@@ -71,6 +73,7 @@ impl Program {
             }
             Program::Glow => include_str!("../../shaders/filters/glow.wgsl").to_string(),
             Program::Outline => include_str!("../../shaders/filters/outline.wgsl").to_string(),
+            Program::Mask => include_str!("../../shaders/filters/mask.wgsl").to_string(),
             Program::Blur { horizontal, kernel } => blur_source(horizontal, kernel),
             Program::Custom(_) => return None,
         };
@@ -84,7 +87,7 @@ impl Program {
     /// Textures the program binds in group 1 after its uniforms (built-ins: the displacement map).
     pub(crate) fn builtin_textures(self) -> u8 {
         match self {
-            Program::Displacement => 1,
+            Program::Displacement | Program::Mask => 1,
             _ => 0,
         }
     }
@@ -548,6 +551,7 @@ mod tests {
             Program::ShadowFinal,
             Program::Glow,
             Program::Outline,
+            Program::Mask,
             Program::Blur {
                 horizontal: true,
                 kernel: 5,

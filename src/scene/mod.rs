@@ -827,6 +827,56 @@ impl Scene {
     /// A node cannot mask itself ([`Error::SelfMask`]). If the mask node is removed later, the target is not drawn
     /// (skipped with a warning) rather than drawn unmasked.
     pub fn set_mask(&mut self, target: NodeId, mask: NodeId, inverse: bool) -> Result<()> {
+        self.put_mask(target, mask, inverse, None)
+    }
+
+    /// Masks `target` by the pixels of `mask`'s subtree (PixiJS's `setMask({ mask, channel, inverse })`, and what
+    /// PixiJS does for a sprite mask): where the mask's `channel` is 1 the target shows, where it is 0 it does
+    /// not, and partly between (soft edges, gradients, a sheet frame's own pixels, trimmed or rotated). The mask
+    /// and the target are each drawn into a texture of their own and combined by one pass (`filter/`), so alpha
+    /// masks nest with stencil masks, filters and each other. The mask is placed as a stencil mask is (see
+    /// [`Scene::set_mask`]) and is not drawn as content.
+    ///
+    /// ```
+    /// use stage2d::{Color, GraphicsContext, MaskChannel, Node, Scene};
+    /// let mut scene = Scene::new();
+    /// let photo = scene.add(scene.root(), Node::container())?;
+    /// let mut soft = GraphicsContext::new();
+    /// soft.circle(50.0, 50.0, 40.0).fill(Color::rgba(1.0, 1.0, 1.0, 0.5));
+    /// let mask = scene.add(photo, Node::graphics(soft))?;
+    /// scene.set_alpha_mask(photo, mask, MaskChannel::Alpha, false)?;
+    /// assert_eq!(scene.mask(photo).unwrap().channel, Some(MaskChannel::Alpha));
+    /// # Ok::<(), stage2d::Error>(())
+    /// ```
+    ///
+    /// A node cannot mask itself, nor be masked by its own ancestor (whose pixels include its own):
+    /// [`Error::SelfMask`].
+    pub fn set_alpha_mask(
+        &mut self,
+        target: NodeId,
+        mask: NodeId,
+        channel: crate::MaskChannel,
+        inverse: bool,
+    ) -> Result<()> {
+        self.check(target)?;
+        self.check(mask)?;
+        let mut up = self.parent(target);
+        while let Some(p) = up {
+            if p == mask {
+                return Err(Error::SelfMask(mask));
+            }
+            up = self.parent(p);
+        }
+        self.put_mask(target, mask, inverse, Some(channel))
+    }
+
+    fn put_mask(
+        &mut self,
+        target: NodeId,
+        mask: NodeId,
+        inverse: bool,
+        channel: Option<crate::MaskChannel>,
+    ) -> Result<()> {
         self.check(target)?;
         self.check(mask)?;
         if mask == target {
@@ -839,6 +889,7 @@ impl Scene {
         self.masks[target.slot()] = Some(crate::Mask {
             node: mask,
             inverse,
+            channel,
         });
         self.mask_used(mask, true);
         self.slots[target.slot()].set_masked(true);
@@ -1272,7 +1323,8 @@ mod tests {
             s.mask(a),
             Some(crate::Mask {
                 node: m,
-                inverse: true
+                inverse: true,
+                channel: None,
             })
         );
         assert!(s.set_mask(a, a, false).is_err());

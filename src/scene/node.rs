@@ -6,14 +6,28 @@ use crate::{BlendMode, Color, Sprite, Texture};
 use glam::{Affine2, Vec2};
 use std::sync::Arc;
 
-/// A mask on a node (set with [`crate::Scene::set_mask`], read with [`crate::Scene::mask`]): its content and children show only inside (or, if `inverse`, outside) the shape of the
-/// mask node's subtree (sprites count as their quads, graphics as their fills and strokes).
+/// A mask on a node (set with [`crate::Scene::set_mask`] or [`crate::Scene::set_alpha_mask`], read with
+/// [`crate::Scene::mask`]): its content and children show only inside (or, if `inverse`, outside) the mask.
+/// A stencil mask (`channel: None`) is the shape of the mask node's subtree (sprites count as their quads,
+/// graphics as their fills and strokes); an alpha mask is its pixels' alpha or red channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mask {
-    /// The node whose shape masks.
+    /// The node whose shape or pixels mask.
     pub node: crate::NodeId,
     /// Show what lies outside the mask instead.
     pub inverse: bool,
+    /// The channel of an alpha mask; `None` for a stencil mask.
+    pub channel: Option<MaskChannel>,
+}
+
+/// Which channel of an alpha mask's pixels masks (PixiJS's `setMask({ channel })`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MaskChannel {
+    /// Alpha (PixiJS's default).
+    #[default]
+    Alpha,
+    /// Red (a greyscale mask picture).
+    Red,
 }
 
 /// What a node draws besides its children.

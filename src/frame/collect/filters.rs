@@ -19,7 +19,7 @@ use crate::filter::passes::{push_passes, ChainSettings, DisplacementMap, Pass};
 use crate::filter::{Antialias, Effect, Filter};
 use crate::frame::batcher::{DATA_FLAG, TRANSFORM_SHIFT};
 use crate::scene::cull::Aabb;
-use crate::{NodeId, NodeKind, TextureId};
+use crate::{MaskChannel, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -31,9 +31,25 @@ pub(crate) const MAX_FILTER_DEPTH: usize = 64;
 /// A group's texture: the widest it grows before the packer starts a new row.
 const PAGE_WIDTH: u32 = 2048;
 
+/// What a group's texture is for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum GroupKind {
+    /// Its node's filters run over it.
+    Filters,
+    /// It holds an alpha mask's pixels (no passes, no quad of its own).
+    MaskSource,
+    /// Its content is masked by the mask source segment `mask` (`None`: the mask drew nothing).
+    Masked {
+        mask: Option<u32>,
+        channel: MaskChannel,
+        inverse: bool,
+    },
+}
+
 /// A group of segments drawn into one intermediate texture and filtered together.
 #[derive(Clone, Debug)]
 pub(crate) struct FilterGroup {
+    pub kind: GroupKind,
     /// The node whose filters the group runs.
     pub node: NodeId,
     /// Nesting depth (deeper groups run first: their outputs are drawn into shallower ones).
@@ -233,6 +249,60 @@ impl FilterWalk {
         let Some(settings) = ChainSettings::of(&f.filters) else {
             return false;
         };
+        let hash = settings_hash(&f.filters);
+        self.open_with(cx, id, matrix, settings, GroupKind::Filters, hash)
+    }
+
+    /// The settings of an alpha mask's textures: the target's resolution, no padding.
+    fn mask_settings() -> ChainSettings {
+        ChainSettings {
+            resolution: None,
+            padding: 0.0,
+            antialias: Antialias::Inherit,
+            clip_to_viewport: true,
+            blend: crate::BlendMode::Normal,
+            packable: false,
+        }
+    }
+
+    /// Opens the segment an alpha mask's pixels are drawn into (closed with [`FilterWalk::close`], which
+    /// returns it).
+    pub(super) fn open_mask_source<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        mask: NodeId,
+    ) -> bool {
+        let s = Self::mask_settings();
+        self.open_with(cx, mask, Affine2::IDENTITY, s, GroupKind::MaskSource, 0)
+    }
+
+    /// Opens the segment of a node alpha-masked by the mask source segment `mask`.
+    pub(super) fn open_masked<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        mask: Option<u32>,
+        channel: MaskChannel,
+        inverse: bool,
+    ) -> bool {
+        let kind = GroupKind::Masked {
+            mask,
+            channel,
+            inverse,
+        };
+        let s = Self::mask_settings();
+        self.open_with(cx, id, Affine2::IDENTITY, s, kind, 0)
+    }
+
+    fn open_with<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        matrix: Affine2,
+        settings: ChainSettings,
+        kind: GroupKind,
+        hash: u64,
+    ) -> bool {
         if self.stack.len() >= MAX_FILTER_DEPTH {
             skip_filters(
                 cx,
@@ -249,11 +319,12 @@ impl FilterWalk {
         let stencil_ref = cx.batcher.state().stencil_ref;
         let resolution = settings.resolution.unwrap_or(self.target_scale);
         let scale = resolution / self.target_scale;
-        let key = (settings_hash(&f.filters), depth, stencil_ref);
+        let key = (hash, depth, stencil_ref);
         let found = if settings.packable {
+            let filters = cx.scene.filters(id);
             self.by_key.get(&key).copied().filter(|&g| {
                 let g = &self.groups[g as usize];
-                g.scale == scale && cx.scene.filters(g.node) == f.filters.as_slice()
+                g.scale == scale && cx.scene.filters(g.node) == filters
             })
         } else {
             None
@@ -273,6 +344,7 @@ impl FilterWalk {
                 };
                 let pad = (settings.padding * resolution).ceil() as u32;
                 self.groups.push(FilterGroup {
+                    kind,
                     node: id,
                     depth,
                     stencil_ref,
@@ -316,9 +388,9 @@ impl FilterWalk {
     }
 
     /// Closes the innermost segment: measures it, places it in its group's texture and draws its quad.
-    pub(super) fn close<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>) {
+    pub(super) fn close<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>) -> Option<u32> {
         let Some(open) = self.stack.pop() else {
-            return;
+            return None;
         };
         // Results of nested filtered nodes still waiting are part of this one's content.
         cx.batcher.flush_deferred(Some(open.group as u16 + 1));
@@ -363,7 +435,7 @@ impl FilterWalk {
         };
         if clip.is_empty() || !(clip.min.is_finite() && clip.max.is_finite()) {
             drop(cx);
-            return;
+            return None;
         }
         let (a, b) = (view.pixels_of(clip.min), view.pixels_of(clip.max));
         let (mut lo, mut hi) = (a.min(b), a.max(b));
@@ -372,7 +444,7 @@ impl FilterWalk {
             hi = hi.min(view.size());
             if !(lo.x < hi.x && lo.y < hi.y) {
                 drop(cx);
-                return;
+                return None;
             }
         }
         // In texture pixels: snapped outwards, then padded (PixiJS's order).
@@ -397,7 +469,7 @@ impl FilterWalk {
             // A packed group keeps one scale: this segment cannot join it.
             skip_filters(cx, open.node, "a filtered node too large for a texture");
             drop(cx);
-            return;
+            return None;
         }
         group.scale = scale;
         // The shelf packer.
@@ -414,7 +486,7 @@ impl FilterWalk {
                 "its filter group's texture is full (too many large filtered nodes with the same filters)",
             );
             drop(cx);
-            return;
+            return None;
         }
         let pos = (x, y);
         group.cursor = (x + w + group.gap, y, row.max(h));
@@ -425,7 +497,8 @@ impl FilterWalk {
         // The quad showing the result, drawn where the node was (deferred: the results of filtered siblings join
         // one batch while their contents join another).
         let seg = self.segments.len() as u32;
-        if let Some(t) = group.output {
+        let composite = group.kind != GroupKind::MaskSource;
+        if let (Some(t), true) = (group.output, composite) {
             let to_clip = |p: Vec2| view.clip_of_px(p);
             let p0 = to_clip(min / scale);
             let p1 = to_clip(Vec2::new(max.x, min.y) / scale);
@@ -454,6 +527,7 @@ impl FilterWalk {
         if first {
             self.make_passes(cx, open.group as usize, min);
         }
+        Some(seg)
     }
 
     /// The passes of group `g`, from its node's filters (`origin`: where its texture lies on the target).
@@ -466,6 +540,30 @@ impl FilterWalk {
         let node = self.groups[g].node;
         let scale = self.groups[g].scale;
         let start = self.passes.len();
+        match self.groups[g].kind {
+            GroupKind::Filters => {}
+            GroupKind::MaskSource => return,
+            GroupKind::Masked { mask, .. } => {
+                // Its uniforms are written when the walk ends and the mask's texture has its size.
+                let at = self.arena.len() as u32;
+                self.arena.extend_from_slice(&[0u8; 48]);
+                let mut textures = [None; crate::filter::passes::MAX_CUSTOM_TEXTURES];
+                let source = mask
+                    .and_then(|m| self.segments.get(m as usize))
+                    .map(|m| m.group);
+                textures[0] = source
+                    .and_then(|m| self.groups[m as usize].output)
+                    .or(self.groups[g].output);
+                self.passes.push(Pass {
+                    program: crate::filter::passes::Program::Mask,
+                    params: (at, 48),
+                    textures,
+                    first_of_filter: true,
+                });
+                self.groups[g].passes = start..self.passes.len();
+                return;
+            }
+        }
         let filters = cx.scene.filters(node);
         for f in filters.iter().filter(|f| f.enabled) {
             if let Effect::Custom(c) = &f.effect {
@@ -505,8 +603,9 @@ impl FilterWalk {
                 h.max(1).next_multiple_of(64).min(self.max_side),
             );
         }
-        for s in &self.segments {
-            let g = &self.groups[s.group as usize];
+        for i in 0..self.segments.len() {
+            let s = self.segments[i];
+            let g = self.groups[s.group as usize].clone();
             let (tw, th) = (g.size.0 as f32, g.size.1 as f32);
             // clip -> target pixels -> texture pixels -> texture clip.
             let to_px = Affine2::from_cols(
@@ -527,6 +626,14 @@ impl FilterWalk {
                 s.xform as usize,
                 crate::frame::elements::GroupTransform::new(m, u32::MAX),
             );
+            if let GroupKind::Masked {
+                mask,
+                channel,
+                inverse,
+            } = g.kind
+            {
+                self.write_mask_params(s, g, mask, channel, inverse);
+            }
             if let Some(q) = s.quad {
                 let (x, y) = (s.pos.0 as f32, s.pos.1 as f32);
                 let (w, h) = (s.size.0 as f32, s.size.1 as f32);
@@ -536,6 +643,48 @@ impl FilterWalk {
                     batcher.patch_quad(q as usize, geometry, uv, quad.color);
                 }
             }
+        }
+    }
+}
+
+impl FilterWalk {
+    /// The uniforms of masked segment `s`'s mask pass: its texture pixels to the mask texture's coordinates.
+    fn write_mask_params(
+        &mut self,
+        s: Segment,
+        g: FilterGroup,
+        mask: Option<u32>,
+        channel: MaskChannel,
+        inverse: bool,
+    ) {
+        let Some(pass) = self.passes.get(g.passes.start) else {
+            return;
+        };
+        let at = pass.params.0 as usize;
+        let red = (channel == MaskChannel::Red) as u8 as f32;
+        let inv = inverse as u8 as f32;
+        let values: [f32; 12] = match mask.and_then(|m| self.segments.get(m as usize)) {
+            Some(m) => {
+                let mg = &self.groups[m.group as usize];
+                let size = Vec2::new(mg.size.0 as f32, mg.size.1 as f32);
+                // Texture pixel p -> target pixel (p - pos + origin) / scale -> mask texture pixel
+                // t * mscale - morigin + mpos -> / size.
+                let pos = Vec2::new(s.pos.0 as f32, s.pos.1 as f32);
+                let mpos = Vec2::new(m.pos.0 as f32, m.pos.1 as f32);
+                let k = mg.scale / g.scale;
+                let a = Vec2::splat(k) / size;
+                let b = ((s.origin - pos) * k - m.origin + mpos) / size;
+                let lo = mpos / size;
+                let hi = (mpos + Vec2::new(m.size.0 as f32, m.size.1 as f32)) / size;
+                [
+                    a.x, 0.0, 0.0, a.y, b.x, b.y, red, inv, lo.x, lo.y, hi.x, hi.y,
+                ]
+            }
+            // The mask drew nothing: nothing is inside it.
+            None => [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, red, inv, 1.0, 1.0, 0.0, 0.0],
+        };
+        for (k, v) in values.iter().enumerate() {
+            self.arena[at + 4 * k..at + 4 * k + 4].copy_from_slice(&v.to_le_bytes());
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the target, else the stencil through the [`MaskStack`] state machine), drawing the mask's shape into the
 //! stencil, and popping it when the masked subtree is done.
 
-use super::visit::{skip, visit, Ctx, Inherited};
+use super::visit::{skip, visit, visit_slot, Ctx, Inherited};
 use super::{Collector, Frame, Measure, Pop, View};
 use crate::frame::mask::{MaskRefusal, MaskStep};
 use crate::graphics::{GraphicsContext, Instruction, PathCommand};
@@ -58,8 +58,13 @@ impl Collector {
             );
             return None;
         }
+        if let Some(channel) = mask.channel {
+            return self.push_alpha_mask(cx, target, mask, channel, parent_matrix);
+        }
         self.steps.clear();
-        if !mask.inverse {
+        // Inside a filtered subtree rectangles are stencil masks too (a scissor rectangle is the target's).
+        let in_filter = !self.filters.stack.is_empty();
+        if !mask.inverse && !in_filter {
             if let Some(rect) = scissor_rect(cx.scene, mask.node, matrix, &cx.view) {
                 return match self.masks.push_scissor(rect, &mut self.steps) {
                     Ok(()) => {
@@ -96,10 +101,44 @@ impl Collector {
         }
     }
 
+    /// Pushes an alpha mask: the mask's pixels drawn into a texture of their own, then a segment opened for
+    /// the target's content, which the mask's pass multiplies by the mask's channel.
+    fn push_alpha_mask<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        target: NodeId,
+        mask: Mask,
+        channel: crate::MaskChannel,
+        parent_matrix: Affine2,
+    ) -> Option<Pop> {
+        if !self.filters.open_mask_source(cx, mask.node) {
+            skip(
+                cx.stats,
+                cx.skips,
+                target,
+                "alpha masks nest deeper than 64",
+            );
+            return None;
+        }
+        self.draw_mask_as(cx, mask.node, parent_matrix, false);
+        let source = self.filters.close(cx);
+        if !self
+            .filters
+            .open_masked(cx, target, source, channel, mask.inverse)
+        {
+            return None;
+        }
+        self.mask_counters.pushed += 1;
+        Some(Pop::Alpha)
+    }
+
     pub(super) fn pop_mask<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>, pop: Pop) {
         self.steps.clear();
         match pop {
             Pop::None => {}
+            Pop::Alpha => {
+                self.filters.close(cx);
+            }
             Pop::Scissor => {
                 self.masks.pop(&mut self.steps);
                 self.run_steps(cx, cx.scene.root(), Affine2::IDENTITY);
@@ -140,6 +179,17 @@ impl Collector {
         mask: NodeId,
         parent_matrix: Affine2,
     ) {
+        self.draw_mask_as(cx, mask, parent_matrix, true);
+    }
+
+    /// Draws the mask's subtree: into the stencil (`stencil`), or as colour for an alpha mask.
+    fn draw_mask_as<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        mask: NodeId,
+        parent_matrix: Affine2,
+        stencil: bool,
+    ) {
         let inh = Inherited {
             matrix: parent_matrix,
             color: Color::WHITE,
@@ -147,7 +197,14 @@ impl Collector {
             blend: BlendMode::Normal,
         };
         // The mask root draws regardless of its `visible` flag (a hidden node can still mask).
-        let Some((first, has_children)) = visit(cx, &mut self.caches, mask, inh, true) else {
+        let first = match stencil {
+            true => visit(cx, &mut self.caches, mask, inh, true),
+            false => cx
+                .scene
+                .slot(mask)
+                .and_then(|slot| visit_slot(cx, &mut self.caches, mask, slot, inh, false, true)),
+        };
+        let Some((first, has_children)) = first else {
             return;
         };
         if !has_children {
@@ -174,7 +231,7 @@ impl Collector {
             let inh = top.inherited;
             self.kept.mask(child.slot());
             if cx.scene.get(child).is_some_and(|n| n.visible) {
-                if let Some((ci, true)) = visit(cx, &mut self.caches, child, inh, true) {
+                if let Some((ci, true)) = visit(cx, &mut self.caches, child, inh, stencil) {
                     self.mask_walk.push(Frame {
                         filtered: false,
                         node: child,

@@ -32,7 +32,12 @@ use glam::{Affine2, Vec2};
 enum Pop {
     None,
     Scissor,
-    Stencil { mask: NodeId, matrix: Affine2 },
+    Stencil {
+        mask: NodeId,
+        matrix: Affine2,
+    },
+    /// An alpha mask: its masked segment closes.
+    Alpha,
 }
 
 /// What a subtree root does about its bounds while the walk is inside it.
