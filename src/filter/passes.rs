@@ -101,10 +101,14 @@ pub(crate) fn prelude() -> &'static str {
 fn blur_source(horizontal: bool, kernel: u8) -> String {
     let k = kernel as usize;
     let half = GAUSSIAN[(k - 5) / 2];
-    let weights: Vec<String> = (0..k)
+    let taps: Vec<String> = (0..k)
         .map(|i| {
             let j = if i < half.len() { i } else { k - i - 1 };
-            format!("{:?}", half[j])
+            let offset = i as f32 - (half.len() as f32 - 1.0);
+            format!(
+                "    color += textureSampleLevel(uTexture, uSampler, in.uv + {offset:.1} * step, 0.0) * {:?};",
+                half[j]
+            )
         })
         .collect();
     let direction = if horizontal {
@@ -113,9 +117,7 @@ fn blur_source(horizontal: bool, kernel: u8) -> String {
         "vec2<f32>(0.0, gfu.uInputSize.w)"
     };
     include_str!("../../shaders/filters/blur.wgsl")
-        .replace("KERNEL_WEIGHTS", &weights.join(", "))
-        .replace("KERNEL_SIZE", &k.to_string())
-        .replace("KERNEL_HALF", &(half.len() - 1).to_string())
+        .replace("%TAPS%", &taps.join("\n"))
         .replace("DIRECTION", direction)
 }
 
