@@ -247,14 +247,13 @@ fn main() {
         let mut encoder = device.create_command_encoder(&Default::default());
         for k in 0..steps.len() {
             let last = k + 1 == steps.len();
-            let ts = queries
-                .as_ref()
-                .filter(|_| k == 0 || last)
-                .map(|q| wgpu::RenderPassTimestampWrites {
+            let ts = queries.as_ref().filter(|_| k == 0 || last).map(|q| {
+                wgpu::RenderPassTimestampWrites {
                     query_set: q,
                     beginning_of_pass_write_index: (k == 0).then_some(0),
                     end_of_pass_write_index: last.then_some(1),
-                });
+                }
+            });
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: None,
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {

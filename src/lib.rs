@@ -119,8 +119,8 @@ pub use base::handle::{NodeId, TextureId};
 pub use base::stats::{FrameStats, SkipList, Skipped, Stats};
 pub use base::texture::{Sampling, ScaleMode, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
 pub use filter::{
-    Antialias, Blur, ColorMatrix, CustomFilter, Displacement, DropShadow, Effect, Filter,
-    FilterShader, Glow, Outline,
+    Antialias, Blur, CacheAsTexture, ColorMatrix, CustomFilter, Displacement, DropShadow, Effect,
+    Filter, FilterShader, Glow, Outline,
 };
 pub use frame::mask::MAX_STENCIL_DEPTH;
 pub use gpu::device::{instance_descriptor, select_adapter};

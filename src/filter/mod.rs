@@ -221,6 +221,18 @@ pub enum Effect {
     Custom(CustomFilter),
 }
 
+/// How a container is cached as a texture ([`Scene::set_cache_as_texture`](crate::Scene::set_cache_as_texture),
+/// PixiJS's `cacheAsTexture({ resolution, antialias, scaleMode })`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CacheAsTexture {
+    /// Texture pixels per pixel of the node's own space; `None` takes the target's scale factor.
+    pub resolution: Option<f32>,
+    /// Multisample the texture's content.
+    pub antialias: bool,
+    /// How the texture is filtered when drawn scaled.
+    pub scale_mode: crate::ScaleMode,
+}
+
 /// Whether a filter's intermediate texture is multisampled (PixiJS's `antialias`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Antialias {

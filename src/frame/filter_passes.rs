@@ -26,10 +26,14 @@ struct PassUniforms {
 impl Frame {
     /// Gives every group's output texture storage of its size (before any bind group names it).
     pub(super) fn size_filter_outputs(&mut self, textures: &mut TextureSystem) {
-        for g in &self.collector.filters.groups {
+        let walk = &mut self.collector.filters;
+        for g in &walk.groups {
             if let Some(out) = g.output {
-                textures.set_render_storage(out, g.size);
+                textures.set_render_storage(out, g.size, g.sampling);
             }
+        }
+        for h in walk.cache_released.drain(..) {
+            let _ = textures.destroy(h);
         }
     }
 

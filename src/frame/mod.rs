@@ -239,6 +239,7 @@ impl Frame {
         if std::mem::replace(&mut self.walk_not_uploaded, true) | self.streams.take_lost_upload() {
             self.batcher.forget_uploads();
             self.collector.forget_kept();
+            self.collector.filters.forget_drawn_caches();
         }
         let mut frame = FrameStats::default();
         self.timestamp_begun = false;
@@ -275,7 +276,14 @@ impl Frame {
             desc.scale_factor,
             desc.sample_count > 1,
         );
+        self.collector.filters.liveness = textures.deaths();
         self.collect(textures, scene, &key, place.as_mut(), &mut frame)?;
+        // New caches take a handle reserved here (those short of one drew uncached, once).
+        let short = self.collector.filters.cache_shortfall;
+        for _ in 0..short {
+            let h = textures.reserve()?;
+            self.collector.filters.cache_spares.push(h);
+        }
         let short = self.collector.filters.shortfall;
         if short > 0 {
             let handles = &mut self.collector.filters.handles;
@@ -284,6 +292,7 @@ impl Frame {
             }
             self.batcher.forget_uploads();
             self.collector.forget_kept();
+            self.collector.filters.forget_drawn_caches();
             frame = FrameStats::default();
             self.collect(textures, scene, &key, None, &mut frame)?;
         }

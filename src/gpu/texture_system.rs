@@ -101,6 +101,8 @@ pub struct TextureSystem {
     /// Counts changes to which handles are live (filled, destroyed, retired, renewed): a walk kept from an
     /// earlier frame is reused only while it stays the same.
     liveness: u64,
+    /// Counts textures destroyed, retired or renewed (a cached texture showing one is drawn again).
+    deaths: u64,
 }
 
 impl TextureSystem {
@@ -138,6 +140,7 @@ impl TextureSystem {
             retired: Vec::new(),
             retiring: Vec::new(),
             mipmaps: None,
+            deaths: 0,
             liveness: 0,
         };
         sys.white = sys
@@ -169,6 +172,11 @@ impl TextureSystem {
     /// The largest texture side this system creates.
     pub fn max_side(&self) -> u32 {
         self.max_dimension
+    }
+
+    /// Textures destroyed, retired or renewed so far.
+    pub fn deaths(&self) -> u64 {
+        self.deaths
     }
 
     /// Whether `id` names a live texture.
@@ -355,11 +363,17 @@ impl TextureSystem {
     /// Gives the reserved (or live) `id` storage a filter can draw into, of `size` pixels: kept when it
     /// already has that size, else created (the old storage and the bind groups holding it go to the release
     /// queue). Returns whether it was created. Only between frames or before a frame's bind groups are made.
-    pub fn set_render_storage(&mut self, id: TextureId, size: (u32, u32)) -> bool {
+    pub fn set_render_storage(
+        &mut self,
+        id: TextureId,
+        size: (u32, u32),
+        sampling: Sampling,
+    ) -> bool {
+        let sampler = self.sampler(sampling);
         let slot = &self.slots[id.slot()];
         debug_assert!(id.owned_by(self.owner) && slot.generation == id.generation);
         if let Some(gpu) = &slot.gpu {
-            if (gpu.texture.width(), gpu.texture.height()) == size {
+            if (gpu.texture.width(), gpu.texture.height()) == size && gpu.sampler == sampler {
                 return false;
             }
         }
@@ -379,7 +393,6 @@ impl TextureSystem {
         });
         self.stats.textures_created += 1;
         let view = texture.create_view(&Default::default());
-        let sampler = self.sampler(Sampling::LINEAR);
         if let Some(old) = self.slots[id.slot()].gpu.take() {
             self.retired.push(Retired::Texture(old.texture));
             self.retire_groups_of(id);
@@ -468,6 +481,7 @@ impl TextureSystem {
         }
         self.slots[id.slot()].retiring = true;
         self.liveness += 1;
+        self.deaths += 1;
         self.retiring.push(id);
         Ok(())
     }
@@ -494,6 +508,7 @@ impl TextureSystem {
         slot.generation = 0;
         slot.retiring = false;
         self.liveness += 1;
+        self.deaths += 1;
         self.free.push(id.slot() as u32);
         self.retire_groups_of(id);
     }
@@ -506,6 +521,7 @@ impl TextureSystem {
         let generation = next_generation();
         self.slots[id.slot()].generation = generation;
         self.liveness += 1;
+        self.deaths += 1;
         self.retire_groups_of(id);
         Ok(TextureId::new(id.slot() as u32, self.owner, generation))
     }

@@ -135,12 +135,22 @@ const _: () = assert!(MAX_SLOTS <= FILTERED);
 /// Bits of a slot's `counts` that are flags, not the child count.
 const FLAGS: u32 = MASKED | IS_MASK | FILTERED;
 
-/// A node's filters and the area they cover.
+/// A node's filters and the area they cover, and its texture cache.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Filtered {
     pub filters: Vec<crate::Filter>,
     /// PixiJS's `filterArea`, in the node's own coordinates.
     pub area: Option<Rect>,
+    /// PixiJS's `cacheAsTexture`.
+    pub cache: Option<crate::CacheAsTexture>,
+    /// Bumped by [`Scene::update_cache_texture`].
+    pub cache_serial: u64,
+}
+
+impl Filtered {
+    fn in_use(&self) -> bool {
+        !self.filters.is_empty() || self.area.is_some() || self.cache.is_some()
+    }
 }
 
 impl Slot {
@@ -957,26 +967,82 @@ impl Scene {
     pub fn set_filters(&mut self, id: NodeId, filters: Vec<crate::Filter>) -> Result<()> {
         self.check(id)?;
         self.get_mut(id).ok_or(Error::StaleNode(id))?;
-        let on = !filters.is_empty();
         let i = id.slot();
-        match (&mut self.filters[i], on) {
-            (Some(f), _) => f.filters = filters,
-            (None, true) => {
+        match &mut self.filters[i] {
+            Some(f) => f.filters = filters,
+            None if !filters.is_empty() => {
                 self.filters[i] = Some(Box::new(Filtered {
                     filters,
-                    area: None,
+                    ..Filtered::default()
                 }))
             }
-            (None, false) => {}
+            None => {}
         }
-        let keep = self.filters[i]
-            .as_ref()
-            .is_some_and(|f| !f.filters.is_empty() || f.area.is_some());
-        if !keep {
+        self.settle_filtered(i);
+        self.structural = *self.epoch.get_mut();
+        Ok(())
+    }
+
+    /// Keeps the side entry of slot `i` only while it holds something, and its `FILTERED` bit with it.
+    fn settle_filtered(&mut self, i: usize) {
+        if !self.filters[i].as_ref().is_some_and(|f| f.in_use()) {
             self.filters[i] = None;
         }
+        let on = self.filters[i]
+            .as_ref()
+            .is_some_and(|f| !f.filters.is_empty() || f.cache.is_some());
         self.slots[i].set_filtered(on);
+    }
+
+    /// Caches the subtree of the container `id` as a texture (PixiJS's `cacheAsTexture(true | options)`): it is
+    /// drawn once, in its own space, into a texture, and that texture is drawn where the node is, until something
+    /// below the node changes or [`Scene::update_cache_texture`] is called. Moving, turning, scaling, fading or
+    /// tinting the node itself redraws nothing (its own alpha, tint and blend mode apply when the texture is
+    /// drawn; its children's are in the texture). Filters and masks below it are cached with it. `None` turns
+    /// the cache off. A node without children draws as it is.
+    ///
+    /// ```
+    /// use stage2d::{CacheAsTexture, Node, Scene};
+    /// let mut scene = Scene::new();
+    /// let hud = scene.add(scene.root(), Node::container())?;
+    /// scene.set_cache_as_texture(hud, Some(CacheAsTexture::default()))?;
+    /// scene.update_cache_texture(hud)?; // after a change the cache cannot see
+    /// # Ok::<(), stage2d::Error>(())
+    /// ```
+    pub fn set_cache_as_texture(
+        &mut self,
+        id: NodeId,
+        cache: Option<crate::CacheAsTexture>,
+    ) -> Result<()> {
+        self.check(id)?;
+        if let Some(r) = cache.and_then(|c| c.resolution) {
+            if !(r.is_finite() && r > 0.0) {
+                return Err(Error::InvalidFilter(format!(
+                    "cache resolution {r} must be a positive number"
+                )));
+            }
+        }
+        self.get_mut(id).ok_or(Error::StaleNode(id))?;
+        let i = id.slot();
+        self.filters[i].get_or_insert_with(Default::default).cache = cache;
+        self.settle_filtered(i);
         self.structural = *self.epoch.get_mut();
+        Ok(())
+    }
+
+    /// The texture cache settings of `id`, if it is cached.
+    pub fn cache_as_texture(&self, id: NodeId) -> Option<crate::CacheAsTexture> {
+        self.slot(id)?;
+        self.filters[id.slot()].as_ref()?.cache
+    }
+
+    /// Draws the cached subtree of `id` again at the next frame (PixiJS's `updateCacheTexture`).
+    pub fn update_cache_texture(&mut self, id: NodeId) -> Result<()> {
+        self.check(id)?;
+        self.slot(id).ok_or(Error::StaleNode(id))?;
+        if let Some(f) = self.filters[id.slot()].as_mut() {
+            f.cache_serial += 1;
+        }
         Ok(())
     }
 
@@ -1015,6 +1081,7 @@ impl Scene {
         self.get_mut(id).ok_or(Error::StaleNode(id))?;
         let i = id.slot();
         self.filters[i].get_or_insert_with(Default::default).area = area;
+        self.settle_filtered(i);
         self.structural = *self.epoch.get_mut();
         Ok(())
     }

@@ -38,6 +38,8 @@ pub(crate) enum GroupKind {
     Filters,
     /// It holds an alpha mask's pixels (no passes, no quad of its own).
     MaskSource,
+    /// A cached container's content, drawn in its own space into the cache's texture (kept between frames).
+    Cache,
     /// Its content is masked by the mask source segment `mask` (`None`: the mask drew nothing).
     Masked {
         mask: Option<u32>,
@@ -75,6 +77,8 @@ pub(crate) struct FilterGroup {
     pub segments: u32,
     /// Whether its content is multisampled.
     pub msaa: bool,
+    /// How its texture is sampled where it is drawn.
+    pub sampling: crate::Sampling,
 }
 
 /// One filtered node's part of a group.
@@ -90,6 +94,8 @@ struct Segment {
     origin: Vec2,
     /// Its quad in the quad stream; `None` if it was not drawn.
     quad: Option<u32>,
+    /// A cache's map from the target's clip space to its texture's pixels (it is drawn in its own space).
+    local: Option<Affine2>,
 }
 
 /// A segment being walked.
@@ -106,6 +112,8 @@ pub(super) struct Open {
     /// Node space to clip space (for the filter area).
     matrix: Affine2,
     settings: ChainSettings,
+    /// A cache being drawn: its settings, serial, and the colour and blend mode its texture is drawn with.
+    cache: Option<(crate::CacheAsTexture, u64, u32, crate::BlendMode)>,
 }
 
 /// The filters of one walk.
@@ -131,6 +139,46 @@ pub(crate) struct FilterWalk {
     pub msaa: bool,
     /// The tag of the custom filter shaders the renderer made (others are skipped).
     pub shader_owner: u32,
+    /// Cached containers' textures, by slot, kept between walks.
+    caches: crate::base::IntMap<u32, CacheEntry>,
+    /// Texture handles reserved for new caches; a walk that needed more notes the shortfall (those caches
+    /// draw uncached once).
+    pub cache_spares: Vec<TextureId>,
+    pub cache_shortfall: usize,
+    /// Handles of caches dropped, for the frame to destroy.
+    pub cache_released: Vec<TextureId>,
+    /// Walks begun.
+    walks: u64,
+    /// Changes to which textures are live (a cache showing a texture destroyed since is drawn again).
+    pub liveness: u64,
+}
+
+/// A cached container's texture and what it was drawn from.
+#[derive(Clone, Copy, Debug)]
+struct CacheEntry {
+    generation: u32,
+    handle: TextureId,
+    /// Its content's rectangle in the node's space.
+    local: (Vec2, Vec2),
+    /// The scene epoch it was drawn at, the update serial, texture liveness, settings and target scale.
+    epoch: u64,
+    serial: u64,
+    liveness: u64,
+    settings: crate::CacheAsTexture,
+    target_scale: f32,
+    /// The walk that last used it.
+    seen: u64,
+}
+
+/// What the walk does with a cached container.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Cached {
+    /// Its texture was drawn (its subtree is not walked); the node's transform to clip space, if usable.
+    Drawn(Option<Affine2>),
+    /// A segment is open: walk its subtree into the cache's texture.
+    Render,
+    /// Not cached (no cache set, no children, no handle this walk): walk it as usual.
+    Plain,
 }
 
 /// A hash of what a chain of filters does with its pixels (the settings of every enabled filter).
@@ -221,6 +269,19 @@ impl FilterWalk {
     /// Starts a walk.
     pub(super) fn begin(&mut self) {
         self.shortfall = 0;
+        self.cache_shortfall = 0;
+        self.walks += 1;
+        if self.walks.is_multiple_of(64) {
+            let walks = self.walks;
+            let released = &mut self.cache_released;
+            self.caches.retain(|_, e| {
+                let keep = walks - e.seen < 120;
+                if !keep {
+                    released.push(e.handle);
+                }
+                keep
+            });
+        }
         self.groups.clear();
         self.segments.clear();
         self.by_key.clear();
@@ -333,8 +394,12 @@ impl FilterWalk {
             Some(g) => g,
             None => {
                 let g = self.groups.len() as u32;
-                let output = self.handles.get(g as usize).copied();
-                if output.is_none() {
+                let output = match kind {
+                    // A cache draws into its own texture (set by `cached`).
+                    GroupKind::Cache => None,
+                    _ => self.handles.get(g as usize).copied(),
+                };
+                if output.is_none() && kind != GroupKind::Cache {
                     self.shortfall += 1;
                 }
                 let msaa = match settings.antialias {
@@ -358,6 +423,7 @@ impl FilterWalk {
                     origin: Vec2::ZERO,
                     segments: 0,
                     msaa,
+                    sampling: crate::Sampling::LINEAR,
                 });
                 if settings.packable {
                     self.by_key.insert(key, g);
@@ -379,6 +445,7 @@ impl FilterWalk {
             vertices: cx.batcher.vertices.len(),
             matrix,
             settings,
+            cache: None,
         });
         cx.batcher.set_target(group as u16 + 1);
         cx.batcher.set_xform(xform);
@@ -397,6 +464,9 @@ impl FilterWalk {
         cx.batcher.set_target(open.prev_target);
         cx.batcher.set_xform(open.prev_xform);
         cx.pad = open.prev_pad;
+        if let Some(cache) = open.cache {
+            return self.close_cache(cx, open, cache);
+        }
         let view = cx.view;
         // The box of what the segment drew, in target pixels: its own elements (nested segments carry their
         // own transform and are drawn here through their quads).
@@ -523,6 +593,7 @@ impl FilterWalk {
             size: (w, h),
             origin: min,
             quad: None,
+            local: None,
         });
         if first {
             self.make_passes(cx, open.group as usize, min);
@@ -542,7 +613,7 @@ impl FilterWalk {
         let start = self.passes.len();
         match self.groups[g].kind {
             GroupKind::Filters => {}
-            GroupKind::MaskSource => return,
+            GroupKind::MaskSource | GroupKind::Cache => return,
             GroupKind::Masked { mask, .. } => {
                 // Its uniforms are written when the walk ends and the mask's texture has its size.
                 let at = self.arena.len() as u32;
@@ -597,6 +668,9 @@ impl FilterWalk {
             }
         }
         for g in &mut self.groups {
+            if g.kind == GroupKind::Cache {
+                continue; // sized exactly when it closed
+            }
             let (w, h) = g.extent;
             g.size = (
                 w.max(1).next_multiple_of(64).min(self.max_side),
@@ -621,7 +695,10 @@ impl FilterWalk {
                 Vec2::new(0.0, -2.0 / th),
                 Vec2::new(-1.0, 1.0),
             );
-            let m = to_tex_clip * to_tex * to_px;
+            let m = match s.local {
+                Some(local) => to_tex_clip * local,
+                None => to_tex_clip * to_tex * to_px,
+            };
             batcher.transforms.set_value::<8>(
                 s.xform as usize,
                 crate::frame::elements::GroupTransform::new(m, u32::MAX),
@@ -648,6 +725,220 @@ impl FilterWalk {
 }
 
 impl FilterWalk {
+    /// Forgets that the last walk drew caches (its passes never ran: the frame walks again, or failed).
+    pub fn forget_drawn_caches(&mut self) {
+        let walks = self.walks;
+        for e in self.caches.values_mut() {
+            if e.seen == walks {
+                e.epoch = 0;
+            }
+        }
+    }
+
+    /// A cached container (see [`Scene::set_cache_as_texture`](crate::Scene::set_cache_as_texture)): draws its
+    /// texture when nothing it shows changed since it was drawn, or opens a segment to draw it again.
+    pub(super) fn cached<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        slot: crate::scene::SlotRef<'_>,
+        parent: &super::visit::Inherited,
+    ) -> Cached {
+        let Some(f) = cx.scene.filtered(id) else {
+            return Cached::Plain;
+        };
+        let (Some(cfg), serial) = (f.cache, f.cache_serial) else {
+            return Cached::Plain;
+        };
+        if slot.child_count() == 0 {
+            return Cached::Plain;
+        }
+        let m = parent.matrix * slot.transform.matrix();
+        if !(m.matrix2.is_finite() && m.translation.is_finite()) {
+            return Cached::Plain;
+        }
+        let Some((_, packed)) = super::visit::node_color(slot.node, parent) else {
+            return Cached::Plain;
+        };
+        let blend = slot.node.blend_mode.resolve(parent.blend);
+        let key = id.slot() as u32;
+        let entry = self
+            .caches
+            .get(&key)
+            .filter(|e| e.generation == id.generation)
+            .copied();
+        // Its quad is placed from the node's transform each frame: no kept walk.
+        cx.volatile = true;
+        if let Some(e) = entry {
+            let fresh = cx.scene.changed_below(id.slot()) <= e.epoch
+                && e.serial == serial
+                && e.liveness == self.liveness
+                && e.settings == cfg
+                && e.target_scale == self.target_scale
+                && (cx.is_live)(e.handle);
+            if fresh {
+                let (lo, hi) = e.local;
+                let size = hi - lo;
+                let p0 = m.transform_point2(lo);
+                let (dx, dy) = (m.matrix2.x_axis * size.x, m.matrix2.y_axis * size.y);
+                if cx.track {
+                    cx.acc.add_quad(p0, dx, dy);
+                }
+                cx.batcher.push_quad(
+                    e.handle,
+                    [p0.into(), dx.into(), dy.into()],
+                    [0.0, 0.0, 1.0, 1.0],
+                    packed,
+                    blend,
+                );
+                if let Some(e) = self.caches.get_mut(&key) {
+                    e.seen = self.walks;
+                }
+                return Cached::Drawn(Some(m));
+            }
+        }
+        if m.matrix2.determinant() == 0.0 {
+            return Cached::Plain;
+        }
+        let handle = match entry {
+            Some(e) => e.handle,
+            None => match self.cache_spares.pop() {
+                Some(h) => h,
+                None => {
+                    self.cache_shortfall += 1;
+                    return Cached::Plain;
+                }
+            },
+        };
+        self.caches.insert(
+            key,
+            CacheEntry {
+                generation: id.generation,
+                handle,
+                local: (Vec2::ZERO, Vec2::ZERO),
+                // Drawn again until it closes.
+                epoch: 0,
+                serial,
+                liveness: self.liveness,
+                settings: cfg,
+                target_scale: self.target_scale,
+                seen: self.walks,
+            },
+        );
+        let settings = ChainSettings {
+            resolution: Some(cfg.resolution.unwrap_or(self.target_scale)),
+            padding: 0.0,
+            antialias: if cfg.antialias {
+                Antialias::On
+            } else {
+                Antialias::Off
+            },
+            clip_to_viewport: false,
+            blend: crate::BlendMode::Normal,
+            packable: false,
+        };
+        if !self.open_with(cx, id, m, settings, GroupKind::Cache, 0) {
+            return Cached::Plain;
+        }
+        let open = self.stack.last_mut().expect("just opened");
+        open.cache = Some((cfg, serial, packed, blend));
+        let g = &mut self.groups[open.group as usize];
+        g.output = Some(handle);
+        g.sampling = match cfg.scale_mode {
+            crate::ScaleMode::Nearest => crate::Sampling::NEAREST,
+            _ => crate::Sampling::LINEAR,
+        };
+        Cached::Render
+    }
+
+    /// Closes a cache's segment: measures its content in the node's space, sizes its texture, maps its
+    /// elements there and draws the texture where the node is.
+    fn close_cache<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        open: Open,
+        cache: (crate::CacheAsTexture, u64, u32, crate::BlendMode),
+    ) -> Option<u32> {
+        let (cfg, _, packed, blend) = cache;
+        let m = open.matrix;
+        let inv = m.inverse();
+        let k = open.xform;
+        let mut local = Aabb::EMPTY;
+        for q in &cx.batcher.quads.as_slice()[open.quads..] {
+            if q.texture >> TRANSFORM_SHIFT == k && q.texture & DATA_FLAG == 0 {
+                let (o, x, y) = (
+                    Vec2::from(q.origin),
+                    Vec2::from(q.x_edge),
+                    Vec2::from(q.y_edge),
+                );
+                for c in [o, o + x, o + y, o + x + y] {
+                    local.add_point(inv.transform_point2(c));
+                }
+            }
+        }
+        for v in &cx.batcher.vertices.as_slice()[open.vertices..] {
+            if v.texture >> TRANSFORM_SHIFT == k {
+                local.add_point(inv.transform_point2(v.position.into()));
+            }
+        }
+        let key = open.node.slot() as u32;
+        let drop = |cx: &mut Ctx<'_, F>| {
+            let g = crate::frame::elements::GroupTransform::new(Affine2::ZERO, 0);
+            cx.batcher.transforms.set_value::<8>(open.xform as usize, g);
+        };
+        if local.is_empty() || !(local.min.is_finite() && local.max.is_finite()) {
+            drop(cx);
+            return None;
+        }
+        let mut res = cfg.resolution.unwrap_or(self.target_scale);
+        let max_side = self.max_side as f32;
+        let span = (local.max - local.min) * res;
+        if span.x > max_side || span.y > max_side {
+            res *= (max_side / span.x).min(max_side / span.y);
+        }
+        let lo = (local.min * res).floor();
+        let hi = (local.max * res).ceil().max(lo + Vec2::ONE);
+        let (w, h) = ((hi.x - lo.x) as u32, (hi.y - lo.y) as u32);
+        let group = &mut self.groups[open.group as usize];
+        group.size = (w.max(1), h.max(1));
+        group.extent = group.size;
+        group.segments = 1;
+        cx.stats.filtered_nodes += 1;
+        let handle = group.output.expect("a cache has its texture");
+        // Clip -> the node's space -> texture pixels.
+        let local_map =
+            Affine2::from_translation(-lo) * Affine2::from_scale(Vec2::splat(res)) * inv;
+        let seg = self.segments.len() as u32;
+        self.segments.push(Segment {
+            group: open.group,
+            xform: open.xform,
+            pos: (0, 0),
+            size: group.size,
+            origin: lo,
+            quad: None,
+            local: Some(local_map),
+        });
+        let (llo, lhi) = (lo / res, hi / res);
+        let size = lhi - llo;
+        let p0 = m.transform_point2(llo);
+        let (dx, dy) = (m.matrix2.x_axis * size.x, m.matrix2.y_axis * size.y);
+        if cx.track {
+            cx.acc.add_quad(p0, dx, dy);
+        }
+        cx.batcher.push_quad(
+            handle,
+            [p0.into(), dx.into(), dy.into()],
+            [0.0, 0.0, 1.0, 1.0],
+            packed,
+            blend,
+        );
+        if let Some(e) = self.caches.get_mut(&key) {
+            e.local = (llo, lhi);
+            e.epoch = cx.epoch;
+        }
+        Some(seg)
+    }
+
     /// The uniforms of masked segment `s`'s mask pass: its texture pixels to the mask texture's coordinates.
     fn write_mask_params(
         &mut self,

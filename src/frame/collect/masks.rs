@@ -212,7 +212,7 @@ impl Collector {
         }
         self.mask_walk.clear();
         self.mask_walk.push(Frame {
-            filtered: false,
+            segments: 0,
             node: mask,
             cursor: 0,
             inherited: first,
@@ -233,7 +233,7 @@ impl Collector {
             if cx.scene.get(child).is_some_and(|n| n.visible) {
                 if let Some((ci, true)) = visit(cx, &mut self.caches, child, inh, stencil) {
                     self.mask_walk.push(Frame {
-                        filtered: false,
+                        segments: 0,
                         node: child,
                         cursor: 0,
                         inherited: ci,

@@ -67,8 +67,8 @@ struct Frame {
     ahead: Option<(usize, usize)>,
     /// What the children inherit, as noted for a later frame that keeps the walk (see `retain/`).
     kept: u32,
-    /// Whether the node opened a filter segment (closed when its subtree is done).
-    filtered: bool,
+    /// Filter, mask or cache segments the node opened (closed when its subtree is done).
+    segments: u8,
 }
 
 /// Mask counters of one walk.
@@ -377,7 +377,7 @@ impl Collector {
                     if done.ahead.is_some() {
                         self.ahead.release();
                     }
-                    if done.filtered {
+                    for _ in 0..done.segments {
                         self.filters.close(&mut cx);
                     }
                     self.finish_measure(
@@ -471,16 +471,46 @@ impl Collector {
             }
             Measure::Paused { .. } => cx.track = false,
         }
+        let mut segments = 0u8;
+        let mut content_parent = parent;
+        let mut cache_render = false;
+        if slot.filtered() {
+            match self.filters.cached(cx, id, slot, &parent) {
+                filters::Cached::Drawn(matrix) => {
+                    self.finish_measure(cx, id, measure, matrix.as_ref());
+                    self.pop_mask(cx, pop);
+                    return;
+                }
+                filters::Cached::Render => {
+                    segments += 1;
+                    cache_render = true;
+                    // Its own colour and blend mode apply when its texture is drawn.
+                    content_parent = Inherited {
+                        matrix: parent.matrix,
+                        ..Inherited::ROOT
+                    };
+                }
+                filters::Cached::Plain => {}
+            }
+        }
         let filtered = slot.filtered()
             && self
                 .filters
                 .open(cx, id, parent.matrix * slot.transform.matrix());
+        segments += filtered as u8;
         // The walk's start is drawn even if hidden, with its own colour, alpha and blend mode.
-        match visit_slot(cx, &mut self.caches, id, slot, parent, false, root) {
-            Some((inh, true)) => {
+        match visit_slot(cx, &mut self.caches, id, slot, content_parent, false, root) {
+            Some((mut inh, true)) => {
+                if cache_render {
+                    // Its own colour is applied when its texture is drawn, not to its children in it.
+                    inh = Inherited {
+                        matrix: inh.matrix,
+                        ..Inherited::ROOT
+                    };
+                }
                 // A render group inside a filtered subtree (or filtered itself) is walked as a container: its
                 // recording's transforms are the target's.
-                let replay = node.render_group && !filtered && cx.batcher.xform() == 0;
+                let replay = node.render_group && segments == 0 && cx.batcher.xform() == 0;
                 if replay && self.groups.draw(&mut self.caches, cx, id, &inh) {
                     self.finish_measure(cx, id, measure, Some(&inh.matrix));
                     self.pop_mask(cx, pop);
@@ -493,19 +523,19 @@ impl Collector {
                         measure,
                         ahead: None,
                         kept: self.kept.container(inh),
-                        filtered,
+                        segments,
                     })
                 }
             }
             Some((inh, false)) => {
-                if filtered {
+                for _ in 0..segments {
                     self.filters.close(cx);
                 }
                 self.finish_measure(cx, id, measure, Some(&inh.matrix));
                 self.pop_mask(cx, pop);
             }
             None => {
-                if filtered {
+                for _ in 0..segments {
                     self.filters.close(cx);
                 }
                 self.finish_measure(cx, id, measure, None);
