@@ -10,6 +10,7 @@
 // gfu.uGlobalFrame   where the output texture's origin lies on the target (xy, in filter pixels) and the target's
 //                    size in filter pixels (zw)
 // gfu.uOutputTexture the output texture's size (xy), 1.0 (z), the filter resolution (w)
+// gfu.uInputFrame    the area read from the input, in its pixels (usually the output frame)
 
 struct GlobalFilterUniforms {
     uInputSize: vec4<f32>,
@@ -18,6 +19,7 @@ struct GlobalFilterUniforms {
     uOutputFrame: vec4<f32>,
     uGlobalFrame: vec4<f32>,
     uOutputTexture: vec4<f32>,
+    uInputFrame: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> gfu: GlobalFilterUniforms;
@@ -37,17 +39,18 @@ fn mainVertex(@builtin(vertex_index) index: u32) -> VSOutput {
     let corner = vec2<f32>(f32(index & 1u), f32(index >> 1u));
     let px = gfu.uOutputFrame.xy + corner * gfu.uOutputFrame.zw;
     let clip = vec2<f32>(px.x / gfu.uOutputTexture.x * 2.0 - 1.0, 1.0 - px.y / gfu.uOutputTexture.y * 2.0);
-    return VSOutput(vec4<f32>(clip, 0.0, 1.0), px * gfu.uInputSize.zw);
+    let input = gfu.uInputFrame.xy + corner * gfu.uInputFrame.zw;
+    return VSOutput(vec4<f32>(clip, 0.0, 1.0), input * gfu.uInputSize.zw);
 }
 
 // Texture coordinates of the input to pixels of the filtered area (0,0 is its top-left corner).
 fn filterToPixel(uv: vec2<f32>) -> vec2<f32> {
-    return uv * gfu.uInputSize.xy - gfu.uOutputFrame.xy;
+    return uv * gfu.uInputSize.xy - gfu.uInputFrame.xy;
 }
 
 // Pixels of the filtered area to texture coordinates of the input.
 fn pixelToFilter(px: vec2<f32>) -> vec2<f32> {
-    return (px + gfu.uOutputFrame.xy) * gfu.uInputSize.zw;
+    return (px + gfu.uInputFrame.xy) * gfu.uInputSize.zw;
 }
 
 // Texture coordinates of the input to the target's pixels (filter resolution: divide by gfu.uOutputTexture.w for

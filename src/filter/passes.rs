@@ -50,6 +50,8 @@ pub(crate) enum Program {
     Outline,
     /// An alpha mask: the content times a mask texture's alpha or red channel.
     Mask,
+    /// An advanced blend mode: the content over the backdrop copied under it.
+    Blend,
     /// A user's shader: its index in the renderer's filter shaders.
     Custom(u32),
 }
@@ -74,6 +76,7 @@ impl Program {
             Program::Glow => include_str!("../../shaders/filters/glow.wgsl").to_string(),
             Program::Outline => include_str!("../../shaders/filters/outline.wgsl").to_string(),
             Program::Mask => include_str!("../../shaders/filters/mask.wgsl").to_string(),
+            Program::Blend => include_str!("../../shaders/filters/blend.wgsl").to_string(),
             Program::Blur { horizontal, kernel } => blur_source(horizontal, kernel),
             Program::Custom(_) => return None,
         };
@@ -554,6 +557,7 @@ mod tests {
             Program::Glow,
             Program::Outline,
             Program::Mask,
+            Program::Blend,
             Program::Blur {
                 horizontal: true,
                 kernel: 5,

@@ -7,7 +7,7 @@
 
 use super::{Draw, Frame};
 use crate::base::stats::FrameStats;
-use crate::frame::collect::filters::FilterGroup;
+use crate::frame::collect::filters::{FilterGroup, GroupKind};
 use crate::frame::encoder::{BoundState, Encoder};
 use crate::gpu::attachments::STENCIL_FORMAT;
 use crate::gpu::filters::{FilterSystem, Globals, ScratchId, FILTER_FORMAT};
@@ -16,6 +16,27 @@ use crate::gpu::pipeline::{
 };
 use crate::gpu::texture_system::TextureSystem;
 use crate::Result;
+
+/// What a content pass draws: a batch, or an advanced blend draw (where the pass is split).
+#[derive(Clone, Debug)]
+enum Item {
+    Draw(Draw),
+    Blend {
+        tag: u32,
+        pipeline: crate::gpu::pipeline::PipelineId,
+        stencil_ref: u32,
+    },
+}
+
+/// The pass of an advanced blend draw (its uniforms at `params`).
+fn blend_pass(params: (u32, u32)) -> crate::filter::passes::Pass {
+    crate::filter::passes::Pass {
+        program: crate::filter::passes::Program::Blend,
+        params,
+        textures: [None; crate::filter::passes::MAX_CUSTOM_TEXTURES],
+        first_of_filter: true,
+    }
+}
 
 /// One filter pass to record: its pass index, uniform offsets.
 #[derive(Clone, Copy, Debug)]
@@ -71,7 +92,31 @@ impl Frame {
                 uniforms.push(PassUniforms { offsets });
             }
         }
+        // Each advanced blend draw's: its content's texture to its place in the pass it is drawn in.
+        let mut blend_uniforms = Vec::with_capacity(walk.blends.len());
+        let mut arena = std::mem::take(&mut self.blend_arena);
+        arena.clear();
+        for d in &walk.blends {
+            let g = &walk.groups[d.group as usize];
+            let parent = d
+                .parent
+                .map(|p| walk.groups[p as usize].size)
+                .unwrap_or((1, 1));
+            let mut globals = group_globals(g, target_px);
+            let [x, y, w, h] = d.rect;
+            globals.output_frame = [x as f32, y as f32, w as f32, h as f32];
+            globals.output_texture[0] = parent.0 as f32;
+            globals.output_texture[1] = parent.1 as f32;
+            globals.input_frame = [0.0, 0.0, w as f32, h as f32];
+            let at = arena.len() as u32;
+            arena.extend_from_slice(bytemuck::cast_slice(&[d.mode as u8 as f32, 0.0, 0.0, 0.0]));
+            let pass = blend_pass((at, 16));
+            blend_uniforms.push(self.filters.push_uniforms(&globals, &pass, &arena));
+        }
+        self.blend_arena = arena;
         self.filters.upload(frame);
+        self.blend_inputs.clear();
+        self.blend_inputs.resize(walk.groups.len(), None);
         // Where each group's uniforms begin in `uniforms`.
         let mut first_uniform = Vec::with_capacity(walk.groups.len());
         let mut n = 0;
@@ -98,10 +143,11 @@ impl Frame {
                 pipelines,
                 textures,
                 encoder,
-                &g,
+                (gi, &g),
                 out,
                 batches,
                 &uniforms[first_uniform[gi]..first_uniform[gi] + g.passes.len()],
+                &blend_uniforms,
                 frame,
             );
             if let Err(e) = result {
@@ -115,7 +161,8 @@ impl Frame {
         Ok(())
     }
 
-    /// Draws one group's content and runs its passes.
+    /// Draws one group's content and runs its passes. Its content pass is split at each advanced blend marker:
+    /// the part before is drawn, the marker's rectangle copied, and the next part begins with the blend draw.
     #[allow(clippy::too_many_arguments)]
     fn run_group(
         &mut self,
@@ -123,10 +170,11 @@ impl Frame {
         pipelines: &mut PipelineSystem,
         textures: &mut TextureSystem,
         encoder: &mut wgpu::CommandEncoder,
-        g: &FilterGroup,
+        (gi, g): (usize, &FilterGroup),
         out: crate::TextureId,
         batches: &[u32],
         uniforms: &[PassUniforms],
+        blend_uniforms: &[(u32, u32)],
         frame: &mut FrameStats,
     ) -> Result<()> {
         let size = g.size;
@@ -139,11 +187,12 @@ impl Frame {
         } else {
             DepthStencil::None
         };
-        // Draws of the content, under the intermediate texture's target state.
+        // Draws of the content, under the intermediate texture's target state; blend markers become items of
+        // their own, with their pipeline under the state they stand in.
         let base = GlobalState::new(0b1111, StencilMode::Disabled, depth_stencil, 1, samples > 1)
             .expect("a valid global state");
         pipelines.set_target_state(base, FILTER_FORMAT);
-        let mut draws = Vec::with_capacity(batches.len());
+        let mut items: Vec<Item> = Vec::with_capacity(batches.len());
         let mut stencil = StencilMode::Disabled;
         for &i in batches {
             let b = self.batcher.batches()[i as usize];
@@ -151,6 +200,18 @@ impl Frame {
                 stencil = b.state.stencil;
                 frame.stencil_mode_switches += 1;
                 pipelines.set_target_state(base.with_stencil(stencil), FILTER_FORMAT);
+            }
+            if b.marker != 0 {
+                let tag = b.marker - 1;
+                let pipeline = self
+                    .filters
+                    .pipeline(pipelines, crate::filter::passes::Program::Blend)?;
+                items.push(Item::Blend {
+                    tag,
+                    pipeline,
+                    stencil_ref: b.state.stencil_ref as u32,
+                });
+                continue;
             }
             let bind_group = textures.bind_group(&b.textures);
             let shader = match textures.any_mipmapped(&b.textures) {
@@ -164,18 +225,19 @@ impl Frame {
                 blend: b.blend,
                 topology: b.topology,
             })?;
-            draws.push(Draw {
+            items.push(Item::Draw(Draw {
                 pipeline,
                 bind_group,
                 indices: b.index_start..b.index_start + b.index_count,
                 stencil_ref: b.state.stencil_ref as u32,
                 scissor: None,
-            });
+            }));
         }
         let passes = g.passes.clone();
+        let blend_group = matches!(g.kind, GroupKind::Blend(_));
         let mut scratch: Vec<ScratchId> = Vec::new();
-        // The content goes straight to the output when no pass runs.
-        let content = if passes.is_empty() {
+        // The content goes straight to the output when no pass runs (a blend's content is read by its draw).
+        let content = if passes.is_empty() && !blend_group {
             None
         } else {
             let c = self.filters.scratch(size, frame);
@@ -191,63 +253,158 @@ impl Frame {
         self.timestamp_begun |= timestamps.is_some();
         let stencil_view =
             uses_stencil.then(|| self.attachments.stencil_view(device, size, samples, frame));
-        {
-            let out_view = textures
-                .view_and_sampler(out)
-                .map(|(v, _)| v.clone())
-                .ok_or_else(|| crate::Error::InvalidFilter("a filter output was lost".into()))?;
-            let view = match content {
-                Some(c) => self.filters.scratch_view(c).clone(),
-                None => out_view,
-            };
-            let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("stage2d filtered content"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: msaa.as_ref().unwrap_or(&view),
-                    depth_slice: None,
-                    resolve_target: msaa.as_ref().map(|_| &view),
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                        store: wgpu::StoreOp::Store,
+        let out_view = textures
+            .view_and_sampler(out)
+            .map(|(v, _)| v.clone())
+            .ok_or_else(|| crate::Error::InvalidFilter("a filter output was lost".into()))?;
+        let view = match content {
+            Some(c) => self.filters.scratch_view(c).clone(),
+            None => out_view,
+        };
+        let clear = g
+            .clear
+            .map_or(wgpu::Color::TRANSPARENT, |c| c.to_wgpu_premultiplied());
+        // The parts between markers: [start, end) of `items`, the blend draw that begins each.
+        let mut start = 0;
+        let mut pending: Option<(
+            crate::gpu::filters::Binding,
+            crate::gpu::pipeline::PipelineId,
+            u32,
+            usize,
+        )> = None;
+        let mut first = true;
+        loop {
+            let end = items[start..]
+                .iter()
+                .position(|i| matches!(i, Item::Blend { .. }))
+                .map_or(items.len(), |k| start + k);
+            {
+                let load = |first: bool, c: wgpu::Color| match first {
+                    true => wgpu::LoadOp::Clear(c),
+                    false => wgpu::LoadOp::Load,
+                };
+                let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("stage2d filtered content"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: msaa.as_ref().unwrap_or(&view),
+                        depth_slice: None,
+                        resolve_target: msaa.as_ref().map(|_| &view),
+                        ops: wgpu::Operations {
+                            load: load(first, clear),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: stencil_view.as_ref().map(|v| {
+                        wgpu::RenderPassDepthStencilAttachment {
+                            view: v,
+                            depth_ops: Some(wgpu::Operations {
+                                load: match first {
+                                    true => wgpu::LoadOp::Clear(1.0),
+                                    false => wgpu::LoadOp::Load,
+                                },
+                                store: wgpu::StoreOp::Store,
+                            }),
+                            stencil_ops: Some(wgpu::Operations {
+                                load: match first {
+                                    true => wgpu::LoadOp::Clear(g.stencil_ref as u32),
+                                    false => wgpu::LoadOp::Load,
+                                },
+                                store: wgpu::StoreOp::Store,
+                            }),
+                        }
+                    }),
+                    timestamp_writes: match first {
+                        true => timestamps
+                            .as_ref()
+                            .map(|(q, i)| wgpu::RenderPassTimestampWrites {
+                                query_set: q,
+                                beginning_of_pass_write_index: Some(*i),
+                                end_of_pass_write_index: None,
+                            }),
+                        false => None,
                     },
-                })],
-                depth_stencil_attachment: stencil_view.as_ref().map(|v| {
-                    wgpu::RenderPassDepthStencilAttachment {
-                        view: v,
-                        depth_ops: Some(wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(1.0),
-                            store: wgpu::StoreOp::Discard,
-                        }),
-                        stencil_ops: Some(wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(g.stencil_ref as u32),
-                            store: wgpu::StoreOp::Discard,
-                        }),
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                if let Some((binding, pipeline, stencil_ref, tag)) = pending.take() {
+                    rp.set_stencil_reference(stencil_ref);
+                    self.filters.draw(
+                        &mut rp,
+                        pipelines.pipeline(pipeline),
+                        &binding,
+                        blend_uniforms[tag],
+                    );
+                    frame.draw_calls += 1;
+                }
+                let mut bound = BoundState::default();
+                let mut enc = Encoder::new(&mut rp, &mut bound, frame, size);
+                if items[start..end].iter().any(|i| matches!(i, Item::Draw(_))) {
+                    self.streams.bind(&mut enc);
+                }
+                for item in &items[start..end] {
+                    if let Item::Draw(d) = item {
+                        enc.set_stencil_reference(d.stencil_ref);
+                        enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
+                        enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
+                        enc.draw_indexed(d.indices.clone());
                     }
-                }),
-                timestamp_writes: timestamps.as_ref().map(|(q, i)| {
-                    wgpu::RenderPassTimestampWrites {
-                        query_set: q,
-                        beginning_of_pass_write_index: Some(*i),
-                        end_of_pass_write_index: None,
-                    }
-                }),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut bound = BoundState::default();
-            let mut enc = Encoder::new(&mut rp, &mut bound, frame, size);
-            if !draws.is_empty() {
-                self.streams.bind(&mut enc);
+                }
             }
-            for d in &draws {
-                enc.set_stencil_reference(d.stencil_ref);
-                enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
-                enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
-                enc.draw_indexed(d.indices.clone());
+            frame.target_switches += 1;
+            first = false;
+            let Some(&Item::Blend {
+                tag,
+                pipeline,
+                stencil_ref,
+            }) = items.get(end)
+            else {
+                break;
+            };
+            // The marker: copy what lies under it, and begin the next part with its draw.
+            let walk = &self.collector.filters;
+            let d = walk.blends[tag as usize];
+            let input = self.blend_inputs.get(d.group as usize).copied().flatten();
+            if let (Some(input), [x, y, w, h]) = (input, d.rect) {
+                let source_size = walk.groups[d.group as usize].size;
+                let backdrop = self.filters.scratch(source_size, frame);
+                let src = match content {
+                    Some(c) => self.filters.scratch_texture(c).clone(),
+                    None => textures.wgpu_texture(out).cloned().ok_or_else(|| {
+                        crate::Error::InvalidFilter("a filter output was lost".into())
+                    })?,
+                };
+                let (w, h) = (
+                    w.min(size.0.saturating_sub(x)),
+                    h.min(size.1.saturating_sub(y)),
+                );
+                if w > 0 && h > 0 {
+                    encoder.copy_texture_to_texture(
+                        wgpu::TexelCopyTextureInfo {
+                            texture: &src,
+                            mip_level: 0,
+                            origin: wgpu::Origin3d { x, y, z: 0 },
+                            aspect: wgpu::TextureAspect::All,
+                        },
+                        self.filters.scratch_texture(backdrop).as_image_copy(),
+                        wgpu::Extent3d {
+                            width: w,
+                            height: h,
+                            depth_or_array_layers: 1,
+                        },
+                    );
+                    let pass = blend_pass((0, 16));
+                    let binding = self.filters.bind(textures, &pass, input, backdrop, frame)?;
+                    pending = Some((binding, pipeline, stencil_ref, tag as usize));
+                }
             }
+            start = end + 1;
         }
-        frame.target_switches += 1;
         let _ = STENCIL_FORMAT;
+        if blend_group {
+            // Read by its blend draw in the pass that holds it (kept until the frame ends).
+            self.blend_inputs[gi] = content;
+            return Ok(());
+        }
 
         // The passes: each reads the current texture (and its filter's original) and writes another.
         pipelines.set_target_state(FilterSystem::target_state(), FILTER_FORMAT);

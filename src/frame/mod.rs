@@ -115,6 +115,13 @@ pub(crate) struct Frame {
     /// by the first filter pass, which sets `timestamp_begun`).
     pub first_timestamp: Option<(wgpu::QuerySet, u32)>,
     pub timestamp_begun: bool,
+    /// The clear colour of the frame's own pass (set by the renderer before prepare): the root texture of a
+    /// frame with advanced blend modes starts from it.
+    pub clear: Option<crate::Color>,
+    /// Each blend group's content texture, for the blend draw that reads it.
+    blend_inputs: Vec<Option<crate::gpu::filters::ScratchId>>,
+    /// Scratch of the blend draws' uniforms.
+    blend_arena: Vec<u8>,
 }
 
 impl Frame {
@@ -180,6 +187,9 @@ impl Frame {
             filters,
             first_timestamp: None,
             timestamp_begun: false,
+            clear: None,
+            blend_inputs: Vec::new(),
+            blend_arena: Vec::new(),
         })
     }
 
@@ -277,6 +287,12 @@ impl Frame {
             desc.sample_count > 1,
         );
         self.collector.filters.liveness = textures.deaths();
+        self.collector.filters.clear = self.clear;
+        // The root texture is let go a while after the last advanced blend mode.
+        let walk = &mut self.collector.filters;
+        if walk.root_wanted && walk.walks_without_blend > 120 {
+            walk.root_wanted = false;
+        }
         self.collect(textures, scene, &key, place.as_mut(), &mut frame)?;
         // New caches take a handle reserved here (those short of one drew uncached, once).
         let short = self.collector.filters.cache_shortfall;
@@ -284,11 +300,23 @@ impl Frame {
             let h = textures.reserve()?;
             self.collector.filters.cache_spares.push(h);
         }
-        let short = self.collector.filters.shortfall;
-        if short > 0 {
-            let handles = &mut self.collector.filters.handles;
-            for _ in 0..short.next_power_of_two().max(4) {
-                handles.push(textures.reserve()?);
+        // A walk short of filter textures, or that met an advanced blend mode in the frame's own pass (the frame
+        // then walks into a root texture), walks again.
+        for _ in 0..3 {
+            let walk = &mut self.collector.filters;
+            let short = walk.shortfall;
+            let root = walk.needs_root && !walk.root_wanted;
+            if root {
+                walk.root_wanted = true;
+                walk.walks_without_blend = 0;
+            }
+            if short == 0 && !root {
+                break;
+            }
+            if short > 0 {
+                for _ in 0..short.next_power_of_two().max(4) {
+                    walk.handles.push(textures.reserve()?);
+                }
             }
             self.batcher.forget_uploads();
             self.collector.forget_kept();

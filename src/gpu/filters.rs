@@ -24,8 +24,8 @@ pub(crate) const FILTER_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8
 /// Frames an unused intermediate texture or bind group is kept.
 const MAX_IDLE_FRAMES: u64 = 120;
 
-/// Bytes of the filter globals (six `vec4<f32>`).
-const GLOBALS_BYTES: u64 = 96;
+/// Bytes of the filter globals (seven `vec4<f32>`).
+const GLOBALS_BYTES: u64 = 112;
 
 /// The filter globals of one pass (`GlobalFilterUniforms` in `shaders/filters/prelude.wgsl`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -37,6 +37,7 @@ pub(crate) struct Globals {
     pub output_frame: [f32; 4],
     pub global_frame: [f32; 4],
     pub output_texture: [f32; 4],
+    pub input_frame: [f32; 4],
 }
 
 impl Globals {
@@ -64,6 +65,7 @@ impl Globals {
             output_frame: [0.0, 0.0, content[0], content[1]],
             global_frame: [origin[0], origin[1], target[0], target[1]],
             output_texture: [w, h, 1.0, resolution],
+            input_frame: [0.0, 0.0, content[0], content[1]],
         }
     }
 }
@@ -86,6 +88,13 @@ struct Scratch {
     used: u64,
     /// Lent out in the current frame's current group.
     busy: bool,
+}
+
+/// The bind groups of a pass, made by [`FilterSystem::bind`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Binding {
+    group0: (ScratchId, ScratchId),
+    group1: (u8, u32, [Option<TextureId>; MAX_CUSTOM_TEXTURES]),
 }
 
 /// Where the passes of one filter chain read and write: scratch textures by index.
@@ -522,7 +531,10 @@ impl FilterSystem {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: FILTER_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
             view_formats: &[],
         });
         stats.textures_created += 1;
@@ -554,6 +566,11 @@ impl FilterSystem {
                 s.busy = false;
             }
         }
+    }
+
+    /// A scratch texture.
+    pub fn scratch_texture(&self, id: ScratchId) -> &wgpu::Texture {
+        &self.scratch[id.0 as usize].texture
     }
 
     /// The view of a scratch texture.
@@ -607,21 +624,16 @@ impl FilterSystem {
         &entry.0
     }
 
-    /// Records one filter pass: `pass` reading `input` (and `original`), writing the whole of `output` (cleared
-    /// first). A texture the pass names that is no longer live makes it an error (the caller skips the group).
-    #[allow(clippy::too_many_arguments)]
-    pub fn record(
+    /// Makes (or finds) the bind groups of `pass` reading `input` (and `original`). A texture the pass names
+    /// that is no longer live is an error (the caller skips the group).
+    pub fn bind(
         &mut self,
-        pipelines: &mut PipelineSystem,
         textures: &TextureSystem,
-        encoder: &mut wgpu::CommandEncoder,
         pass: &Pass,
-        offsets: (u32, u32),
         input: ScratchId,
         original: ScratchId,
-        output: &wgpu::TextureView,
         stats: &mut FrameStats,
-    ) -> Result<()> {
+    ) -> Result<Binding> {
         let n = self.textures_of(pass.program);
         let binding = self.uniform_binding_bytes(pass.program);
         for t in pass.textures.iter().take(n as usize) {
@@ -630,7 +642,6 @@ impl FilterSystem {
             };
             textures.check(*t)?;
         }
-        let pipeline = self.pipeline(pipelines, pass.program)?;
         self.group0(input, original, stats);
         let key = (n, binding, pass.textures);
         let frame = self.frame;
@@ -665,10 +676,46 @@ impl FilterSystem {
             stats.bind_groups_created += 1;
             self.group1.insert(key, (g, frame));
         }
-        let g1 = self.group1.get_mut(&key).expect("inserted above");
-        g1.1 = frame;
-        let g1 = &g1.0;
-        let g0 = &self.group0[&(input, original)].0;
+        if let Some(g1) = self.group1.get_mut(&key) {
+            g1.1 = frame;
+        }
+        Ok(Binding {
+            group0: (input, original),
+            group1: key,
+        })
+    }
+
+    /// Draws a pass's quad into `rp` with `pipeline` and the bind groups of `binding` at `offsets`.
+    pub fn draw(
+        &self,
+        rp: &mut wgpu::RenderPass<'_>,
+        pipeline: &wgpu::RenderPipeline,
+        binding: &Binding,
+        offsets: (u32, u32),
+    ) {
+        rp.set_pipeline(pipeline);
+        rp.set_bind_group(0, &self.group0[&binding.group0].0, &[offsets.0]);
+        rp.set_bind_group(1, &self.group1[&binding.group1].0, &[offsets.1]);
+        rp.draw(0..4, 0..1);
+    }
+
+    /// Records one filter pass: `pass` reading `input` (and `original`), writing the whole of `output` (cleared
+    /// first).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        pipelines: &mut PipelineSystem,
+        textures: &TextureSystem,
+        encoder: &mut wgpu::CommandEncoder,
+        pass: &Pass,
+        offsets: (u32, u32),
+        input: ScratchId,
+        original: ScratchId,
+        output: &wgpu::TextureView,
+        stats: &mut FrameStats,
+    ) -> Result<()> {
+        let pipeline = self.pipeline(pipelines, pass.program)?;
+        let binding = self.bind(textures, pass, input, original, stats)?;
         let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("stage2d filter pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -685,10 +732,7 @@ impl FilterSystem {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        rp.set_pipeline(pipelines.pipeline(pipeline));
-        rp.set_bind_group(0, g0, &[offsets.0]);
-        rp.set_bind_group(1, g1, &[offsets.1]);
-        rp.draw(0..4, 0..1);
+        self.draw(&mut rp, pipelines.pipeline(pipeline), &binding, offsets);
         stats.filter_passes += 1;
         stats.draw_calls += 1;
         Ok(())

@@ -351,6 +351,14 @@ impl TextureSystem {
         });
     }
 
+    /// The GPU texture of a live texture.
+    pub fn wgpu_texture(&self, id: TextureId) -> Option<&wgpu::Texture> {
+        if !self.is_live(id) {
+            return None;
+        }
+        self.slots[id.slot()].gpu.as_ref().map(|g| &g.texture)
+    }
+
     /// The view and sampler of a live texture.
     pub fn view_and_sampler(&self, id: TextureId) -> Option<(&wgpu::TextureView, &wgpu::Sampler)> {
         if !self.is_live(id) {
@@ -388,7 +396,9 @@ impl TextureSystem {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         self.stats.textures_created += 1;

@@ -89,6 +89,7 @@ impl Renderer {
     ) -> Result<bool> {
         self.begin_frame()?;
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
+        f.clear = None;
         let root = scene.root();
         let out = crate::gpu::device::checked(&self.device, "preparing a frame", || {
             let attach = Attach::Caller;

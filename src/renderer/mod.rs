@@ -332,6 +332,7 @@ impl Renderer {
         let attach = Attach::Own;
         // Filter passes before the frame's own pass write the frame's first timestamp.
         f.first_timestamp = self.timer.as_mut().and_then(GpuTimer::reserve);
+        f.clear = clear;
         f.prepare(
             &self.device,
             p,

@@ -73,6 +73,8 @@ pub struct Batch {
     pub state: PassState,
     /// The pass it is drawn in: 0 the frame's own, `k + 1` the intermediate texture of filter group `k`.
     pub target: u16,
+    /// `k + 1` for a marker (no indices) where advanced-blend draw `k` happens; 0 for a batch of elements.
+    pub marker: u32,
 }
 
 /// Consecutive quads `quad_start..quad_start + quads`, drawn by the indices from `index_start` on, six per quad
@@ -216,7 +218,20 @@ impl Batcher {
             textures: TextureSet::EMPTY,
             state,
             target: 0,
+            marker: 0,
         }
+    }
+
+    /// Ends the current batch and adds a marker: where, in the current pass, advanced-blend draw `tag` happens
+    /// (the pass is split there and the backdrop copied).
+    pub fn push_marker(&mut self, tag: u32) {
+        self.before_push();
+        self.break_batch();
+        let mut m = Self::empty_batch(self.index_len(), self.state);
+        m.target = self.target;
+        m.marker = tag + 1;
+        self.batches.push(m);
+        self.start_batch();
     }
 
     /// Draws the following elements in pass `target` (see [`Batch::target`]), breaking the batch if it differs.
@@ -230,6 +245,7 @@ impl Batcher {
             let end = self.index_len();
             if let Some(last) = self.batches.last() {
                 if last.target == target
+                    && last.marker == 0
                     && last.state == self.state
                     && last.index_start + last.index_count == end
                 {
@@ -492,6 +508,8 @@ impl Batcher {
             match out.last_mut() {
                 Some(last)
                     if last.target == b.target
+                        && last.marker == 0
+                        && b.marker == 0
                         && last.blend == b.blend
                         && last.topology == b.topology
                         && last.textures == b.textures

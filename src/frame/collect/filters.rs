@@ -40,6 +40,10 @@ pub(crate) enum GroupKind {
     MaskSource,
     /// A cached container's content, drawn in its own space into the cache's texture (kept between frames).
     Cache,
+    /// A node with an advanced blend mode: its content, combined with its backdrop where its marker stands.
+    Blend(crate::BlendMode),
+    /// The whole frame, drawn into a texture so that advanced blend modes can copy their backdrop from it.
+    Root,
     /// Its content is masked by the mask source segment `mask` (`None`: the mask drew nothing).
     Masked {
         mask: Option<u32>,
@@ -79,6 +83,8 @@ pub(crate) struct FilterGroup {
     pub msaa: bool,
     /// How its texture is sampled where it is drawn.
     pub sampling: crate::Sampling,
+    /// What its content pass clears to (the root's starts from the frame's clear colour).
+    pub clear: Option<crate::Color>,
 }
 
 /// One filtered node's part of a group.
@@ -96,6 +102,23 @@ struct Segment {
     quad: Option<u32>,
     /// A cache's map from the target's clip space to its texture's pixels (it is drawn in its own space).
     local: Option<Affine2>,
+    /// Its rectangle in target pixels, and the transform index of the pass it is drawn into.
+    rect: (Vec2, Vec2),
+    parent_xform: u32,
+}
+
+/// An advanced blend mode's draw: where the pass of `parent` (a group; the root when the frame has such modes)
+/// is split, its rectangle there copied, and segment `seg`'s content combined with it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlendDraw {
+    pub seg: u32,
+    /// The group whose pass it is drawn in (set when the walk ends).
+    pub parent: Option<u32>,
+    /// The group holding its content.
+    pub group: u32,
+    pub mode: crate::BlendMode,
+    /// Its rectangle in the parent's texture pixels: x, y, width, height.
+    pub rect: [u32; 4],
 }
 
 /// A segment being walked.
@@ -151,6 +174,18 @@ pub(crate) struct FilterWalk {
     walks: u64,
     /// Changes to which textures are live (a cache showing a texture destroyed since is drawn again).
     pub liveness: u64,
+    /// Advanced blend draws of this walk.
+    pub blends: Vec<BlendDraw>,
+    /// Whether walks draw the whole frame into a texture first (while advanced blend modes are drawn), and
+    /// whether this walk met one without it (the frame walks again with it).
+    pub root_wanted: bool,
+    pub needs_root: bool,
+    /// Walks since the last advanced blend mode (after a while the root texture is let go).
+    pub walks_without_blend: u32,
+    /// The root group's index, while it is open or after.
+    pub root: Option<u32>,
+    /// The frame's clear colour (the root texture starts from it, so blend modes see it).
+    pub clear: Option<crate::Color>,
 }
 
 /// A cached container's texture and what it was drawn from.
@@ -270,6 +305,10 @@ impl FilterWalk {
     pub(super) fn begin(&mut self) {
         self.shortfall = 0;
         self.cache_shortfall = 0;
+        self.blends.clear();
+        self.needs_root = false;
+        self.root = None;
+        self.walks_without_blend = self.walks_without_blend.saturating_add(1);
         self.walks += 1;
         if self.walks.is_multiple_of(64) {
             let walks = self.walks;
@@ -323,6 +362,63 @@ impl FilterWalk {
             clip_to_viewport: true,
             blend: crate::BlendMode::Normal,
             packable: false,
+        }
+    }
+
+    /// Opens the segment of a node with an advanced blend mode; `false` when it draws normally (drawn into the
+    /// frame's own pass, which cannot be split: the frame walks again with the root texture).
+    pub(super) fn blend_open<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        id: NodeId,
+        mode: crate::BlendMode,
+    ) -> bool {
+        let Some(parent) = self.stack.last() else {
+            self.needs_root = true;
+            return false;
+        };
+        let parent_scale = self.groups[parent.group as usize].scale;
+        self.walks_without_blend = 0;
+        let settings = ChainSettings {
+            resolution: Some(parent_scale * self.target_scale),
+            padding: 0.0,
+            antialias: Antialias::Off,
+            clip_to_viewport: true,
+            blend: crate::BlendMode::Normal,
+            packable: false,
+        };
+        self.open_with(
+            cx,
+            id,
+            Affine2::IDENTITY,
+            settings,
+            GroupKind::Blend(mode),
+            0,
+        )
+    }
+
+    /// Opens the root segment: the whole frame drawn into a texture, started from the clear colour, then drawn
+    /// over the target (replacing it when there is a clear colour).
+    pub(super) fn open_root<F: Fn(TextureId) -> bool>(
+        &mut self,
+        cx: &mut Ctx<'_, F>,
+        start: NodeId,
+    ) {
+        let settings = ChainSettings {
+            resolution: None,
+            padding: 0.0,
+            antialias: Antialias::Inherit,
+            clip_to_viewport: true,
+            blend: match self.clear {
+                Some(_) => crate::BlendMode::None,
+                None => crate::BlendMode::Normal,
+            },
+            packable: false,
+        };
+        if self.open_with(cx, start, Affine2::IDENTITY, settings, GroupKind::Root, 0) {
+            let g = self.stack.last().expect("just opened").group;
+            self.groups[g as usize].clear = Some(self.clear.unwrap_or(crate::Color::TRANSPARENT));
+            self.root = Some(g);
         }
     }
 
@@ -424,6 +520,7 @@ impl FilterWalk {
                     segments: 0,
                     msaa,
                     sampling: crate::Sampling::LINEAR,
+                    clear: None,
                 });
                 if settings.packable {
                     self.by_key.insert(key, g);
@@ -503,12 +600,17 @@ impl FilterWalk {
             let g = crate::frame::elements::GroupTransform::new(Affine2::ZERO, 0);
             cx.batcher.transforms.set_value::<8>(open.xform as usize, g);
         };
-        if clip.is_empty() || !(clip.min.is_finite() && clip.max.is_finite()) {
+        let root = group.kind == GroupKind::Root;
+        if !root && (clip.is_empty() || !(clip.min.is_finite() && clip.max.is_finite())) {
             drop(cx);
             return None;
         }
         let (a, b) = (view.pixels_of(clip.min), view.pixels_of(clip.max));
-        let (mut lo, mut hi) = (a.min(b), a.max(b));
+        let (mut lo, mut hi) = match root {
+            // The whole target.
+            true => (Vec2::ZERO, view.size()),
+            false => (a.min(b), a.max(b)),
+        };
         if settings.clip_to_viewport {
             lo = lo.max(Vec2::ZERO);
             hi = hi.min(view.size());
@@ -567,7 +669,29 @@ impl FilterWalk {
         // The quad showing the result, drawn where the node was (deferred: the results of filtered siblings join
         // one batch while their contents join another).
         let seg = self.segments.len() as u32;
-        let composite = group.kind != GroupKind::MaskSource;
+        let composite = !matches!(group.kind, GroupKind::MaskSource | GroupKind::Blend(_));
+        if let GroupKind::Blend(mode) = group.kind {
+            // An invisible quad over its place, so that the pass holding it measures it, and the marker where its
+            // draw happens.
+            let to_clip = |p: Vec2| view.clip_of_px(p);
+            let p0 = to_clip(min / scale);
+            let p1 = to_clip(Vec2::new(max.x, min.y) / scale);
+            let p3 = to_clip(Vec2::new(min.x, max.y) / scale);
+            let g = [p0.into(), (p1 - p0).into(), (p3 - p0).into()];
+            cx.batcher
+                .push_quad(view.white, g, [0.0; 4], 0, crate::BlendMode::Normal);
+            if cx.track {
+                cx.acc.add_quad(p0, p1 - p0, p3 - p0);
+            }
+            cx.batcher.push_marker(self.blends.len() as u32);
+            self.blends.push(BlendDraw {
+                seg: self.segments.len() as u32,
+                parent: None,
+                group: open.group,
+                mode,
+                rect: [0; 4],
+            });
+        }
         if let (Some(t), true) = (group.output, composite) {
             let to_clip = |p: Vec2| view.clip_of_px(p);
             let p0 = to_clip(min / scale);
@@ -594,6 +718,8 @@ impl FilterWalk {
             origin: min,
             quad: None,
             local: None,
+            rect: (min / scale, max / scale),
+            parent_xform: open.prev_xform,
         });
         if first {
             self.make_passes(cx, open.group as usize, min);
@@ -613,7 +739,9 @@ impl FilterWalk {
         let start = self.passes.len();
         match self.groups[g].kind {
             GroupKind::Filters => {}
-            GroupKind::MaskSource | GroupKind::Cache => return,
+            GroupKind::MaskSource | GroupKind::Cache | GroupKind::Blend(_) | GroupKind::Root => {
+                return
+            }
             GroupKind::Masked { mask, .. } => {
                 // Its uniforms are written when the walk ends and the mask's texture has its size.
                 let at = self.arena.len() as u32;
@@ -677,6 +805,7 @@ impl FilterWalk {
                 h.max(1).next_multiple_of(64).min(self.max_side),
             );
         }
+        self.place_blends(view);
         for i in 0..self.segments.len() {
             let s = self.segments[i];
             let g = self.groups[s.group as usize].clone();
@@ -725,6 +854,46 @@ impl FilterWalk {
 }
 
 impl FilterWalk {
+    /// Where each advanced blend draw lies in the pass it is drawn in, and its uniforms.
+    fn place_blends(&mut self, view: &super::View) {
+        if self.blends.is_empty() {
+            return;
+        }
+        let by_xform: std::collections::HashMap<u32, usize> = self
+            .segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.xform, i))
+            .collect();
+        for b in 0..self.blends.len() {
+            let d = self.blends[b];
+            let Some(n) = self.segments.get(d.seg as usize).copied() else {
+                continue;
+            };
+            let Some(&p) = by_xform.get(&n.parent_xform) else {
+                continue;
+            };
+            let ps = self.segments[p];
+            let pg = &self.groups[ps.group as usize];
+            let to_parent = |t: Vec2| match ps.local {
+                Some(local) => local.transform_point2(view.clip_of_px(t)),
+                None => t * pg.scale - ps.origin + Vec2::new(ps.pos.0 as f32, ps.pos.1 as f32),
+            };
+            let (a, c) = (to_parent(n.rect.0), to_parent(n.rect.1));
+            let (lo, hi) = (a.min(c).round(), a.max(c).round());
+            let w = (n.size.0 as f32).min((hi.x - lo.x).max(0.0));
+            let h = (n.size.1 as f32).min((hi.y - lo.y).max(0.0));
+            let d = &mut self.blends[b];
+            d.parent = Some(ps.group);
+            d.rect = [
+                lo.x.max(0.0) as u32,
+                lo.y.max(0.0) as u32,
+                w as u32,
+                h as u32,
+            ];
+        }
+    }
+
     /// Forgets that the last walk drew caches (its passes never ran: the frame walks again, or failed).
     pub fn forget_drawn_caches(&mut self) {
         let walks = self.walks;
@@ -917,6 +1086,8 @@ impl FilterWalk {
             origin: lo,
             quad: None,
             local: Some(local_map),
+            rect: (Vec2::ZERO, Vec2::ZERO),
+            parent_xform: open.prev_xform,
         });
         let (llo, lhi) = (lo / res, hi / res);
         let size = lhi - llo;

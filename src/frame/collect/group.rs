@@ -81,7 +81,7 @@ fn recordable(slot: crate::scene::SlotRef<'_>) -> bool {
     if matches!(slot.node.kind, crate::NodeKind::Text(_)) {
         return false;
     }
-    !slot.masks_involved()
+    !slot.masks_involved() && !slot.node.blend_mode.is_advanced()
 }
 
 impl Groups {

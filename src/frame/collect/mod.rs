@@ -298,6 +298,9 @@ impl Collector {
             packed: u32::MAX,
             blend: BlendMode::Normal,
         };
+        if self.filters.root_wanted {
+            self.filters.open_root(&mut cx, start);
+        }
         self.enter(&mut cx, start, root, true);
         while let Some(top) = self.stack.last_mut() {
             let kids = scene.children_of(top.node);
@@ -341,7 +344,9 @@ impl Collector {
                 let Some(slot) = scene.slot(child) else {
                     continue;
                 };
-                let simple = slot.child_count() == 0 && !slot.masks_involved();
+                let simple = slot.child_count() == 0
+                    && !slot.masks_involved()
+                    && !slot.node.blend_mode.is_advanced();
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
                         let q = cx.batcher.quads.len() as u32;
@@ -391,6 +396,9 @@ impl Collector {
             }
         }
         debug_assert!(self.masks.is_empty(), "every mask pushed was popped");
+        if self.filters.root.is_some() {
+            self.filters.close(&mut cx);
+        }
         debug_assert!(self.filters.stack.is_empty(), "every segment was closed");
         self.filters.finish(cx.batcher, &view);
         cx.batcher.set_state(Default::default());
@@ -492,6 +500,11 @@ impl Collector {
                 }
                 filters::Cached::Plain => {}
             }
+        }
+        // An advanced blend mode: the node (its filters' result) drawn into a texture and combined with its
+        // backdrop.
+        if node.blend_mode.is_advanced() && self.filters.blend_open(cx, id, node.blend_mode) {
+            segments += 1;
         }
         let filtered = slot.filtered()
             && self

@@ -100,7 +100,11 @@ fn one(scene: &Scene, id: NodeId, inh: &Inherited, out: &mut Quad) -> QuadMeta {
         return NOT_READY;
     };
     let node = slot.node;
-    if slot.child_count() != 0 || slot.masks_involved() || !node.visible {
+    if slot.child_count() != 0
+        || slot.masks_involved()
+        || !node.visible
+        || node.blend_mode.is_advanced()
+    {
         return NOT_READY;
     }
     let NodeKind::Sprite(sprite) = &node.kind else {

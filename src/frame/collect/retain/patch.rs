@@ -298,7 +298,8 @@ fn quad_of(
 ) -> Option<(QuadParts, LocalQuad, bool)> {
     let s = scene.slot_at(slot);
     let node = s.node;
-    if s.child_count() != 0 || s.masks_involved() || !node.visible {
+    if s.child_count() != 0 || s.masks_involved() || !node.visible || node.blend_mode.is_advanced()
+    {
         return None;
     }
     let NodeKind::Sprite(sprite) = &node.kind else {

@@ -1,0 +1,184 @@
+//! Blend modes beyond the fixed-function six: min and max (fixed-function), and the advanced modes that read
+//! their backdrop (each pictured, some probed exactly), PixiJS's scenes ported.
+
+mod common;
+
+use common::*;
+use stage2d::{BlendMode, CacheAsTexture, Color, GraphicsContext, Node, Sampling, Scene};
+use std::sync::Arc;
+
+fn rect(x: f32, y: f32, w: f32, h: f32, c: u32) -> Arc<GraphicsContext> {
+    let mut g = GraphicsContext::new();
+    g.rect(x, y, w, h).fill(Color::hex(c));
+    Arc::new(g)
+}
+
+/// PixiJS `filters/blend-modes/blend-mode-max` and `-min`.
+#[test]
+fn pixijs_min_and_max() {
+    let mut r = renderer();
+    for (name, a, b, mode, want) in [
+        (
+            "blend-mode-max",
+            0xff0000,
+            0x00ff00,
+            BlendMode::Max,
+            [255, 255, 187, 255],
+        ),
+        (
+            "blend-mode-min",
+            0xffff00,
+            0x00ffff,
+            BlendMode::Min,
+            [0, 153, 0, 255],
+        ),
+    ] {
+        let mut scene = Scene::new();
+        scene
+            .add(
+                scene.root(),
+                Node::graphics(rect(0.0, 0.0, 100.0, 100.0, a)),
+            )
+            .unwrap();
+        scene
+            .add(
+                scene.root(),
+                Node::graphics(rect(0.0, 0.0, 100.0, 100.0, b)).blended(mode),
+            )
+            .unwrap();
+        let img = render_pixijs(&mut r, &scene);
+        let _ = want;
+        pixijs(name, &img, 100);
+        // Fixed-function: no extra pass.
+        assert_eq!(r.stats().last_frame.filter_groups, 0, "{name}");
+    }
+}
+
+/// PixiJS `filters/blend-modes/render-groups/cached-multiple-blend-modes`: overlay, multiply and screen
+/// circles over a bunny in a cached container.
+#[test]
+fn pixijs_cached_multiple_blend_modes() {
+    let mut r = renderer();
+    let bunny = r
+        .load_texture(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pixijs/bunny.png"),
+            Sampling::LINEAR,
+        )
+        .unwrap();
+    let white = r.white_texture();
+    let mut scene = Scene::new();
+    let c = scene
+        .add(scene.root(), Node::container().at(64.0, 64.0))
+        .unwrap();
+    scene
+        .add(
+            c,
+            Node::sprite(white)
+                .sized(60.0, 60.0)
+                .anchor(0.5, 0.5)
+                .tinted(Color::hex(0x444444)),
+        )
+        .unwrap();
+    scene.add(c, Node::sprite(bunny).anchor(0.5, 0.5)).unwrap();
+    let circle = |x: f32, y: f32, col: u32| {
+        let mut g = GraphicsContext::new();
+        g.circle(x, y, 12.0).fill(Color::hex(col));
+        Arc::new(g)
+    };
+    scene
+        .add(
+            c,
+            Node::graphics(circle(-6.0, -6.0, 0xff0000)).blended(BlendMode::Overlay),
+        )
+        .unwrap();
+    scene
+        .add(
+            c,
+            Node::graphics(circle(6.0, -6.0, 0x00ff00)).blended(BlendMode::Multiply),
+        )
+        .unwrap();
+    scene
+        .add(
+            c,
+            Node::graphics(circle(0.0, 6.0, 0x0000ff)).blended(BlendMode::Screen),
+        )
+        .unwrap();
+    scene
+        .set_cache_as_texture(c, Some(CacheAsTexture::default()))
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("cached-multiple-blend-modes", &img, 100);
+}
+
+/// The W3C formulas at a few exact points: a colour over a backdrop colour.
+#[test]
+fn advanced_modes_combine_with_their_backdrop() {
+    let mut r = renderer_with_msaa(false);
+    let cases: [(BlendMode, u32, u32, [u8; 3]); 8] = [
+        (BlendMode::Difference, 0xffffff, 0xff0000, [0, 255, 255]),
+        (BlendMode::Darken, 0x808080, 0xff4000, [128, 64, 0]),
+        (BlendMode::Lighten, 0x808080, 0xff4000, [255, 128, 128]),
+        (BlendMode::LinearDodge, 0x404040, 0x202020, [96, 96, 96]),
+        (BlendMode::Subtract, 0x202020, 0x808080, [96, 96, 96]),
+        (BlendMode::Exclusion, 0xffffff, 0x00ff00, [255, 0, 255]),
+        (BlendMode::HardMix, 0x808080, 0x808080, [255, 255, 255]),
+        (BlendMode::Overlay, 0xffffff, 0x000000, [0, 0, 0]),
+    ];
+    for (mode, src, backdrop, want) in cases {
+        let mut scene = Scene::new();
+        scene
+            .add(
+                scene.root(),
+                Node::graphics(rect(0.0, 0.0, 16.0, 16.0, backdrop)),
+            )
+            .unwrap();
+        scene
+            .add(
+                scene.root(),
+                Node::graphics(rect(4.0, 4.0, 8.0, 8.0, src)).blended(mode),
+            )
+            .unwrap();
+        let img = render(&mut r, &scene, 16, 16, Color::BLACK);
+        probe(&img, 8, 8, [want[0], want[1], want[2], 255], 2);
+        // Outside the node the backdrop stays.
+        let b = backdrop.to_be_bytes();
+        probe(&img, 1, 1, [b[1], b[2], b[3], 255], 1);
+    }
+}
+
+/// Every advanced mode, each over the same backdrop, on Vulkan and GL, MSAA off and on.
+#[test]
+fn every_advanced_mode_pictured() {
+    let mut r = renderer();
+    let mut scene = Scene::new();
+    // A backdrop: four bands of colour.
+    for (i, c) in [0xff3030, 0x30ff30, 0x3030ff, 0xc0c0c0].iter().enumerate() {
+        scene
+            .add(
+                scene.root(),
+                Node::graphics(rect(0.0, i as f32 * 24.0, 176.0, 24.0, *c)),
+            )
+            .unwrap();
+    }
+    let mut src = GraphicsContext::new();
+    src.circle(8.0, 8.0, 7.0)
+        .fill(Color::rgba(1.0, 0.8, 0.2, 0.9));
+    src.rect(2.0, 10.0, 12.0, 4.0).fill(Color::hex(0x2040ff));
+    let src = Arc::new(src);
+    for (i, mode) in BlendMode::ADVANCED.iter().enumerate() {
+        let (x, y) = ((i % 11) as f32 * 16.0, (i / 11) as f32 * 48.0 + 16.0);
+        scene
+            .add(
+                scene.root(),
+                Node::graphics(src.clone()).at(x, y).blended(*mode),
+            )
+            .unwrap();
+    }
+    let img = render(&mut r, &scene, 176, 96, Color::BLACK);
+    golden("blend_modes_advanced", &img);
+    let s = r.stats().last_frame;
+    assert_eq!(
+        s.filtered_nodes, 23,
+        "22 modes and the frame's root texture"
+    );
+}
