@@ -1,4 +1,5 @@
-//! Filters: each built-in filter on its own panel, a custom WGSL filter, and filters animated every frame.
+//! Filters and effects: each built-in filter on its own panel, a custom WGSL filter, an alpha mask, three advanced
+//! blend modes, and filters animated every frame.
 //!
 //! `cargo run --release --example filters` opens a window; `-- --headless --out filters.png` (or no display)
 //! writes the picture after `--frames F` steps (default 60).
@@ -12,8 +13,8 @@
 mod common;
 use stage2d::glam::Vec2;
 use stage2d::{
-    Blur, Color, ColorMatrix, DropShadow, Effect, Filter, Glow, GraphicsContext, Node, NodeId,
-    Renderer, RendererOptions, Sampling, Scene, Texture,
+    BlendMode, Blur, Color, ColorMatrix, DropShadow, Effect, Filter, Glow, GraphicsContext,
+    MaskChannel, Node, NodeId, Renderer, RendererOptions, Sampling, Scene, Texture,
 };
 use std::time::Instant;
 
@@ -28,6 +29,18 @@ struct Ripple { time: f32, amplitude: f32 };
     let offset = normalize(p + vec2<f32>(1e-4)) * sin(d * 0.15 - ripple.time * 4.0) * ripple.amplitude;
     return sampleInput(pixelToFilter(filterToPixel(in.uv) + offset));
 }";
+
+/// A soft round mask: opaque in the middle, fading to nothing at the edge.
+fn soft_circle(r: &mut Renderer) -> stage2d::Result<Texture> {
+    let mut img = stage2d::image::RgbaImage::new(64, 64);
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        let d = Vec2::new(x as f32 - 31.5, y as f32 - 31.5).length() / 32.0;
+        let a = ((1.0 - d) * 2.0).clamp(0.0, 1.0);
+        let v = (a * 255.0) as u8;
+        *p = stage2d::image::Rgba([v, v, v, v]);
+    }
+    r.texture_from_image(&img, Sampling::LINEAR)
+}
 
 /// A wavy displacement map: red and green vary smoothly.
 fn wave_map(r: &mut Renderer) -> stage2d::Result<Texture> {
@@ -58,6 +71,7 @@ impl FiltersScene {
             .map(|i| r.load_texture(common::asset(&format!("bunny{i}.png")), Sampling::LINEAR))
             .collect::<stage2d::Result<_>>()?;
         let map_texture = wave_map(r)?;
+        let soft = soft_circle(r)?;
         let ripple_shader = r.create_filter_shader(RIPPLE)?;
         let mut scene = Scene::new();
         let root = scene.root();
@@ -124,6 +138,40 @@ impl FiltersScene {
         for (i, f) in panels.into_iter().enumerate() {
             ids.push(panel(&mut scene, i, f)?);
         }
+        // An alpha mask: the panel seen through a soft circle's alpha.
+        let masked = panel(&mut scene, 12, vec![])?;
+        let mask = scene.add(masked, Node::sprite(soft).sized(150.0, 150.0).at(0.0, 10.0))?;
+        scene.set_alpha_mask(masked, mask, MaskChannel::Alpha, false)?;
+        // Three advanced blend modes: rainbow bars over two panels, each combined with what lies under it.
+        let overlay = panel(&mut scene, 13, vec![])?;
+        let two = panel(&mut scene, 14, vec![])?;
+        let bar = || {
+            let mut bar = GraphicsContext::new();
+            let colors = [0xff0000, 0xffa500, 0xffff00, 0x00ff00, 0x0000ff, 0x8000ff];
+            for (j, c) in colors.iter().enumerate() {
+                bar.rect(j as f32 * 22.0, 0.0, 22.0, 44.0)
+                    .fill(Color::hex(*c));
+            }
+            bar
+        };
+        scene.add(
+            overlay,
+            Node::graphics(bar())
+                .at(8.0, 60.0)
+                .blended(BlendMode::Overlay),
+        )?;
+        scene.add(
+            two,
+            Node::graphics(bar())
+                .at(8.0, 20.0)
+                .blended(BlendMode::Difference),
+        )?;
+        scene.add(
+            two,
+            Node::graphics(bar())
+                .at(8.0, 100.0)
+                .blended(BlendMode::ColorDodge),
+        )?;
         Ok(FiltersScene {
             scene,
             animated: vec![ids[1], ids[7]],

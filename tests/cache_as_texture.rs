@@ -106,7 +106,7 @@ fn the_cache_is_drawn_again_only_when_what_it_shows_changes() {
         .set_cache_as_texture(c, Some(CacheAsTexture::default()))
         .unwrap();
     let target = r.create_render_target(64, 32).unwrap();
-    let mut frame = |r: &mut stage2d::Renderer, scene: &Scene| {
+    let frame = |r: &mut stage2d::Renderer, scene: &Scene| {
         r.render(scene, &target, Some(Color::BLACK)).unwrap();
         let s = r.stats().last_frame;
         (

@@ -2,7 +2,9 @@
 //! root ids), reparents (cycles and the root included), masks (self masks, removed mask nodes), textures (double
 //! destroys, foreign ones), render textures (created, dropped, borrowed from the pool, destroyed) and renders and
 //! readbacks into live, destroyed and foreign targets, z-indices, sortable children, event modes and hit tests
-//! (whatever is hit is live and interactive; sortable children stay in z order), and embedded frames (prepare, record into a matching pass,
+//! (whatever is hit is live and interactive; sortable children stay in z order), filters (bad ones included),
+//! alpha masks (ancestors refused), texture caches and advanced blend modes, and embedded frames (prepare, record
+//! into a matching pass,
 //! trim, with any of the above between them; preparing twice, recording without a prepared frame), each checked
 //! against a small model: no panic, each call's `Ok` or error variant as the model says, `Scene::len`, the live
 //! render-target count and the pool's hits as the model says, and afterwards a probe sprite still draws.
@@ -76,6 +78,15 @@ enum Op {
     EventMode(N, u8),
     /// `Scene::hit_test` and `hit_test_all` at a point of the 16x16 target (or outside it).
     HitTest(i8, i8),
+    /// `Scene::set_filters` with filters of kind `k` (0 none, 1 a blur, 2 a glow, 3 a colour matrix and an
+    /// alpha, 4 a blur that is not a number, 5 a displacement mapped by the node itself, 6 a disabled one).
+    SetFilters(N, u8),
+    /// `Scene::set_alpha_mask` (red channel, inverse or not).
+    SetAlphaMask(N, N, bool),
+    /// `Scene::set_cache_as_texture` on or off.
+    Cache(N, bool),
+    /// A blend mode through `Scene::get_mut`: normal, max, or an advanced one.
+    SetBlend(N, u8),
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -130,6 +141,10 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), any::<bool>()).prop_map(|(n, b)| Op::Sortable(n, b)),
         (node(), 0u8..4).prop_map(|(n, m)| Op::EventMode(n, m)),
         (-4i8..20, -4i8..20).prop_map(|(x, y)| Op::HitTest(x, y)),
+        (node(), 0u8..7).prop_map(|(n, k)| Op::SetFilters(n, k)),
+        (node(), node(), any::<bool>()).prop_map(|(a, b, i)| Op::SetAlphaMask(a, b, i)),
+        (node(), any::<bool>()).prop_map(|(n, on)| Op::Cache(n, on)),
+        (node(), 0u8..5).prop_map(|(n, b)| Op::SetBlend(n, b)),
     ]
 }
 
@@ -221,6 +236,18 @@ struct Model {
 }
 
 impl Model {
+    /// Whether `a` is an ancestor of `b` in the model's tree.
+    fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
+        let mut at = self.parent.get(&b).copied().flatten();
+        while let Some(p) = at {
+            if p == a {
+                return true;
+            }
+            at = self.parent.get(&p).copied().flatten();
+        }
+        false
+    }
+
     fn pick(&self, scene: &Scene, f: &Foreign, n: N) -> Option<(NodeId, Want)> {
         Some(match n {
             N::Live(i) => (*self.live.get(i % self.live.len().max(1))?, Want::Ok),
@@ -409,6 +436,64 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             assert_eq!(got(&scene.set_mask(t, m, false)), want, "{op:?}");
             if want == Want::Ok {
                 model.masks.insert(t, m);
+            }
+        }
+        Op::SetFilters(n, k) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let filters = match k {
+                0 => vec![],
+                1 => vec![stage2d::Filter::blur(2.0)],
+                2 => vec![stage2d::Filter::glow(Default::default())],
+                3 => vec![
+                    stage2d::Filter::color_matrix(Default::default()),
+                    stage2d::Filter::alpha(0.5),
+                ],
+                4 => vec![stage2d::Filter::blur(f32::NAN)],
+                5 => vec![stage2d::Filter::displacement(id, 4.0)],
+                _ => vec![stage2d::Filter::noise(0.5, 0.2).with_enabled(false)],
+            };
+            assert_eq!(got(&scene.set_filters(id, filters)), want, "{op:?}");
+        }
+        Op::SetAlphaMask(a, b, inverse) => {
+            let (Some((t, wa)), Some((m, wb))) = (model.pick(scene, f, a), model.pick(scene, f, b))
+            else {
+                return;
+            };
+            let want = match first(wa, wb) {
+                Want::Ok if t == m || model.is_ancestor(m, t) => Want::SelfMask,
+                w => w,
+            };
+            let channel = stage2d::MaskChannel::Red;
+            assert_eq!(
+                got(&scene.set_alpha_mask(t, m, channel, inverse)),
+                want,
+                "{op:?}"
+            );
+            if want == Want::Ok {
+                model.masks.insert(t, m);
+            }
+        }
+        Op::Cache(n, on) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let cache = on.then(stage2d::CacheAsTexture::default);
+            assert_eq!(got(&scene.set_cache_as_texture(id, cache)), want, "{op:?}");
+        }
+        Op::SetBlend(n, b) => {
+            let Some((id, _)) = model.pick(scene, f, n) else {
+                return;
+            };
+            if let Some(p) = scene.get_mut(id) {
+                p.blend_mode = [
+                    stage2d::BlendMode::Normal,
+                    stage2d::BlendMode::Max,
+                    stage2d::BlendMode::Overlay,
+                    stage2d::BlendMode::Difference,
+                    stage2d::BlendMode::Hue,
+                ][b as usize % 5];
             }
         }
         Op::ClearMask(n) => {
@@ -656,6 +741,10 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
     // The probe: a red sprite on top of the root, unmasked, still draws after all that.
     let root = scene.root();
     scene.clear_mask(root).unwrap();
+    // ... with the root's own effects off (a blur would soften the probe).
+    scene.set_filters(root, vec![]).unwrap();
+    scene.set_cache_as_texture(root, None).unwrap();
+    scene.get_mut(root).unwrap().blend_mode = stage2d::BlendMode::Normal;
     let red = common::solid(r, 2, 2, [255, 0, 0, 255]);
     scene
         .add(root, Node::sprite(red).at(4.0, 4.0).sized(8.0, 8.0))

@@ -9,6 +9,11 @@ pub(crate) mod passes;
 
 pub use color_matrix::ColorMatrix;
 
+/// Most pixels a glow or outline reaches (their shaders loop over it).
+pub(crate) const MAX_REACH: f32 = 64.0;
+/// Most padding a filter may ask for.
+pub(crate) const MAX_PADDING: f32 = 4096.0;
+
 use crate::{BlendMode, Color, NodeId, Texture};
 use glam::Vec2;
 
@@ -394,13 +399,13 @@ impl Filter {
         let own = match &self.effect {
             Effect::Blur(b) => b.strength_x.abs().max(b.strength_y.abs()) * 2.0,
             Effect::DropShadow(d) => d.offset.abs().max_element() + d.blur.abs() * 2.0 + 1.0,
-            Effect::Glow(g) => g.distance.clamp(0.0, passes::MAX_REACH),
-            Effect::Outline(o) => o.thickness.clamp(0.0, passes::MAX_REACH) + 1.0,
+            Effect::Glow(g) => g.distance.clamp(0.0, MAX_REACH),
+            Effect::Outline(o) => o.thickness.clamp(0.0, MAX_REACH) + 1.0,
             _ => 0.0,
         };
         let p = self.padding.unwrap_or(own);
         if p.is_finite() {
-            p.clamp(0.0, passes::MAX_PADDING)
+            p.clamp(0.0, MAX_PADDING)
         } else {
             0.0
         }

@@ -5,10 +5,7 @@
 use super::{Blur, Effect, Filter};
 use crate::{BlendMode, TextureId};
 
-/// Most pixels a glow or outline reaches (their shaders loop over it).
-pub(crate) const MAX_REACH: f32 = 64.0;
-/// Most padding a filter may ask for.
-pub(crate) const MAX_PADDING: f32 = 4096.0;
+pub(crate) use super::{MAX_PADDING, MAX_REACH};
 /// Most blur passes per axis.
 pub(crate) const MAX_QUALITY: u32 = 32;
 /// Bytes of a built-in program's uniforms binding (every built-in struct fits).
