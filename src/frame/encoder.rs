@@ -180,6 +180,15 @@ impl<'a, 'p> Encoder<'a, 'p> {
         }
     }
 
+    /// Records draws outside the Encoder's bookkeeping (a filter's last pass drawn into this pass, with bind
+    /// groups of its own): afterwards the pipeline and bind groups count as unknown, so the next are issued.
+    pub fn raw(&mut self, f: impl FnOnce(&mut wgpu::RenderPass<'p>)) {
+        f(self.pass);
+        self.stats.draw_calls += 1;
+        self.state.pipeline = None;
+        self.state.bind_groups = [None; MAX_SLOTS];
+    }
+
     /// Records an indexed draw.
     pub fn draw_indexed(&mut self, indices: std::ops::Range<u32>) {
         self.stats.draw_calls += 1;

@@ -26,6 +26,12 @@ enum Item {
         pipeline: crate::gpu::pipeline::PipelineId,
         stencil_ref: u32,
     },
+    /// A nested filtered node's last pass, drawn here.
+    Final {
+        tag: u32,
+        pipeline: crate::gpu::pipeline::PipelineId,
+        stencil_ref: u32,
+    },
 }
 
 /// The pass of an advanced blend draw (its uniforms at `params`).
@@ -85,9 +91,28 @@ impl Frame {
         // Uniforms of every pass first: the ring is written once, before any pass binds it.
         self.filters.begin_frame();
         let mut uniforms: Vec<PassUniforms> = Vec::with_capacity(walk.passes.len());
-        for g in &walk.groups {
+        for (gi, g) in walk.groups.iter().enumerate() {
             let globals = group_globals(g, target_px);
-            for p in &walk.passes[g.passes.clone()] {
+            let last = g.passes.end.saturating_sub(1);
+            for (k, p) in walk.passes[g.passes.clone()].iter().enumerate() {
+                let mut globals = globals;
+                // A last pass drawn into the pass holding its node: into its rectangle there.
+                if let (Some(Some(tag)), true) = (walk.direct.get(gi), g.passes.start + k == last) {
+                    let f = walk.finals[*tag as usize];
+                    let (pw, ph) = f
+                        .parent_size
+                        .unwrap_or((target_px.0 as u32, target_px.1 as u32));
+                    globals.output_frame = f.rect;
+                    globals.output_texture[0] = pw as f32;
+                    globals.output_texture[1] = ph as f32;
+                    globals.input_frame = [0.0, 0.0, f.size.0 as f32, f.size.1 as f32];
+                    // Fragment positions are now the holding pass's: its origin on the target.
+                    let origin = f
+                        .parent
+                        .map_or(glam::Vec2::ZERO, |p| walk.groups[p as usize].origin);
+                    globals.global_frame[0] = origin.x;
+                    globals.global_frame[1] = origin.y;
+                }
                 let offsets = self.filters.push_uniforms(&globals, p, &walk.arena);
                 uniforms.push(PassUniforms { offsets });
             }
@@ -117,6 +142,8 @@ impl Frame {
         self.filters.upload(frame);
         self.blend_inputs.clear();
         self.blend_inputs.resize(walk.groups.len(), None);
+        self.final_bindings.clear();
+        self.final_bindings.resize(walk.finals.len(), None);
         // Where each group's uniforms begin in `uniforms`.
         let mut first_uniform = Vec::with_capacity(walk.groups.len());
         let mut n = 0;
@@ -201,6 +228,23 @@ impl Frame {
                 frame.stencil_mode_switches += 1;
                 pipelines.set_target_state(base.with_stencil(stencil), FILTER_FORMAT);
             }
+            if b.marker & crate::frame::batcher::Batcher::MARKER_FINAL != 0 {
+                let tag = b.marker & !crate::frame::batcher::Batcher::MARKER_FINAL;
+                let walk = &self.collector.filters;
+                let Some(f) = walk.finals.get(tag as usize) else {
+                    continue;
+                };
+                let fg = &walk.groups[f.group as usize];
+                let program = walk.passes[fg.passes.end - 1].program;
+                let blend = fg.blend;
+                let pipeline = self.filters.pipeline_blended(pipelines, program, blend)?;
+                items.push(Item::Final {
+                    tag,
+                    pipeline,
+                    stencil_ref: b.state.stencil_ref as u32,
+                });
+                continue;
+            }
             if b.marker != 0 {
                 let tag = b.marker - 1;
                 let pipeline = self
@@ -231,6 +275,7 @@ impl Frame {
                 indices: b.index_start..b.index_start + b.index_count,
                 stencil_ref: b.state.stencil_ref as u32,
                 scissor: None,
+                final_draw: None,
             }));
         }
         let passes = g.passes.clone();
@@ -342,11 +387,33 @@ impl Frame {
                     self.streams.bind(&mut enc);
                 }
                 for item in &items[start..end] {
-                    if let Item::Draw(d) = item {
-                        enc.set_stencil_reference(d.stencil_ref);
-                        enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
-                        enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
-                        enc.draw_indexed(d.indices.clone());
+                    match item {
+                        Item::Draw(d) => {
+                            enc.set_stencil_reference(d.stencil_ref);
+                            enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
+                            enc.set_bind_group(
+                                0,
+                                d.bind_group,
+                                textures.get_bind_group(d.bind_group),
+                            );
+                            enc.draw_indexed(d.indices.clone());
+                        }
+                        &Item::Final {
+                            tag,
+                            pipeline,
+                            stencil_ref,
+                        } => {
+                            let Some(Some((binding, offsets))) =
+                                self.final_bindings.get(tag as usize)
+                            else {
+                                continue;
+                            };
+                            enc.set_stencil_reference(stencil_ref);
+                            let p = pipelines.pipeline(pipeline);
+                            enc.raw(|rp| self.filters.draw(rp, p, binding, *offsets));
+                            self.streams.bind(&mut enc);
+                        }
+                        Item::Blend { .. } => {}
                     }
                 }
             }
@@ -417,6 +484,14 @@ impl Frame {
         for (k, (pass, u)) in walk.passes[passes].iter().zip(uniforms).enumerate() {
             if pass.first_of_filter {
                 original = cur;
+            }
+            if let (Some(Some(tag)), true) = (walk.direct.get(gi), k == last) {
+                // Drawn into the pass holding its node: bound now, its inputs kept for the rest of the frame.
+                let tag = *tag as usize;
+                let binding = self.filters.bind(textures, pass, cur, original, frame)?;
+                self.final_bindings[tag] = Some((binding, u.offsets));
+                frame.filter_passes += 1;
+                return Ok(());
             }
             if k == last {
                 let out_view = textures

@@ -59,6 +59,8 @@ struct Draw {
     indices: Range<u32>,
     stencil_ref: u32,
     scissor: Option<[u32; 4]>,
+    /// A filtered node's last pass drawn here (its index in the walk's final draws) instead of a batch.
+    final_draw: Option<u32>,
 }
 
 /// Who provides the pass's extra attachments.
@@ -122,6 +124,8 @@ pub(crate) struct Frame {
     blend_inputs: Vec<Option<crate::gpu::filters::ScratchId>>,
     /// Scratch of the blend draws' uniforms.
     blend_arena: Vec<u8>,
+    /// Each final draw's bind groups and uniform offsets (made when its group ran).
+    final_bindings: Vec<Option<(crate::gpu::filters::Binding, (u32, u32))>>,
 }
 
 impl Frame {
@@ -190,6 +194,7 @@ impl Frame {
             clear: None,
             blend_inputs: Vec::new(),
             blend_arena: Vec::new(),
+            final_bindings: Vec::new(),
         })
     }
 
@@ -325,6 +330,8 @@ impl Frame {
             self.collect(textures, scene, &key, None, &mut frame)?;
         }
         if !self.collector.filters.groups.is_empty() {
+            self.batcher
+                .split_at_quads(&self.collector.filters.final_splits);
             self.batcher.group_by_target();
         }
         let t1 = Instant::now();
@@ -388,6 +395,29 @@ impl Frame {
                 frame.stencil_mode_switches += 1;
                 pipelines.set_target_state(base.with_stencil(stencil), desc.format);
             }
+            if b.marker & Batcher::MARKER_FINAL != 0 {
+                // A filtered node's last pass, drawn here with its chain's blend mode.
+                let tag = b.marker & !Batcher::MARKER_FINAL;
+                let walk = &self.collector.filters;
+                let Some(f) = walk.finals.get(tag as usize) else {
+                    continue;
+                };
+                let g = &walk.groups[f.group as usize];
+                let program = walk.passes[g.passes.end - 1].program;
+                let pipeline = self.filters.pipeline_blended(pipelines, program, g.blend)?;
+                self.draws.push(Draw {
+                    pipeline,
+                    bind_group: BindGroupId(u32::MAX),
+                    indices: 0..0,
+                    stencil_ref: b.state.stencil_ref as u32,
+                    scissor: b.state.scissor,
+                    final_draw: Some(tag),
+                });
+                continue;
+            }
+            if b.marker != 0 {
+                continue;
+            }
             let bind_group = textures.bind_group(&b.textures);
             let shader = match textures.any_mipmapped(&b.textures) {
                 true => self.batch_shader_mip,
@@ -406,6 +436,7 @@ impl Frame {
                 indices: b.index_start..b.index_start + b.index_count,
                 stencil_ref: b.state.stencil_ref as u32,
                 scissor: b.state.scissor,
+                final_draw: None,
             });
         }
         // Filtered content and filter passes, before the frame's pass.
@@ -517,6 +548,14 @@ impl Frame {
         for d in &self.draws {
             enc.set_scissor(d.scissor);
             enc.set_stencil_reference(d.stencil_ref);
+            if let Some(tag) = d.final_draw {
+                if let Some(Some((binding, offsets))) = self.final_bindings.get(tag as usize) {
+                    let pipeline = pipelines.pipeline(d.pipeline);
+                    enc.raw(|rp| self.filters.draw(rp, pipeline, binding, *offsets));
+                    self.streams.bind(&mut enc);
+                }
+                continue;
+            }
             enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
             enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
             enc.draw_indexed(d.indices.clone());

@@ -90,11 +90,14 @@ struct Scratch {
     busy: bool,
 }
 
+/// A resources bind group's key: texture count, uniform binding size, the textures.
+type Group1Key = (u8, u32, [Option<TextureId>; MAX_CUSTOM_TEXTURES]);
+
 /// The bind groups of a pass, made by [`FilterSystem::bind`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Binding {
     group0: (ScratchId, ScratchId),
-    group1: (u8, u32, [Option<TextureId>; MAX_CUSTOM_TEXTURES]),
+    group1: Group1Key,
 }
 
 /// Where the passes of one filter chain read and write: scratch textures by index.
@@ -120,7 +123,7 @@ pub(crate) struct FilterSystem {
     align: u64,
     scratch: Vec<Scratch>,
     group0: HashMap<(ScratchId, ScratchId), (wgpu::BindGroup, u64)>,
-    group1: HashMap<(u8, u32, [Option<TextureId>; MAX_CUSTOM_TEXTURES]), (wgpu::BindGroup, u64)>,
+    group1: HashMap<Group1Key, (wgpu::BindGroup, u64)>,
     frame: u64,
     /// Objects let go of, for the renderer's release queue.
     pub retired: Vec<Retired>,
@@ -410,6 +413,17 @@ impl FilterSystem {
         pipelines: &mut PipelineSystem,
         program: Program,
     ) -> Result<PipelineId> {
+        self.pipeline_blended(pipelines, program, BlendMode::None)
+    }
+
+    /// [`FilterSystem::pipeline`] blending with `blend` (a last pass drawn into the pass holding its node),
+    /// under whatever target state the caller set.
+    pub fn pipeline_blended(
+        &mut self,
+        pipelines: &mut PipelineSystem,
+        program: Program,
+        blend: BlendMode,
+    ) -> Result<PipelineId> {
         let shader = match program {
             Program::Custom(i) => {
                 self.customs
@@ -436,7 +450,7 @@ impl FilterSystem {
             geometry,
             shader,
             flags: StateFlags::default(),
-            blend: BlendMode::None,
+            blend,
             topology: Topology::TriangleStrip,
         })
     }

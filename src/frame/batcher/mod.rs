@@ -222,6 +222,56 @@ impl Batcher {
         }
     }
 
+    /// Marks, in [`Batch::marker`], the final pass of filter group draw `tag` (as against an advanced blend draw).
+    pub const MARKER_FINAL: u32 = 1 << 31;
+
+    /// Takes quads out of their batches and puts a marker where each stood (`(quad, marker)`, sorted by quad):
+    /// a filtered node drawn straight into its pass by its last filter pass instead of through its quad. Called
+    /// after [`Batcher::finish`].
+    pub fn split_at_quads(&mut self, at: &[(u32, u32)]) {
+        for &(q, marker) in at {
+            let Some(run) = self
+                .runs
+                .iter()
+                .find(|r| r.quad_start <= q && q < r.quad_start + r.quads)
+            else {
+                continue;
+            };
+            let idx = run.index_start + 6 * (q - run.quad_start);
+            let Some(b) = self
+                .batches
+                .iter()
+                .position(|b| b.index_start <= idx && idx < b.index_start + b.index_count)
+            else {
+                continue;
+            };
+            let batch = self.batches[b];
+            let end = batch.index_start + batch.index_count;
+            let mut parts = Vec::with_capacity(3);
+            if idx > batch.index_start {
+                parts.push(Batch {
+                    index_count: idx - batch.index_start,
+                    ..batch
+                });
+            }
+            parts.push(Batch {
+                index_start: idx,
+                index_count: 0,
+                marker,
+                textures: TextureSet::EMPTY,
+                ..batch
+            });
+            if idx + 6 < end {
+                parts.push(Batch {
+                    index_start: idx + 6,
+                    index_count: end - idx - 6,
+                    ..batch
+                });
+            }
+            self.batches.splice(b..=b, parts);
+        }
+    }
+
     /// Ends the current batch and adds a marker: where, in the current pass, advanced-blend draw `tag` happens
     /// (the pass is split there and the backdrop copied).
     pub fn push_marker(&mut self, tag: u32) {

@@ -85,6 +85,8 @@ pub(crate) struct FilterGroup {
     pub sampling: crate::Sampling,
     /// What its content pass clears to (the root's starts from the frame's clear colour).
     pub clear: Option<crate::Color>,
+    /// The blend mode its result is drawn with.
+    pub blend: crate::BlendMode,
 }
 
 /// One filtered node's part of a group.
@@ -105,6 +107,21 @@ struct Segment {
     /// Its rectangle in target pixels, and the transform index of the pass it is drawn into.
     rect: (Vec2, Vec2),
     parent_xform: u32,
+}
+
+/// A filtered node drawn by its last filter pass straight into the pass that holds it (PixiJS's way: no
+/// intermediate result and no quad), where its quad stood. Groups of one segment draw this way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FinalDraw {
+    pub group: u32,
+    /// The group whose pass it is drawn in; `None` for the frame's own.
+    pub parent: Option<u32>,
+    /// Its rectangle in that pass's pixels: x, y, width, height.
+    pub rect: [f32; 4],
+    /// The size of that pass's target (the frame's own: set by the frame).
+    pub parent_size: Option<(u32, u32)>,
+    /// Its content's size in its group's texture.
+    pub size: (u32, u32),
 }
 
 /// An advanced blend mode's draw: where the pass of `parent` (a group; the root when the frame has such modes)
@@ -186,6 +203,11 @@ pub(crate) struct FilterWalk {
     pub root: Option<u32>,
     /// The frame's clear colour (the root texture starts from it, so blend modes see it).
     pub clear: Option<crate::Color>,
+    /// Filtered nodes drawn by their last pass, and where their quads are replaced by markers.
+    pub finals: Vec<FinalDraw>,
+    pub final_splits: Vec<(u32, u32)>,
+    /// Per group: its final draw, if it draws that way.
+    pub direct: Vec<Option<u32>>,
 }
 
 /// A cached container's texture and what it was drawn from.
@@ -306,6 +328,9 @@ impl FilterWalk {
         self.shortfall = 0;
         self.cache_shortfall = 0;
         self.blends.clear();
+        self.finals.clear();
+        self.final_splits.clear();
+        self.direct.clear();
         self.needs_root = false;
         self.root = None;
         self.walks_without_blend = self.walks_without_blend.saturating_add(1);
@@ -521,6 +546,7 @@ impl FilterWalk {
                     msaa,
                     sampling: crate::Sampling::LINEAR,
                     clear: None,
+                    blend: settings.blend,
                 });
                 if settings.packable {
                     self.by_key.insert(key, g);
@@ -553,9 +579,7 @@ impl FilterWalk {
 
     /// Closes the innermost segment: measures it, places it in its group's texture and draws its quad.
     pub(super) fn close<F: Fn(TextureId) -> bool>(&mut self, cx: &mut Ctx<'_, F>) -> Option<u32> {
-        let Some(open) = self.stack.pop() else {
-            return None;
-        };
+        let open = self.stack.pop()?;
         // Results of nested filtered nodes still waiting are part of this one's content.
         cx.batcher.flush_deferred(Some(open.group as u16 + 1));
         cx.batcher.set_target(open.prev_target);
@@ -806,6 +830,7 @@ impl FilterWalk {
             );
         }
         self.place_blends(view);
+        self.place_finals(view);
         for i in 0..self.segments.len() {
             let s = self.segments[i];
             let g = self.groups[s.group as usize].clone();
@@ -854,6 +879,57 @@ impl FilterWalk {
 }
 
 impl FilterWalk {
+    /// Which groups draw their last pass straight into the pass holding them: those of one filtered node whose
+    /// quad was drawn.
+    fn place_finals(&mut self, view: &super::View) {
+        self.direct.resize(self.groups.len(), None);
+        let by_xform: std::collections::HashMap<u32, usize> = self
+            .segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.xform, i))
+            .collect();
+        for i in 0..self.segments.len() {
+            let n = self.segments[i];
+            let g = &self.groups[n.group as usize];
+            let (GroupKind::Filters | GroupKind::Masked { .. }) = g.kind else {
+                continue;
+            };
+            let (Some(q), 1, false) = (n.quad, g.segments, g.passes.is_empty()) else {
+                continue;
+            };
+            let (parent, rect) = match by_xform.get(&n.parent_xform) {
+                None if n.parent_xform == 0 => (None, (n.rect.0, n.rect.1)),
+                None => continue,
+                Some(&p) => {
+                    let ps = self.segments[p];
+                    let pg = &self.groups[ps.group as usize];
+                    let to_parent = |t: Vec2| match ps.local {
+                        Some(local) => local.transform_point2(view.clip_of_px(t)),
+                        None => {
+                            t * pg.scale - ps.origin + Vec2::new(ps.pos.0 as f32, ps.pos.1 as f32)
+                        }
+                    };
+                    let (a, c) = (to_parent(n.rect.0), to_parent(n.rect.1));
+                    (Some(ps.group), (a.min(c), a.max(c)))
+                }
+            };
+            let parent_size = parent.map(|p| self.groups[p as usize].size);
+            let tag = self.finals.len() as u32;
+            self.finals.push(FinalDraw {
+                group: n.group,
+                parent,
+                rect: [rect.0.x, rect.0.y, rect.1.x - rect.0.x, rect.1.y - rect.0.y],
+                parent_size,
+                size: n.size,
+            });
+            self.final_splits
+                .push((q, crate::frame::batcher::Batcher::MARKER_FINAL | tag));
+            self.direct[n.group as usize] = Some(tag);
+        }
+        self.final_splits.sort_unstable();
+    }
+
     /// Where each advanced blend draw lies in the pass it is drawn in, and its uniforms.
     fn place_blends(&mut self, view: &super::View) {
         if self.blends.is_empty() {
