@@ -337,7 +337,11 @@ fn bench(flags: &common::Flags) -> stage2d::Result<()> {
         move |scene: &mut Scene, i: u64| {
             for (k, id) in ids.iter().enumerate().step_by(7) {
                 if let Some(t) = scene.transform_mut(*id) {
-                    t.position.x += if (i + k as u64) % 2 == 0 { 0.5 } else { -0.5 };
+                    t.position.x += if (i + k as u64).is_multiple_of(2) {
+                        0.5
+                    } else {
+                        -0.5
+                    };
                 }
             }
         }
