@@ -291,7 +291,6 @@ impl Frame {
             desc.scale_factor,
             desc.sample_count > 1,
         );
-        self.collector.filters.liveness = textures.deaths();
         self.collector.filters.clear = self.clear;
         // The root texture is let go a while after the last advanced blend mode.
         let walk = &mut self.collector.filters;

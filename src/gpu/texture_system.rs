@@ -101,8 +101,6 @@ pub struct TextureSystem {
     /// Counts changes to which handles are live (filled, destroyed, retired, renewed): a walk kept from an
     /// earlier frame is reused only while it stays the same.
     liveness: u64,
-    /// Counts textures destroyed, retired or renewed (a cached texture showing one is drawn again).
-    deaths: u64,
 }
 
 impl TextureSystem {
@@ -140,7 +138,6 @@ impl TextureSystem {
             retired: Vec::new(),
             retiring: Vec::new(),
             mipmaps: None,
-            deaths: 0,
             liveness: 0,
         };
         sys.white = sys
@@ -172,11 +169,6 @@ impl TextureSystem {
     /// The largest texture side this system creates.
     pub fn max_side(&self) -> u32 {
         self.max_dimension
-    }
-
-    /// Textures destroyed, retired or renewed so far.
-    pub fn deaths(&self) -> u64 {
-        self.deaths
     }
 
     /// Whether `id` names a live texture.
@@ -491,7 +483,6 @@ impl TextureSystem {
         }
         self.slots[id.slot()].retiring = true;
         self.liveness += 1;
-        self.deaths += 1;
         self.retiring.push(id);
         Ok(())
     }
@@ -518,7 +509,6 @@ impl TextureSystem {
         slot.generation = 0;
         slot.retiring = false;
         self.liveness += 1;
-        self.deaths += 1;
         self.free.push(id.slot() as u32);
         self.retire_groups_of(id);
     }
@@ -531,7 +521,6 @@ impl TextureSystem {
         let generation = next_generation();
         self.slots[id.slot()].generation = generation;
         self.liveness += 1;
-        self.deaths += 1;
         self.retire_groups_of(id);
         Ok(TextureId::new(id.slot() as u32, self.owner, generation))
     }

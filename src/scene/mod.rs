@@ -996,7 +996,8 @@ impl Scene {
 
     /// Caches the subtree of the container `id` as a texture (PixiJS's `cacheAsTexture(true | options)`): it is
     /// drawn once, in its own space, into a texture, and that texture is drawn where the node is, until something
-    /// below the node changes or [`Scene::update_cache_texture`] is called. Moving, turning, scaling, fading or
+    /// below the node changes or [`Scene::update_cache_texture`] is called (a texture it shows destroyed or drawn
+    /// into is not a change of the scene: call it then). Moving, turning, scaling, fading or
     /// tinting the node itself redraws nothing (its own alpha, tint and blend mode apply when the texture is
     /// drawn; its children's are in the texture). Filters and masks below it are cached with it. `None` turns
     /// the cache off. A node without children draws as it is.
@@ -1036,7 +1037,8 @@ impl Scene {
         self.filters[id.slot()].as_ref()?.cache
     }
 
-    /// Draws the cached subtree of `id` again at the next frame (PixiJS's `updateCacheTexture`).
+    /// Draws the cached subtree of `id` again at the next frame (PixiJS's `updateCacheTexture`): after a change
+    /// the scene cannot see, such as a texture it shows destroyed or written to.
     pub fn update_cache_texture(&mut self, id: NodeId) -> Result<()> {
         self.check(id)?;
         self.slot(id).ok_or(Error::StaleNode(id))?;

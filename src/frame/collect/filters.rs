@@ -189,8 +189,6 @@ pub(crate) struct FilterWalk {
     pub cache_released: Vec<TextureId>,
     /// Walks begun.
     walks: u64,
-    /// Changes to which textures are live (a cache showing a texture destroyed since is drawn again).
-    pub liveness: u64,
     /// Advanced blend draws of this walk.
     pub blends: Vec<BlendDraw>,
     /// Whether walks draw the whole frame into a texture first (while advanced blend modes are drawn), and
@@ -217,10 +215,9 @@ struct CacheEntry {
     handle: TextureId,
     /// Its content's rectangle in the node's space.
     local: (Vec2, Vec2),
-    /// The scene epoch it was drawn at, the update serial, texture liveness, settings and target scale.
+    /// The scene epoch it was drawn at, the update serial, settings and target scale.
     epoch: u64,
     serial: u64,
-    liveness: u64,
     settings: crate::CacheAsTexture,
     target_scale: f32,
     /// The walk that last used it.
@@ -1017,7 +1014,6 @@ impl FilterWalk {
         if let Some(e) = entry {
             let fresh = cx.scene.changed_below(id.slot()) <= e.epoch
                 && e.serial == serial
-                && e.liveness == self.liveness
                 && e.settings == cfg
                 && e.target_scale == self.target_scale
                 && (cx.is_live)(e.handle);
@@ -1064,7 +1060,6 @@ impl FilterWalk {
                 // Drawn again until it closes.
                 epoch: 0,
                 serial,
-                liveness: self.liveness,
                 settings: cfg,
                 target_scale: self.target_scale,
                 seen: self.walks,

@@ -482,9 +482,17 @@ impl Collector {
         let mut segments = 0u8;
         let mut content_parent = parent;
         let mut cache_render = false;
+        // An advanced blend mode: the node (its cache, its filters' result) drawn into a texture and combined
+        // with its backdrop.
+        if node.blend_mode.is_advanced() && self.filters.blend_open(cx, id, node.blend_mode) {
+            segments += 1;
+        }
         if slot.filtered() {
             match self.filters.cached(cx, id, slot, &parent) {
                 filters::Cached::Drawn(matrix) => {
+                    for _ in 0..segments {
+                        self.filters.close(cx);
+                    }
                     self.finish_measure(cx, id, measure, matrix.as_ref());
                     self.pop_mask(cx, pop);
                     return;
@@ -500,11 +508,6 @@ impl Collector {
                 }
                 filters::Cached::Plain => {}
             }
-        }
-        // An advanced blend mode: the node (its filters' result) drawn into a texture and combined with its
-        // backdrop.
-        if node.blend_mode.is_advanced() && self.filters.blend_open(cx, id, node.blend_mode) {
-            segments += 1;
         }
         let filtered = slot.filtered()
             && self
