@@ -294,3 +294,33 @@ fn deeply_nested_cached_containers_with_blend_modes() {
     // Inside the caches: green excluded with the background, (16, 102, 187).
     probe(&second, 40, 12, [16, 102, 187, 255], 2);
 }
+
+/// PixiJS `filters/blend-modes/blend-mode-render-texture`: a yellow circle overlaid on a red one, drawn into a
+/// transparent render texture (the alpha where nothing is stays 0), shown as a sprite.
+#[test]
+fn pixijs_blend_mode_render_texture() {
+    let mut r = renderer();
+    let circle = |c: u32| {
+        let mut g = GraphicsContext::new();
+        g.circle(64.0, 64.0, 64.0).fill(Color::hex(c));
+        Arc::new(g)
+    };
+    let mut holder = Scene::new();
+    let c = holder.add_detached(Node::container());
+    holder.add(c, Node::graphics(circle(0xff0000))).unwrap();
+    holder
+        .add(
+            c,
+            Node::graphics(circle(0xffff00)).blended(BlendMode::Overlay),
+        )
+        .unwrap();
+    let rt = r.create_render_target(128, 128).unwrap();
+    r.render_node(&holder, c, &rt, Some(Color::TRANSPARENT))
+        .unwrap();
+    let mut scene = Scene::new();
+    scene.add(scene.root(), Node::sprite(rt.texture())).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    // Outside the circles the background shows: the render texture stayed transparent there.
+    probe(&img, 2, 2, [16, 153, 187, 255], 1);
+    pixijs("blend-mode-render-texture", &img, 100);
+}

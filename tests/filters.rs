@@ -748,3 +748,26 @@ fn filters_work_in_embedded_frames_render_textures_masks_and_render_groups() {
     probe(&img, 48, 16, [255, 255, 0, 255], 1);
     probe(&img, 16, 16, [0, 0, 0, 255], 0);
 }
+
+/// PixiJS `filters/filter-render-textures`: a filtered rectangle drawn into the 50x50 frame at (50, 50) of a
+/// 128x128 render texture, which is then shown whole.
+#[test]
+fn pixijs_filter_render_textures() {
+    let mut r = renderer();
+    let mut holder = Scene::new();
+    let n = holder.add_detached(Node::graphics(Arc::new(rect(0.0, 0.0, 50.0, 50.0, ORANGE))));
+    holder.set_filters(n, vec![hue(90.0)]).unwrap();
+    let rt = r.create_render_target(128, 128).unwrap();
+    r.render_node_transformed(
+        &holder,
+        n,
+        &rt,
+        stage2d::glam::Affine2::from_translation(glam_vec(50.0, 50.0)),
+        Some(Color::TRANSPARENT),
+    )
+    .unwrap();
+    let mut scene = Scene::new();
+    scene.add(scene.root(), Node::sprite(rt.texture())).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("filter-render-textures", &img, 100);
+}
