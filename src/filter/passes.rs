@@ -261,7 +261,7 @@ pub(crate) fn push_passes(
                 return Err("a non-finite displacement scale");
             }
             let m = map.matrix;
-            let scale = d.scale.clamp(Vec2Like::MIN, Vec2Like::MAX) * px;
+            let scale = d.scale.clamp(-PIXEL_BOUND, PIXEL_BOUND) * px;
             let v = [
                 m[0][0],
                 m[0][1],
@@ -300,7 +300,7 @@ pub(crate) fn push_passes(
                 return Err("a non-finite drop shadow setting");
             }
             let a = (d.alpha * c.a).clamp(0.0, 1.0);
-            let offset = d.offset.clamp(Vec2Like::MIN, Vec2Like::MAX) * px;
+            let offset = d.offset.clamp(-PIXEL_BOUND, PIXEL_BOUND) * px;
             let params = push_f32s(
                 arena,
                 &[
@@ -416,12 +416,9 @@ pub(crate) fn push_passes(
     Ok(())
 }
 
-/// Bounds for offsets and scales (pixels): far past any target, short of overflowing a texture coordinate.
-struct Vec2Like;
-impl Vec2Like {
-    const MIN: glam::Vec2 = glam::Vec2::splat(-MAX_PADDING);
-    const MAX: glam::Vec2 = glam::Vec2::splat(MAX_PADDING);
-}
+/// The bound of offsets and scales (pixels, either sign): far past any target, short of overflowing a texture
+/// coordinate.
+const PIXEL_BOUND: glam::Vec2 = glam::Vec2::splat(MAX_PADDING);
 
 /// What a chain of filters shares: the lowest resolution of the enabled ones (`None`: the target's), the sum of
 /// their paddings, antialiasing, viewport clipping and the last one's blend mode. `None` when none is enabled.

@@ -9,11 +9,8 @@ use super::{Draw, Frame};
 use crate::base::stats::FrameStats;
 use crate::frame::collect::filters::{FilterGroup, GroupKind};
 use crate::frame::encoder::{BoundState, Encoder};
-use crate::gpu::attachments::STENCIL_FORMAT;
 use crate::gpu::filters::{FilterSystem, Globals, ScratchId, FILTER_FORMAT};
-use crate::gpu::pipeline::{
-    DepthStencil, GlobalState, GraphicsState, PipelineSystem, StateFlags, StencilMode,
-};
+use crate::gpu::pipeline::{DepthStencil, GlobalState, PipelineSystem, StencilMode};
 use crate::gpu::texture_system::TextureSystem;
 use crate::Result;
 
@@ -42,6 +39,24 @@ fn blend_pass(params: (u32, u32)) -> crate::filter::passes::Pass {
         textures: [None; crate::filter::passes::MAX_CUSTOM_TEXTURES],
         first_of_filter: true,
     }
+}
+
+/// The pipeline of final draw `tag` (a filtered node's last pass drawn into the pass holding it) under the
+/// current target state, with its chain's blend mode; `None` for a tag the walk does not know.
+pub(super) fn final_pipeline(
+    walk: &crate::frame::collect::filters::FilterWalk,
+    filters: &mut FilterSystem,
+    pipelines: &mut PipelineSystem,
+    tag: u32,
+) -> Result<Option<crate::gpu::pipeline::PipelineId>> {
+    let Some(f) = walk.finals.get(tag as usize) else {
+        return Ok(None);
+    };
+    let g = &walk.groups[f.group as usize];
+    let program = walk.passes[g.passes.end - 1].program;
+    filters
+        .pipeline_blended(pipelines, program, g.blend)
+        .map(Some)
 }
 
 /// One filter pass to record: its pass index, uniform offsets.
@@ -231,18 +246,13 @@ impl Frame {
             if b.marker & crate::frame::batcher::Batcher::MARKER_FINAL != 0 {
                 let tag = b.marker & !crate::frame::batcher::Batcher::MARKER_FINAL;
                 let walk = &self.collector.filters;
-                let Some(f) = walk.finals.get(tag as usize) else {
-                    continue;
-                };
-                let fg = &walk.groups[f.group as usize];
-                let program = walk.passes[fg.passes.end - 1].program;
-                let blend = fg.blend;
-                let pipeline = self.filters.pipeline_blended(pipelines, program, blend)?;
-                items.push(Item::Final {
-                    tag,
-                    pipeline,
-                    stencil_ref: b.state.stencil_ref as u32,
-                });
+                if let Some(pipeline) = final_pipeline(walk, &mut self.filters, pipelines, tag)? {
+                    items.push(Item::Final {
+                        tag,
+                        pipeline,
+                        stencil_ref: b.state.stencil_ref as u32,
+                    });
+                }
                 continue;
             }
             if b.marker != 0 {
@@ -257,26 +267,7 @@ impl Frame {
                 });
                 continue;
             }
-            let bind_group = textures.bind_group(&b.textures);
-            let shader = match textures.any_mipmapped(&b.textures) {
-                true => self.batch_shader_mip,
-                false => self.batch_shader_for(b.textures.len()),
-            };
-            let pipeline = pipelines.get_pipeline(GraphicsState {
-                geometry: self.batch_geometry,
-                shader,
-                flags: StateFlags::default(),
-                blend: b.blend,
-                topology: b.topology,
-            })?;
-            items.push(Item::Draw(Draw {
-                pipeline,
-                bind_group,
-                indices: b.index_start..b.index_start + b.index_count,
-                stencil_ref: b.state.stencil_ref as u32,
-                scissor: None,
-                final_draw: None,
-            }));
+            items.push(Item::Draw(self.batch_draw(pipelines, textures, &b, None)?));
         }
         let passes = g.passes.clone();
         let blend_group = matches!(g.kind, GroupKind::Blend(_));
@@ -466,7 +457,6 @@ impl Frame {
             }
             start = end + 1;
         }
-        let _ = STENCIL_FORMAT;
         if blend_group {
             // Read by its blend draw in the pass that holds it (kept until the frame ends).
             self.blend_inputs[gi] = content;

@@ -224,6 +224,37 @@ impl Frame {
         self.batch_shaders[textures.clamp(1, self.batch_shaders.len()) - 1]
     }
 
+    /// The draw of batch `b` under the current target state: its texture set's bind group and its pipeline (the
+    /// batch shader for its texture count, or the mipmapped one).
+    fn batch_draw(
+        &self,
+        pipelines: &mut PipelineSystem,
+        textures: &mut TextureSystem,
+        b: &crate::frame::batcher::Batch,
+        scissor: Option<[u32; 4]>,
+    ) -> Result<Draw> {
+        let bind_group = textures.bind_group(&b.textures);
+        let shader = match textures.any_mipmapped(&b.textures) {
+            true => self.batch_shader_mip,
+            false => self.batch_shader_for(b.textures.len()),
+        };
+        let pipeline = pipelines.get_pipeline(GraphicsState {
+            geometry: self.batch_geometry,
+            shader,
+            flags: StateFlags::default(),
+            blend: b.blend,
+            topology: b.topology,
+        })?;
+        Ok(Draw {
+            pipeline,
+            bind_group,
+            indices: b.index_start..b.index_start + b.index_count,
+            stencil_ref: b.state.stencil_ref as u32,
+            scissor,
+            final_draw: None,
+        })
+    }
+
     /// Collect → batch → upload → prepare: everything before a pass, for a pass on `desc` (with `Attach::Own`,
     /// `desc.depth_stencil` is decided here). Copies are recorded into `encoder`; returns whether there were any.
     /// On error nothing is prepared.
@@ -398,45 +429,25 @@ impl Frame {
                 // A filtered node's last pass, drawn here with its chain's blend mode.
                 let tag = b.marker & !Batcher::MARKER_FINAL;
                 let walk = &self.collector.filters;
-                let Some(f) = walk.finals.get(tag as usize) else {
-                    continue;
-                };
-                let g = &walk.groups[f.group as usize];
-                let program = walk.passes[g.passes.end - 1].program;
-                let pipeline = self.filters.pipeline_blended(pipelines, program, g.blend)?;
-                self.draws.push(Draw {
-                    pipeline,
-                    bind_group: BindGroupId(u32::MAX),
-                    indices: 0..0,
-                    stencil_ref: b.state.stencil_ref as u32,
-                    scissor: b.state.scissor,
-                    final_draw: Some(tag),
-                });
+                if let Some(pipeline) =
+                    filter_passes::final_pipeline(walk, &mut self.filters, pipelines, tag)?
+                {
+                    self.draws.push(Draw {
+                        pipeline,
+                        bind_group: BindGroupId(u32::MAX),
+                        indices: 0..0,
+                        stencil_ref: b.state.stencil_ref as u32,
+                        scissor: b.state.scissor,
+                        final_draw: Some(tag),
+                    });
+                }
                 continue;
             }
             if b.marker != 0 {
                 continue;
             }
-            let bind_group = textures.bind_group(&b.textures);
-            let shader = match textures.any_mipmapped(&b.textures) {
-                true => self.batch_shader_mip,
-                false => self.batch_shader_for(b.textures.len()),
-            };
-            let pipeline = pipelines.get_pipeline(GraphicsState {
-                geometry: self.batch_geometry,
-                shader,
-                flags: StateFlags::default(),
-                blend: b.blend,
-                topology: b.topology,
-            })?;
-            self.draws.push(Draw {
-                pipeline,
-                bind_group,
-                indices: b.index_start..b.index_start + b.index_count,
-                stencil_ref: b.state.stencil_ref as u32,
-                scissor: b.state.scissor,
-                final_draw: None,
-            });
+            let draw = self.batch_draw(pipelines, textures, b, b.state.scissor)?;
+            self.draws.push(draw);
         }
         // Filtered content and filter passes, before the frame's pass.
         let filtered = !self.collector.filters.groups.is_empty();
