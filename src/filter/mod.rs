@@ -1,7 +1,7 @@
 //! Filters, as values: what a [`Filter`] does ([`Effect`]: the built-in effects with PixiJS's parameters and
 //! defaults, or a custom WGSL shader), its common settings (padding, resolution, antialiasing, blend mode), the
 //! colour-matrix presets, and how an effect becomes GPU passes (`passes.rs`: programs and their uniform bytes).
-//! CPU only: it may use `base/`. The walk (`frame/collect/filters.rs`) draws a filtered subtree into an
+//! CPU only: it may use `base/`. The walk (`frame/collect/filters/`) draws a filtered subtree into an
 //! intermediate texture; the GPU side (`gpu/filters.rs`) runs the passes.
 
 mod color_matrix;

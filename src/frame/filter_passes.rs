@@ -41,24 +41,6 @@ fn blend_pass(params: (u32, u32)) -> crate::filter::passes::Pass {
     }
 }
 
-/// The pipeline of final draw `tag` (a filtered node's last pass drawn into the pass holding it) under the
-/// current target state, with its chain's blend mode; `None` for a tag the walk does not know.
-pub(super) fn final_pipeline(
-    walk: &crate::frame::collect::filters::FilterWalk,
-    filters: &mut FilterSystem,
-    pipelines: &mut PipelineSystem,
-    tag: u32,
-) -> Result<Option<crate::gpu::pipeline::PipelineId>> {
-    let Some(f) = walk.finals.get(tag as usize) else {
-        return Ok(None);
-    };
-    let g = &walk.groups[f.group as usize];
-    let program = walk.passes[g.passes.end - 1].program;
-    filters
-        .pipeline_blended(pipelines, program, g.blend)
-        .map(Some)
-}
-
 /// One filter pass to record: its pass index, uniform offsets.
 #[derive(Clone, Copy, Debug)]
 struct PassUniforms {
@@ -246,7 +228,7 @@ impl Frame {
             if b.marker & crate::frame::batcher::Batcher::MARKER_FINAL != 0 {
                 let tag = b.marker & !crate::frame::batcher::Batcher::MARKER_FINAL;
                 let walk = &self.collector.filters;
-                if let Some(pipeline) = final_pipeline(walk, &mut self.filters, pipelines, tag)? {
+                if let Some(pipeline) = walk.final_pipeline(&mut self.filters, pipelines, tag)? {
                     items.push(Item::Final {
                         tag,
                         pipeline,

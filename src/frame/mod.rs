@@ -429,9 +429,7 @@ impl Frame {
                 // A filtered node's last pass, drawn here with its chain's blend mode.
                 let tag = b.marker & !Batcher::MARKER_FINAL;
                 let walk = &self.collector.filters;
-                if let Some(pipeline) =
-                    filter_passes::final_pipeline(walk, &mut self.filters, pipelines, tag)?
-                {
+                if let Some(pipeline) = walk.final_pipeline(&mut self.filters, pipelines, tag)? {
                     self.draws.push(Draw {
                         pipeline,
                         bind_group: BindGroupId(u32::MAX),
