@@ -6,16 +6,33 @@ use crate::MaskChannel;
 use glam::Vec2;
 
 impl FilterWalk {
+    /// Each segment's index by its transform index (the pass a segment is drawn into is the segment whose
+    /// transform its elements carry).
+    fn segments_by_xform(&self) -> std::collections::HashMap<u32, usize> {
+        self.segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.xform, i))
+            .collect()
+    }
+
+    /// A rectangle in target pixels mapped into segment `p`'s texture pixels: (min, max).
+    fn in_parent(&self, p: usize, rect: (Vec2, Vec2), view: &super::super::View) -> (Vec2, Vec2) {
+        let ps = self.segments[p];
+        let pg = &self.groups[ps.group as usize];
+        let to_parent = |t: Vec2| match ps.local {
+            Some(local) => local.transform_point2(view.clip_of_px(t)),
+            None => t * pg.scale - ps.origin + Vec2::new(ps.pos.0 as f32, ps.pos.1 as f32),
+        };
+        let (a, c) = (to_parent(rect.0), to_parent(rect.1));
+        (a.min(c), a.max(c))
+    }
+
     /// Which groups draw their last pass straight into the pass holding them: those of one filtered node whose
     /// quad was drawn.
     pub(super) fn place_finals(&mut self, view: &super::super::View) {
         self.direct.resize(self.groups.len(), None);
-        let by_xform: std::collections::HashMap<u32, usize> = self
-            .segments
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.xform, i))
-            .collect();
+        let by_xform = self.segments_by_xform();
         for i in 0..self.segments.len() {
             let n = self.segments[i];
             let g = &self.groups[n.group as usize];
@@ -29,16 +46,8 @@ impl FilterWalk {
                 None if n.parent_xform == 0 => (None, (n.rect.0, n.rect.1)),
                 None => continue,
                 Some(&p) => {
-                    let ps = self.segments[p];
-                    let pg = &self.groups[ps.group as usize];
-                    let to_parent = |t: Vec2| match ps.local {
-                        Some(local) => local.transform_point2(view.clip_of_px(t)),
-                        None => {
-                            t * pg.scale - ps.origin + Vec2::new(ps.pos.0 as f32, ps.pos.1 as f32)
-                        }
-                    };
-                    let (a, c) = (to_parent(n.rect.0), to_parent(n.rect.1));
-                    (Some(ps.group), (a.min(c), a.max(c)))
+                    let (lo, hi) = self.in_parent(p, n.rect, view);
+                    (Some(self.segments[p].group), (lo, hi))
                 }
             };
             let parent_size = parent.map(|p| self.groups[p as usize].size);
@@ -62,12 +71,7 @@ impl FilterWalk {
         if self.blends.is_empty() {
             return;
         }
-        let by_xform: std::collections::HashMap<u32, usize> = self
-            .segments
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.xform, i))
-            .collect();
+        let by_xform = self.segments_by_xform();
         for b in 0..self.blends.len() {
             let d = self.blends[b];
             let Some(n) = self.segments.get(d.seg as usize).copied() else {
@@ -77,13 +81,8 @@ impl FilterWalk {
                 continue;
             };
             let ps = self.segments[p];
-            let pg = &self.groups[ps.group as usize];
-            let to_parent = |t: Vec2| match ps.local {
-                Some(local) => local.transform_point2(view.clip_of_px(t)),
-                None => t * pg.scale - ps.origin + Vec2::new(ps.pos.0 as f32, ps.pos.1 as f32),
-            };
-            let (a, c) = (to_parent(n.rect.0), to_parent(n.rect.1));
-            let (lo, hi) = (a.min(c).round(), a.max(c).round());
+            let (lo, hi) = self.in_parent(p, n.rect, view);
+            let (lo, hi) = (lo.round(), hi.round());
             let w = (n.size.0 as f32).min((hi.x - lo.x).max(0.0));
             let h = (n.size.1 as f32).min((hi.y - lo.y).max(0.0));
             let d = &mut self.blends[b];
