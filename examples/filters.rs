@@ -6,7 +6,8 @@
 //!
 //! `-- --headless --bench [--frames F] [--warmup W] [--sprites N]` prints one JSON line per scene instead:
 //! 1,000 bunnies under one blur and colour matrix, 1,000 bunnies each with its own glow (packed: a handful of
-//! passes), and a 1920x1080 full-screen blur (strength 8, quality 4); each with CPU ms, GPU ms (timestamps,
+//! passes), and a 1920x1080 full-screen blur (strength 8, quality 4), filtered every frame (kept results off, as
+//! PixiJS) and then with results kept (the default: the unchanged picture runs no pass); each with CPU ms, GPU ms (timestamps,
 //! where the adapter has them), draws, passes, render-target and `pipe_cache` switches, objects created after
 //! warm-up, and the same sprites drawn unfiltered in the same run.
 
@@ -313,7 +314,9 @@ fn bench(flags: &common::Flags) -> stage2d::Result<()> {
     let frames = flags.num("--frames", 200u64);
     let warmup = flags.num("--warmup", 20u64);
     let sprites = flags.num("--sprites", 1000usize);
-    let mut r = Renderer::new_headless(RendererOptions::default().with_gpu_timing(true))?;
+    // Filtered every frame, as PixiJS and the hand-written blur do: what filters cost.
+    let options = RendererOptions::default().with_gpu_timing(true);
+    let mut r = Renderer::new_headless(options.clone().with_kept_filter_results(false))?;
     let bunnies: Vec<_> = (0..4)
         .map(|i| r.load_texture(common::asset(&format!("bunny{i}.png")), Sampling::LINEAR))
         .collect::<stage2d::Result<_>>()?;
@@ -387,19 +390,35 @@ fn bench(flags: &common::Flags) -> stage2d::Result<()> {
 
     // 3. A 1920x1080 picture under a full-screen blur (strength 8, quality 4).
     let big = r.create_render_target(1920, 1080)?;
-    let mut picture = stage2d::image::RgbaImage::new(1920, 1080);
-    for (x, y, p) in picture.enumerate_pixels_mut() {
-        let v = (((x / 16) + (y / 16)) % 2 * 200) as u8;
-        *p = stage2d::image::Rgba([v, (x % 256) as u8, (y % 256) as u8, 255]);
-    }
-    let picture = r.texture_from_image(&picture, Sampling::LINEAR)?;
+    let picture = r.texture_from_image(&picture_pixels(), Sampling::LINEAR)?;
     let mut scene = Scene::new();
     let full = scene.add(scene.root(), Node::sprite(picture))?;
     let plain = measure(&mut r, &mut scene, &big, warmup, frames, |_, _| {})?;
     scene.set_filters(full, vec![Filter::blur_with(Blur::new(8.0))])?;
     let f = measure(&mut r, &mut scene, &big, warmup, frames, |_, _| {})?;
     report("fullscreen_blur_1920x1080", &r, 1, &f, Some(&plain));
+
+    // 4. The same blur with results kept (the default): the picture does not change, so after the first frames
+    // it is drawn from its kept result and no filter pass runs.
+    let mut r = Renderer::new_headless(options)?;
+    let big = r.create_render_target(1920, 1080)?;
+    let picture = r.texture_from_image(&picture_pixels(), Sampling::LINEAR)?;
+    let mut scene = Scene::new();
+    let full = scene.add(scene.root(), Node::sprite(picture))?;
+    scene.set_filters(full, vec![Filter::blur_with(Blur::new(8.0))])?;
+    let kept = measure(&mut r, &mut scene, &big, warmup, frames, |_, _| {})?;
+    report("fullscreen_blur_1920x1080_kept", &r, 1, &kept, Some(&plain));
     Ok(())
+}
+
+/// The full-screen picture the blur scenes draw: a checker board with gradients.
+fn picture_pixels() -> stage2d::image::RgbaImage {
+    let mut picture = stage2d::image::RgbaImage::new(1920, 1080);
+    for (x, y, p) in picture.enumerate_pixels_mut() {
+        let v = (((x / 16) + (y / 16)) % 2 * 200) as u8;
+        *p = stage2d::image::Rgba([v, (x % 256) as u8, (y % 256) as u8, 255]);
+    }
+    picture
 }
 
 fn main() {

@@ -516,8 +516,10 @@ fn custom_filters_run_with_their_uniforms_and_textures() {
     let img = r.read_pixels(&target).unwrap();
     probe(&img, 12, 12, [0, 0, 0, 255], 1);
     probe(&img, 36, 12, [0, 0, 255, 255], 1);
-    // Uniforms change every frame without creating anything.
-    for amount in [0.0f32, 0.5, 1.0] {
+    // Uniforms change every frame without creating anything (once `b`, which does not change, has its result
+    // kept and `a`, which does, has left its own: the frames before may create a texture and a bind group).
+    let amounts = [1.0f32, 1.0, 1.0, 1.0, 0.0, 0.5, 1.0, 0.25, 0.75];
+    for (k, amount) in amounts.into_iter().enumerate() {
         if let Effect::Custom(c) = &mut scene.filters_mut(a).unwrap()[0].effect {
             c.uniforms = amount.to_le_bytes().to_vec();
         }
@@ -525,18 +527,22 @@ fn custom_filters_run_with_their_uniforms_and_textures() {
         r.render(&scene, &target, Some(Color::rgb(0.5, 0.5, 0.5)))
             .unwrap();
         let s = r.stats().last_frame;
-        assert_eq!(
-            (
-                s.pipelines_created,
-                s.bind_groups_created,
-                s.textures_created,
-                s.buffers_created
-            ),
-            (0, 0, 0, 0)
-        );
+        if k >= 6 {
+            assert_eq!(
+                (
+                    s.pipelines_created,
+                    s.bind_groups_created,
+                    s.textures_created,
+                    s.buffers_created
+                ),
+                (0, 0, 0, 0)
+            );
+            assert_eq!(s.filter_groups_reused, 1, "b is drawn from its kept result");
+        }
         let img = r.read_pixels(&target).unwrap();
         let want = (255.0 * (1.0 - amount)).round() as u8;
         probe(&img, 12, 12, [want, want, want, 255], 1);
+        probe(&img, 36, 12, [0, 0, 255, 255], 1);
     }
 }
 
@@ -769,4 +775,192 @@ fn pixijs_filter_render_textures() {
     scene.add(scene.root(), Node::sprite(rt.texture())).unwrap();
     let img = render_pixijs(&mut r, &scene);
     pixijs("filter-render-textures", &img, 100);
+}
+
+/// A filtered node that stays unchanged is filtered once more into a texture of its own, then drawn from it
+/// with no filter pass, in the same pixels; any change to what it draws (a tint, a move, a filter setting, the
+/// pixels of a render texture it shows) runs its passes again.
+#[test]
+fn unchanged_filtered_nodes_are_not_filtered_again() {
+    let mut r = renderer();
+    let tex = bunny(&mut r);
+    let rt = r.create_render_target(16, 16).unwrap();
+    let mut scene = Scene::new();
+    let holder = scene
+        .add(scene.root(), Node::container().at(8.0, 8.0))
+        .unwrap();
+    let b = scene.add(holder, Node::sprite(tex)).unwrap();
+    scene
+        .add(holder, Node::sprite(rt.texture()).at(30.0, 0.0))
+        .unwrap();
+    let blur = Filter::blur;
+    scene.set_filters(holder, vec![blur(4.0)]).unwrap();
+    let mut rt_scene = Scene::new();
+    let square = white_square(&mut rt_scene, 0.0, 0.0, 16.0);
+    r.render(&rt_scene, &rt, Some(Color::BLACK)).unwrap();
+    let target = r.create_render_target(80, 64).unwrap();
+    let frame = |r: &mut Renderer, scene: &Scene| {
+        r.render(scene, &target, Some(Color::BLACK)).unwrap();
+        let s = r.stats().last_frame;
+        (
+            s.filter_passes,
+            s.filter_groups_reused,
+            r.read_pixels(&target).unwrap(),
+        )
+    };
+    let (passes, reused, first) = frame(&mut r, &scene);
+    assert!(passes > 0 && reused == 0);
+    let mut steady = None;
+    for k in 1..5 {
+        let (passes, reused, img) = frame(&mut r, &scene);
+        let (diff, _) = pixelmatch(&first, &img, 0.0);
+        assert!(diff <= 4, "frame {k}: {diff} pixels differ from the first");
+        if reused == 1 {
+            assert_eq!(passes, 0, "frame {k}");
+            steady = Some(k);
+        }
+    }
+    let steady = steady.expect("an unchanged blurred node is drawn from its kept result");
+    assert!(steady <= 4, "kept after {steady} frames");
+    let s = r.stats().last_frame;
+    assert_eq!(
+        (
+            s.textures_created,
+            s.bind_groups_created,
+            s.pipelines_created
+        ),
+        (0, 0, 0)
+    );
+
+    // After a change: filtered again at once, drawn straight into the target while it settles, then kept; every
+    // frame shows the same pixels.
+    let settle = |r: &mut Renderer, scene: &Scene, what: &str| {
+        let frame = |r: &mut Renderer| {
+            r.render(scene, &target, Some(Color::BLACK)).unwrap();
+            let s = r.stats().last_frame;
+            (
+                s.filter_passes,
+                s.filter_groups_reused,
+                r.read_pixels(&target).unwrap(),
+            )
+        };
+        let frames: Vec<_> = (0..6).map(|_| frame(r)).collect();
+        assert!(
+            frames[0].0 > 0 && frames[0].1 == 0,
+            "{what}: filtered again"
+        );
+        assert_eq!(
+            (frames[5].0, frames[5].1),
+            (0, 1),
+            "{what}: kept again once unchanged"
+        );
+        for (k, f) in frames.iter().enumerate() {
+            let (diff, _) = pixelmatch(&f.2, &frames[1].2, 0.1);
+            assert!(
+                diff <= 8,
+                "{what}: frame {k} differs from the filtered one in {diff} pixels"
+            );
+        }
+        frames[5].2.clone()
+    };
+    scene.get_mut(b).unwrap().tint = Color::hex(0xff0000);
+    let tinted = settle(&mut r, &scene, "a tint below");
+    assert!(
+        px(&tinted, 20, 20)[1] < px(&first, 20, 20)[1],
+        "the tint shows"
+    );
+    scene.transform_mut(holder).unwrap().position.x += 3.0;
+    settle(&mut r, &scene, "a move");
+    scene.filters_mut(holder).unwrap()[0] = blur(1.0);
+    settle(&mut r, &scene, "a filter setting");
+    // The render texture it shows is drawn again, with other pixels.
+    rt_scene.get_mut(square).unwrap().tint = Color::hex(0x00ff00);
+    r.render(&rt_scene, &rt, Some(Color::BLACK)).unwrap();
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    let s = r.stats().last_frame;
+    assert!(s.filter_passes > 0, "a render texture it shows changed");
+    let img = r.read_pixels(&target).unwrap();
+    let p = px(&img, 8 + 30 + 8, 8 + 8);
+    assert!(
+        p[1] > 100 && p[0] < 60,
+        "the new render texture shows: {p:?}"
+    );
+}
+
+/// One step of [`kept_results_equal_filtering_again`].
+#[derive(Clone, Debug)]
+enum Step {
+    Nothing,
+    Tint(usize, u32),
+    Move(usize, i8),
+    Strength(usize, u8),
+    Filters(usize, bool),
+}
+
+fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+    use proptest::prelude::*;
+    prop_oneof![
+        4 => Just(Step::Nothing),
+        2 => (0..3usize, any::<u32>()).prop_map(|(n, c)| Step::Tint(n, c)),
+        2 => (0..3usize, -3i8..4).prop_map(|(n, d)| Step::Move(n, d)),
+        1 => (0..3usize, 0u8..6).prop_map(|(n, s)| Step::Strength(n, s)),
+        1 => (0..3usize, any::<bool>()).prop_map(|(n, on)| Step::Filters(n, on)),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, ..Default::default() })]
+    /// Frames drawn from kept filter results show what filtering again shows: one renderer draws every step
+    /// (keeping results while nothing changes), another with kept results off draws it too, and their pictures
+    /// agree.
+    #[test]
+    fn kept_results_equal_filtering_again(steps in proptest::collection::vec(step(), 1..14)) {
+        let mut a = renderer();
+        let mut b = Renderer::new_headless(
+            stage2d::RendererOptions::default()
+                .with_msaa(test_msaa())
+                .with_kept_filter_results(false),
+        )
+        .unwrap();
+        let mut scene = Scene::new();
+        // Two filtered squares, the second holding a third, itself filtered (nested).
+        let n0 = white_square(&mut scene, 4.0, 4.0, 10.0);
+        let n1 = white_square(&mut scene, 20.0, 6.0, 14.0);
+        let n2 = scene
+            .add(n1, Node::graphics(Arc::new(rect(2.0, 2.0, 6.0, 6.0, 0x00ff00))))
+            .unwrap();
+        let nodes = [n0, n1, n2];
+        for (i, &n) in nodes.iter().enumerate() {
+            scene.set_filters(n, vec![Filter::blur(1.0 + i as f32)]).unwrap();
+        }
+        let target_a = a.create_render_target(40, 24).unwrap();
+        let target_b = b.create_render_target(40, 24).unwrap();
+        let mut kept = 0;
+        let settle = std::iter::repeat_n(Step::Nothing, 4);
+        for s in settle.chain(steps.iter().flat_map(|s| [s.clone(), Step::Nothing, Step::Nothing])) {
+            match s {
+                Step::Nothing => {}
+                Step::Tint(n, c) => scene.get_mut(nodes[n]).unwrap().tint = Color::hex(c & 0xffffff),
+                Step::Move(n, d) => scene.transform_mut(nodes[n]).unwrap().position.x += d as f32,
+                Step::Strength(n, s) => {
+                    if let Some(f) = scene.filters_mut(nodes[n]).and_then(|f| f.first_mut()) {
+                        *f = Filter::blur(s as f32);
+                    }
+                }
+                Step::Filters(n, on) => {
+                    let f = if on { vec![Filter::blur(2.0)] } else { Vec::new() };
+                    scene.set_filters(nodes[n], f).unwrap();
+                }
+            }
+            a.render(&scene, &target_a, Some(Color::BLACK)).unwrap();
+            kept += a.stats().last_frame.filter_groups_reused;
+            b.render(&scene, &target_b, Some(Color::BLACK)).unwrap();
+            proptest::prop_assert_eq!(b.stats().last_frame.filter_groups_reused, 0);
+            let (img_a, img_b) = (a.read_pixels(&target_a).unwrap(), b.read_pixels(&target_b).unwrap());
+            let (diff, _) = pixelmatch(&img_a, &img_b, 0.1);
+            proptest::prop_assert!(diff <= 6, "{} pixels differ after {:?}", diff, s);
+        }
+        // Four frames of nothing first: some results were kept.
+        proptest::prop_assert!(kept > 0);
+    }
 }

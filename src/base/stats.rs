@@ -114,6 +114,9 @@ pub struct FrameStats {
     pub filter_groups: u64,
     /// Filter passes run (each a render pass over an intermediate texture).
     pub filter_passes: u64,
+    /// Filter groups not run again: their content, settings and uniforms equal what their kept result was
+    /// drawn from (a filtered node that stays unchanged is filtered once, then drawn from that result).
+    pub filter_groups_reused: u64,
     /// Render passes begun besides the frame's own (filtered content and filter passes): render-target
     /// switches.
     pub target_switches: u64,
@@ -188,6 +191,7 @@ impl FrameStats {
             filtered_nodes,
             filter_groups,
             filter_passes,
+            filter_groups_reused,
             target_switches,
             filters_skipped,
             uniform_bytes,

@@ -72,8 +72,10 @@ impl Frame {
         target_px: (f32, f32),
         frame: &mut FrameStats,
     ) -> Result<()> {
+        self.collector.filters.prepares += 1;
         let walk = &self.collector.filters;
         if walk.groups.is_empty() {
+            super::filter_reuse::reusable(&mut self.collector.filters, &[]);
             return Ok(());
         }
         // Deeper groups first; the sort is stable so equal depths keep walk order.
@@ -84,6 +86,26 @@ impl Frame {
             .filter(|&i| self.batcher.batches()[i as usize].target != 0)
             .collect();
         by_target.sort_by_key(|&i| self.batcher.batches()[i as usize].target);
+        // Each group's batches: a range of `by_target`.
+        let ranges: Vec<std::ops::Range<usize>> = (0..walk.groups.len())
+            .map(|gi| {
+                let target = gi as u16 + 1;
+                let b = self.batcher.batches();
+                let lo = by_target.partition_point(|&i| b[i as usize].target < target);
+                let hi = by_target.partition_point(|&i| b[i as usize].target <= target);
+                lo..hi
+            })
+            .collect();
+        let fingerprints = super::filter_reuse::fingerprints(
+            walk,
+            &self.batcher,
+            &order,
+            textures,
+            target_px,
+            |gi| &by_target[ranges[gi].clone()],
+        );
+        let reused = super::filter_reuse::reusable(&mut self.collector.filters, &fingerprints);
+        let walk = &self.collector.filters;
 
         // Uniforms of every pass first: the ring is written once, before any pass binds it.
         self.filters.begin_frame();
@@ -155,13 +177,12 @@ impl Frame {
             if g.segments == 0 {
                 continue;
             }
+            if reused[gi] {
+                frame.filter_groups_reused += 1;
+                continue;
+            }
             frame.filter_groups += 1;
-            let target = gi as u16 + 1;
-            let lo =
-                by_target.partition_point(|&i| self.batcher.batches()[i as usize].target < target);
-            let hi =
-                by_target.partition_point(|&i| self.batcher.batches()[i as usize].target <= target);
-            let batches = &by_target[lo..hi];
+            let batches = &by_target[ranges[gi].clone()];
             let result = self.run_group(
                 device,
                 pipelines,
@@ -174,11 +195,17 @@ impl Frame {
                 &blend_uniforms,
                 frame,
             );
-            if let Err(e) = result {
-                frame.filters_skipped += 1;
-                log::warn!("a filter group was not drawn: {e}");
-                if let Some((view, _)) = textures.view_and_sampler(out) {
-                    clear(encoder, view);
+            textures.touch(out);
+            match result {
+                Ok(()) => {
+                    super::filter_reuse::drawn(&mut self.collector.filters, gi, &fingerprints)
+                }
+                Err(e) => {
+                    frame.filters_skipped += 1;
+                    log::warn!("a filter group was not drawn: {e}");
+                    if let Some((view, _)) = textures.view_and_sampler(out) {
+                        clear(encoder, view);
+                    }
                 }
             }
         }

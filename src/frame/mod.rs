@@ -24,6 +24,7 @@ pub(crate) mod collect;
 pub(crate) mod elements;
 pub(crate) mod encoder;
 mod filter_passes;
+mod filter_reuse;
 pub(crate) mod mask;
 pub(crate) mod placement;
 pub(crate) mod streams;
@@ -451,6 +452,10 @@ impl Frame {
         let filtered = !self.collector.filters.groups.is_empty();
         let px = (desc.width as f32, desc.height as f32);
         self.run_filters(device, pipelines, textures, encoder, px, &mut frame)?;
+        // Drawing into a render texture changes its pixels (filter results that show it are run again).
+        if let Some(t) = target_texture {
+            textures.touch(t);
+        }
         frame.collect_ns = (t1 - t0).as_nanos() as u64;
         frame.prepare_ns = t1.elapsed().as_nanos() as u64;
         self.stats = frame;

@@ -25,6 +25,8 @@ struct Slot {
     /// Destroyed while a frame was prepared: stale to every check, but its GPU objects and bind groups stay
     /// until [`TextureSystem::release_retiring`] (the prepared frame may still draw it).
     retiring: bool,
+    /// When its pixels last changed (a number from [`TextureSystem::touch`]'s counter).
+    written: u64,
 }
 
 /// The textures bound by one batch, in slot order.
@@ -101,6 +103,8 @@ pub struct TextureSystem {
     /// Counts changes to which handles are live (filled, destroyed, retired, renewed): a walk kept from an
     /// earlier frame is reused only while it stays the same.
     liveness: u64,
+    /// Counts changes to textures' pixels (writes, uploads, passes drawn into them).
+    writes: u64,
 }
 
 impl TextureSystem {
@@ -139,6 +143,7 @@ impl TextureSystem {
             retiring: Vec::new(),
             mipmaps: None,
             liveness: 0,
+            writes: 0,
         };
         sys.white = sys
             .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
@@ -262,8 +267,22 @@ impl TextureSystem {
         Ok(Texture::new(id, width, height))
     }
 
+    /// Notes that `id`'s pixels changed (a pass drew into it): what [`TextureSystem::content_version`] reads.
+    pub fn touch(&mut self, id: TextureId) {
+        self.writes += 1;
+        if let Some(s) = self.slots.get_mut(id.slot()) {
+            s.written = self.writes;
+        }
+    }
+
+    /// A number that changes whenever a live `id`'s pixels may have changed; `None` if it is not live.
+    pub fn content_version(&self, id: TextureId) -> Option<u64> {
+        self.is_live(id).then(|| self.slots[id.slot()].written)
+    }
+
     /// Fills the lower mip levels of a live texture from its first.
     pub fn generate_mipmaps(&mut self, id: TextureId) {
+        self.touch(id);
         let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
             return;
         };
@@ -292,6 +311,7 @@ impl TextureSystem {
                     generation: 0,
                     gpu: None,
                     retiring: false,
+                    written: 0,
                 });
                 self.slots.len() as u32 - 1
             }
@@ -300,11 +320,14 @@ impl TextureSystem {
         s.generation = generation;
         s.gpu = None;
         s.retiring = false;
+        self.writes += 1;
+        s.written = self.writes;
         Ok(TextureId::new(slot, self.owner, generation))
     }
 
     /// Creates the (transparent) GPU storage of a reserved id.
     pub fn fill_reserved(&mut self, id: TextureId, width: u32, height: u32, sampling: Sampling) {
+        self.touch(id);
         let texture = self.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("stage2d texture"),
             size: wgpu::Extent3d {
@@ -332,6 +355,7 @@ impl TextureSystem {
         self.stats.textures_created += 1;
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
+        self.touch(id);
         self.liveness += 1;
         let slot = &mut self.slots[id.slot()];
         debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
@@ -394,6 +418,7 @@ impl TextureSystem {
             view_formats: &[],
         });
         self.stats.textures_created += 1;
+        self.touch(id);
         let view = texture.create_view(&Default::default());
         if let Some(old) = self.slots[id.slot()].gpu.take() {
             self.retired.push(Retired::Texture(old.texture));
@@ -428,6 +453,7 @@ impl TextureSystem {
 
     /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
     pub fn write_region(&mut self, id: TextureId, rect: [u32; 4], pixels: &[u8]) {
+        self.touch(id);
         debug_assert!(id.owned_by(self.owner), "{id:?} is another system's");
         debug_assert!(
             self.slots

@@ -120,6 +120,7 @@ impl Renderer {
             if let Some(min) = options.parallel_collect_min {
                 frame.collector.set_parallel_min(min);
             }
+            frame.collector.filters.keep_results = options.keep_filter_results;
             let mut stats = Stats::default();
             stats.total.shader_modules_created = pipelines.counters().shader_modules_created;
             let mut r = Renderer {

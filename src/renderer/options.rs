@@ -25,6 +25,11 @@ pub struct RendererOptions {
     /// pool, where it has four threads or more). `None` (the default) is the measured threshold (32,768); `usize::MAX`
     /// keeps the walk on one thread.
     pub parallel_collect_min: Option<usize>,
+    /// Keep filter results between frames (on by default): a filtered node whose content, filters and uniforms
+    /// did not change is drawn from its last result instead of being filtered again
+    /// ([`FrameStats::filter_groups_reused`](crate::FrameStats::filter_groups_reused)). Off: every filtered node
+    /// runs its passes every frame, as PixiJS does (for measuring filters' GPU cost).
+    pub keep_filter_results: bool,
 }
 
 impl Default for RendererOptions {
@@ -36,6 +41,7 @@ impl Default for RendererOptions {
             pipeline_cache: None,
             gpu_timing: false,
             parallel_collect_min: None,
+            keep_filter_results: true,
         }
     }
 }
@@ -65,6 +71,12 @@ impl RendererOptions {
     /// [`RendererOptions::parallel_collect_min`]).
     pub fn with_parallel_collect_min(mut self, children: usize) -> Self {
         self.parallel_collect_min = Some(children);
+        self
+    }
+    /// With filter results kept between frames, or filtered again every frame (see
+    /// [`RendererOptions::keep_filter_results`]).
+    pub fn with_kept_filter_results(mut self, on: bool) -> Self {
+        self.keep_filter_results = on;
         self
     }
     /// With a pipeline-cache directory (warm starts).

@@ -17,6 +17,12 @@ impl FilterWalk {
                 e.epoch = 0;
             }
         }
+        let prepares = self.prepares;
+        for e in self.kept.values_mut() {
+            if e.seen == prepares {
+                e.rendered = None;
+            }
+        }
     }
 
     /// A cached container (see [`Scene::set_cache_as_texture`](crate::Scene::set_cache_as_texture)): draws its

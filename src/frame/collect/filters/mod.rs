@@ -90,6 +90,9 @@ pub(crate) struct FilterGroup {
     pub clear: Option<crate::Color>,
     /// The blend mode its result is drawn with.
     pub blend: crate::BlendMode,
+    /// Its result goes to a texture kept between frames (its node's [`Kept`] entry), never straight into the
+    /// pass holding it: while nothing it draws from changes, the frame draws that texture and runs nothing.
+    pub keep: bool,
 }
 
 /// One filtered node's part of a group.
@@ -209,6 +212,31 @@ pub(crate) struct FilterWalk {
     pub final_splits: Vec<(u32, u32)>,
     /// Per group: its final draw, if it draws that way.
     pub direct: Vec<Option<u32>>,
+    /// Filtered nodes' results kept between frames, by the slot of the node leading the group.
+    pub kept: crate::base::IntMap<u32, Kept>,
+    /// Frames whose filters were prepared (what [`Kept::seen`] counts in).
+    pub prepares: u64,
+    /// Whether unchanged results are kept (`RendererOptions::keep_filter_results`).
+    pub keep_results: bool,
+}
+
+/// What is known of a filtered node's group across frames. Its *fingerprint* hashes everything its result is
+/// drawn from (its content's elements, transforms, textures and their versions, its passes and uniforms, its
+/// size and place); once it held between two frames, the group draws into a texture of its own, and while it
+/// holds after that, the group is not run again (PixiJS filters every frame).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kept {
+    pub generation: u32,
+    /// The texture its result is kept in (while stable).
+    pub handle: Option<TextureId>,
+    /// Its fingerprint at the last prepare (`None`: it reads something whose pixels cannot be followed).
+    pub fingerprint: Option<u64>,
+    /// The prepare that last saw it.
+    pub seen: u64,
+    /// Whether its fingerprint was equal in the last two prepares.
+    pub stable: bool,
+    /// The fingerprint of what `handle` holds, once a run drew it.
+    pub rendered: Option<u64>,
 }
 
 /// A cached container's texture and what it was drawn from.
@@ -378,6 +406,36 @@ impl FilterWalk {
         self.open_with(cx, id, matrix, settings, GroupKind::Filters, hash)
     }
 
+    /// The kept texture of the group `id` leads, while its fingerprint holds (a spare handle when it first
+    /// does; none left: noted, and the group draws as usual this frame). A node whose fingerprint changed gives
+    /// its texture back.
+    fn kept_handle(&mut self, id: NodeId) -> Option<TextureId> {
+        if !self.keep_results {
+            return None;
+        }
+        let e = self
+            .kept
+            .get_mut(&(id.slot() as u32))
+            .filter(|e| e.generation == id.generation)?;
+        if !e.stable {
+            if let Some(h) = e.handle.take() {
+                e.rendered = None;
+                self.cache_spares.push(h);
+            }
+            return None;
+        }
+        if e.handle.is_none() {
+            match self.cache_spares.pop() {
+                Some(h) => e.handle = Some(h),
+                None => {
+                    self.cache_shortfall += 1;
+                    return None;
+                }
+            }
+        }
+        e.handle
+    }
+
     /// The settings of an alpha mask's textures: the target's resolution, no padding.
     fn mask_settings() -> ChainSettings {
         ChainSettings {
@@ -515,10 +573,14 @@ impl FilterWalk {
             Some(g) => g,
             None => {
                 let g = self.groups.len() as u32;
+                let kept = match kind {
+                    GroupKind::Filters => self.kept_handle(id),
+                    _ => None,
+                };
                 let output = match kind {
                     // A cache draws into its own texture (set by `cached`).
                     GroupKind::Cache => None,
-                    _ => self.handles.get(g as usize).copied(),
+                    _ => kept.or_else(|| self.handles.get(g as usize).copied()),
                 };
                 if output.is_none() && kind != GroupKind::Cache {
                     self.shortfall += 1;
@@ -547,6 +609,7 @@ impl FilterWalk {
                     sampling: crate::Sampling::LINEAR,
                     clear: None,
                     blend: settings.blend,
+                    keep: kept.is_some(),
                 });
                 if settings.packable {
                     self.by_key.insert(key, g);

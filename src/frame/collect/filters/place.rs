@@ -39,6 +39,9 @@ impl FilterWalk {
             let (GroupKind::Filters | GroupKind::Masked { .. }) = g.kind else {
                 continue;
             };
+            if g.keep {
+                continue;
+            }
             let (Some(q), 1, false) = (n.quad, g.segments, g.passes.is_empty()) else {
                 continue;
             };
