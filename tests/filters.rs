@@ -964,3 +964,68 @@ proptest::proptest! {
         proptest::prop_assert!(kept > 0);
     }
 }
+
+/// The fragment stage of PixiJS's `clip-top-viewport/circle.wgsl` (its vertex stage is PixiJS's default filter
+/// vertex, which stage2d's prelude has): the input turned 45 degrees inside 32 texture pixels of its centre.
+const CIRCLE: &str = "
+const center: vec2<f32> = vec2(0.5);
+const angleToRotate: f32 = 45.0 * (3.14159265 / 180.0);
+
+fn mapCoord(coord: vec2<f32>) -> vec2<f32> {
+    var mappedCoord: vec2<f32> = coord;
+    mappedCoord *= gfu.uInputSize.xy;
+    mappedCoord += gfu.uOutputFrame.xy;
+    return mappedCoord;
+}
+
+fn unmapCoord(coord: vec2<f32>) -> vec2<f32> {
+    var mappedCoord: vec2<f32> = coord;
+    mappedCoord -= gfu.uOutputFrame.xy;
+    mappedCoord /= gfu.uInputSize.xy;
+    return mappedCoord;
+}
+
+@fragment
+fn mainFragment(in: VSOutput) -> @location(0) vec4<f32> {
+    var centerInPx: vec2<f32> = mapCoord(center);
+    var coord: vec2<f32> = mapCoord(in.uv);
+    coord -= centerInPx;
+    var radius: f32 = length(coord);
+    var angle: f32 = atan2(coord.y, coord.x) + angleToRotate;
+    var rotatedPoint: vec2<f32> = coord;
+    if (radius < 32.0) {
+        rotatedPoint = vec2(cos(angle), sin(angle)) * radius;
+    }
+    rotatedPoint += centerInPx;
+    rotatedPoint = unmapCoord(rotatedPoint);
+    return textureSample(uTexture, uSampler, rotatedPoint);
+}
+";
+
+/// PixiJS's `clip-to-viewport` and `do-not-clip-to-viewport` scenes: a 128x128 chessboard at x = -64 under a
+/// custom filter that swirls a circle at its input's centre; clipped to the viewport (at resolution 2) the input
+/// is the visible half, unclipped it is the whole sprite, half of it off-screen.
+#[test]
+fn pixijs_clip_to_viewport() {
+    for (name, clip) in [
+        ("clip-to-viewport", true),
+        ("do-not-clip-to-viewport", false),
+    ] {
+        let mut r = renderer();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pixijs/chessboard.png");
+        let board = r.load_texture(path, Sampling::LINEAR).unwrap();
+        let circle = r.create_filter_shader(CIRCLE).unwrap();
+        let mut scene = Scene::new();
+        let s = scene
+            .add(scene.root(), Node::sprite(board).at(-64.0, 0.0))
+            .unwrap();
+        let mut f = Filter::custom(circle, &[], &[]);
+        f.clip_to_viewport = clip;
+        if clip {
+            f = f.with_resolution(2.0);
+        }
+        scene.set_filters(s, vec![f]).unwrap();
+        let img = render_pixijs(&mut r, &scene);
+        pixijs(name, &img, 100);
+    }
+}

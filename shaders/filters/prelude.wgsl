@@ -3,14 +3,18 @@
 // A filter pass draws one quad over `gfu.uOutputFrame` of its output texture, sampling its input texture. The
 // names follow PixiJS v8's filter globals, so PixiJS WGSL fragment code ports with few changes.
 //
-// gfu.uInputSize     input texture size in pixels (xy) and its inverse (zw)
-// gfu.uInputPixel    the same (textures are not scaled by resolution beyond their pixel size)
+// Built-in filters read these in texture pixels. Custom filters read them in PixiJS's units: sizes and frames in
+// scene pixels (texture pixels divided by the filter's resolution), so PixiJS filter code ports unchanged at any
+// resolution; uInputPixel, uInputClamp and uGlobalFrame are the same for both.
+//
+// gfu.uInputSize     input texture size (xy) and its inverse (zw)
+// gfu.uInputPixel    input texture size in texture pixels (xy) and its inverse (zw)
 // gfu.uInputClamp    texture coordinates bounding the filtered content: min (xy), max (zw), half a pixel inside
-// gfu.uOutputFrame   the filtered area in the output texture, in pixels: x, y, width, height
-// gfu.uGlobalFrame   where the output texture's origin lies on the target (xy, in filter pixels) and the target's
-//                    size in filter pixels (zw)
-// gfu.uOutputTexture the output texture's size (xy), 1.0 (z), the filter resolution (w)
-// gfu.uInputFrame    the area read from the input, in its pixels (usually the output frame)
+// gfu.uOutputFrame   the filtered area in the output texture: x, y, width, height
+// gfu.uGlobalFrame   where the output texture's origin lies on the target (xy, in texture pixels) and the
+//                    target's size in texture pixels (zw)
+// gfu.uOutputTexture the output texture's size (xy), 1.0 (z), the filter resolution relative to the target (w)
+// gfu.uInputFrame    the area read from the input (usually the output frame)
 
 struct GlobalFilterUniforms {
     uInputSize: vec4<f32>,
@@ -43,25 +47,26 @@ fn mainVertex(@builtin(vertex_index) index: u32) -> VSOutput {
     return VSOutput(vec4<f32>(clip, 0.0, 1.0), input * gfu.uInputSize.zw);
 }
 
-// Texture coordinates of the input to pixels of the filtered area (0,0 is its top-left corner).
+// Texture coordinates of the input to pixels of the filtered area (0,0 is its top-left corner; scene pixels in a
+// custom filter).
 fn filterToPixel(uv: vec2<f32>) -> vec2<f32> {
     return uv * gfu.uInputSize.xy - gfu.uInputFrame.xy;
 }
 
-// Pixels of the filtered area to texture coordinates of the input.
+// Pixels of the filtered area (as `filterToPixel` gives them) to texture coordinates of the input.
 fn pixelToFilter(px: vec2<f32>) -> vec2<f32> {
     return (px + gfu.uInputFrame.xy) * gfu.uInputSize.zw;
 }
 
 // Texture coordinates of the input to the target's pixels (filter resolution: divide by gfu.uOutputTexture.w for
-// the scene's pixels).
+// the target's own pixels).
 fn filterToScreen(uv: vec2<f32>) -> vec2<f32> {
-    return uv * gfu.uInputSize.xy + gfu.uGlobalFrame.xy;
+    return uv * gfu.uInputPixel.xy + gfu.uGlobalFrame.xy;
 }
 
 // The target's pixels (filter resolution) to texture coordinates of the input.
 fn screenToFilter(px: vec2<f32>) -> vec2<f32> {
-    return (px - gfu.uGlobalFrame.xy) * gfu.uInputSize.zw;
+    return (px - gfu.uGlobalFrame.xy) * gfu.uInputPixel.zw;
 }
 
 // Samples the input at `uv`, clamped to the filtered content.

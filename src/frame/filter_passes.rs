@@ -132,6 +132,20 @@ impl Frame {
                     globals.global_frame[0] = origin.x;
                     globals.global_frame[1] = origin.y;
                 }
+                if let crate::filter::passes::Program::Custom(_) = p.program {
+                    // PixiJS's units: scene pixels, of the group's texture and of the one drawn into.
+                    let res = g.scale * walk.target_scale;
+                    let out = match walk.direct.get(gi) {
+                        Some(Some(tag)) if g.passes.start + k == last => {
+                            walk.finals[*tag as usize]
+                                .parent
+                                .map_or(1.0, |p| walk.groups[p as usize].scale)
+                                * walk.target_scale
+                        }
+                        _ => res,
+                    };
+                    globals = globals.in_scene_units(res, out);
+                }
                 let offsets = self.filters.push_uniforms(&globals, p, &walk.arena);
                 uniforms.push(PassUniforms { offsets });
             }

@@ -70,6 +70,24 @@ impl Globals {
     }
 }
 
+impl Globals {
+    /// The globals in PixiJS's units, as custom filters read them: sizes, frames and the output texture's size in
+    /// scene pixels (texture pixels divided by the resolution: `resolution` of the input, `out_resolution` of
+    /// the texture drawn into); `uInputPixel`, `uInputClamp` and `uGlobalFrame` stay in texture pixels.
+    pub fn in_scene_units(mut self, resolution: f32, out_resolution: f32) -> Globals {
+        let (w, h) = (
+            self.input_size[0] / resolution,
+            self.input_size[1] / resolution,
+        );
+        self.input_size = [w, h, 1.0 / w, 1.0 / h];
+        self.input_frame = self.input_frame.map(|v| v / resolution);
+        self.output_frame = self.output_frame.map(|v| v / out_resolution);
+        self.output_texture[0] /= out_resolution;
+        self.output_texture[1] /= out_resolution;
+        self
+    }
+}
+
 /// A custom filter shader: its registered shader and what it binds.
 #[derive(Debug)]
 struct Custom {
