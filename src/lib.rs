@@ -136,6 +136,7 @@ pub use scene::animation::{AnimatedSprite, AnimationStep};
 pub use scene::events::{
     EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput,
 };
+pub use scene::mesh::{Mesh, MeshGeometry, MeshTopology, MAX_MESH_VERTICES};
 pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, Transform};
 pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};

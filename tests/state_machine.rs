@@ -52,6 +52,9 @@ enum Op {
     /// A tiling sprite (turned tiles) or a nine-slice sprite of a texture.
     AddTiling(N, T),
     AddNineSlice(N, T),
+    /// A mesh of a texture: a plane (0), a rope (1), a perspective plane (2), or a plane whose positions are then
+    /// made NaN in place (3).
+    AddMesh(N, T, u8),
     Remove(N),
     Reparent(N, N),
     SetMask(N, N),
@@ -121,6 +124,7 @@ fn op() -> impl Strategy<Value = Op> {
         node().prop_map(Op::AddContainer),
         (node(), tex()).prop_map(|(n, t)| Op::AddTiling(n, t)),
         (node(), tex()).prop_map(|(n, t)| Op::AddNineSlice(n, t)),
+        (node(), tex(), 0u8..4).prop_map(|(n, t, k)| Op::AddMesh(n, t, k)),
         node().prop_map(Op::Remove),
         (node(), node()).prop_map(|(a, b)| Op::Reparent(a, b)),
         (node(), node()).prop_map(|(a, b)| Op::SetMask(a, b)),
@@ -398,6 +402,26 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             let mut ns = stage2d::NineSliceSprite::new(tex, [1.0, 1.0, 2.0, 1.0]);
             ns.size = glam::Vec2::new(7.0, 2.0);
             add(model, scene, f, n, Node::nine_slice(ns));
+        }
+        Op::AddMesh(n, t, k) => {
+            let tex = model.texture(f, t).map_or(r.white_texture(), |t| t.0);
+            let v = glam::Vec2::new;
+            let mut g = match k {
+                1 => {
+                    stage2d::MeshGeometry::rope(&[v(0.0, 0.0), v(4.0, 3.0), v(9.0, 1.0)], 3.0, 0.5)
+                }
+                2 => stage2d::MeshGeometry::perspective(
+                    [v(2.0, 0.0), v(6.0, 0.0), v(8.0, 8.0), v(0.0, 8.0)],
+                    4,
+                    4,
+                ),
+                _ => stage2d::MeshGeometry::plane(7.0, 5.0, 3, 3),
+            }
+            .unwrap();
+            if k == 3 {
+                g.update_positions(|p| p[1].x = f32::NAN);
+            }
+            add(model, scene, f, n, Node::mesh(g, tex));
         }
         Op::Remove(n) => {
             let Some((id, want)) = model.pick(scene, f, n) else {

@@ -254,6 +254,9 @@ pub enum Error {
     /// A filter or filter setting that cannot be used.
     #[error("invalid filter: {0}")]
     InvalidFilter(String),
+    /// A mesh geometry that cannot be drawn (see [`MeshGeometry::new`](crate::MeshGeometry::new)).
+    #[error("invalid mesh: {0}")]
+    InvalidMesh(String),
 }
 
 /// `Result` with stage2d's [`Error`].

@@ -12,6 +12,8 @@ pub struct FrameStats {
     pub sprites: u64,
     /// Graphics nodes drawn (those of a render group drawn in part all counted).
     pub shapes: u64,
+    /// Mesh nodes drawn.
+    pub meshes: u64,
     /// Graphics contexts tessellated (0 in steady state: unchanged contexts reuse their mesh).
     pub tessellations: u64,
     /// Graphics contexts on the background tessellation thread when the frame ended (large fills are
@@ -144,6 +146,7 @@ impl FrameStats {
             draw_calls,
             sprites,
             shapes,
+            meshes,
             tessellations,
             tessellations_pending,
             shape_instructions_skipped,

@@ -224,6 +224,7 @@ impl AnimatedSprite {
             }
             NodeKind::Tiling(t) => t.texture = texture,
             NodeKind::NineSlice(n) => n.texture = texture,
+            NodeKind::Mesh(m) => m.texture = texture,
             kind @ NodeKind::Container => {
                 // A container becomes a sprite of the frame, keeping its transform.
                 let mut s = crate::Sprite::new(texture);

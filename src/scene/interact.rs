@@ -394,6 +394,12 @@ impl QueryCache {
                 b.add_point(o + t.size);
             }
             NodeKind::Graphics(ctx) => b = self.shapes(ctx).bounds,
+            NodeKind::Mesh(m) => {
+                if let Some((lo, hi)) = m.geometry.bounds() {
+                    b.add_point(lo);
+                    b.add_point(hi);
+                }
+            }
             #[cfg(feature = "text")]
             NodeKind::Text(t) => {
                 let size = self.text_size(t);
@@ -435,6 +441,7 @@ impl QueryCache {
             NodeKind::Container => false,
             NodeKind::NineSlice(_) | NodeKind::Tiling(_) => self.content_bounds(node).contains(p),
             NodeKind::Graphics(ctx) => self.shapes(ctx).contains(p),
+            NodeKind::Mesh(m) => m.geometry.contains(p),
             #[cfg(feature = "text")]
             NodeKind::Text(_) => self.content_bounds(node).contains(p),
         }

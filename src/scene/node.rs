@@ -44,6 +44,8 @@ pub enum NodeKind {
     Tiling(Box<crate::TilingSprite>),
     /// Vector shapes; the context may be shared with other nodes.
     Graphics(Arc<GraphicsContext>),
+    /// A texture on the user's triangles (boxed: larger than a sprite); the geometry may be shared.
+    Mesh(Box<crate::Mesh>),
     /// A text label or paragraph (boxed: it is larger than the other kinds, and every node pays for the largest).
     #[cfg(feature = "text")]
     Text(Box<crate::Text>),
@@ -58,6 +60,7 @@ impl NodeKind {
             NodeKind::NineSlice(_) => "nine-slice",
             NodeKind::Tiling(_) => "tiling",
             NodeKind::Graphics(_) => "graphics",
+            NodeKind::Mesh(_) => "mesh",
             #[cfg(feature = "text")]
             NodeKind::Text(_) => "text",
         }
@@ -225,6 +228,15 @@ impl NodeProps {
         }
     }
 
+    /// The mesh for changing, if this node is one (its geometry through
+    /// [`Mesh::geometry_mut`](crate::Mesh::geometry_mut), copied first if it is shared).
+    pub fn mesh_mut(&mut self) -> Option<&mut crate::Mesh> {
+        match &mut self.kind {
+            NodeKind::Mesh(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// The graphics context for changing, if this node draws shapes (cloned first if it is shared).
     pub fn graphics_mut(&mut self) -> Option<&mut GraphicsContext> {
         match &mut self.kind {
@@ -326,6 +338,16 @@ impl Node {
     /// A tiling sprite node (see [`TilingSprite`](crate::TilingSprite)).
     pub fn tiling(sprite: crate::TilingSprite) -> Node {
         Node::of(NodeKind::Tiling(Box::new(sprite)))
+    }
+
+    /// A mesh node: `geometry` (pass an `Arc` to share one between nodes) showing `texture` (PixiJS's `Mesh`;
+    /// [`MeshGeometry::plane`](crate::MeshGeometry::plane), [`rope`](crate::MeshGeometry::rope) and
+    /// [`perspective`](crate::MeshGeometry::perspective) build PixiJS's `MeshPlane`, `MeshRope` and
+    /// `PerspectiveMesh`).
+    pub fn mesh(geometry: impl Into<Arc<crate::MeshGeometry>>, texture: crate::Texture) -> Node {
+        Node::of(NodeKind::Mesh(Box::new(crate::Mesh::new(
+            geometry, texture,
+        ))))
     }
 
     /// A node drawing the shapes of `context` (pass an `Arc` to share one context between nodes).

@@ -550,6 +550,52 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 cx.stats.shapes += 1;
             }
         }
+        NodeKind::Mesh(m) => {
+            let g = &*m.geometry;
+            let Some((lo, hi)) = g.bounds() else {
+                return skip(
+                    cx.stats,
+                    cx.skips,
+                    id,
+                    "a mesh position is not a finite number",
+                );
+            };
+            if !texture_usable(cx, id, m.texture.id()) {
+                return None;
+            }
+            if cx.track {
+                let size = hi - lo;
+                cx.acc.add_quad(
+                    matrix.transform_point2(lo),
+                    matrix.matrix2.x_axis * size.x,
+                    matrix.matrix2.y_axis * size.y,
+                );
+            }
+            let [u0, v0, u1, v1] = m.texture.uvs();
+            let (uv0, uvd) = (Vec2::new(u0, v0), Vec2::new(u1 - u0, v1 - v0));
+            // A rotated sheet frame stores upright (u, v) at (1 - v, u) of its stored pixels.
+            let rotated = m.texture.is_rotated();
+            let verts = g.positions().iter().zip(g.uvs()).map(|(p, l)| {
+                let l = if rotated {
+                    Vec2::new(1.0 - l.y, l.x)
+                } else {
+                    *l
+                };
+                (matrix.transform_point2(*p).into(), (uv0 + l * uvd).into())
+            });
+            let color = if mask { u32::MAX } else { inh.packed };
+            cx.batcher.push_mesh(
+                m.texture.id(),
+                verts,
+                g.triangles(),
+                color,
+                inh.blend,
+                Topology::TriangleList,
+            );
+            if !mask {
+                cx.stats.meshes += 1;
+            }
+        }
         #[cfg(feature = "text")]
         NodeKind::Text(text) => {
             let layout = caches.text.layout(text);

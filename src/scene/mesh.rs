@@ -1,0 +1,594 @@
+//! Meshes: a texture on the user's own triangles (PixiJS's `Mesh`, `MeshGeometry`), and the geometries PixiJS
+//! builds for it: a grid of movable vertices (`MeshPlane`), a strip along a list of points (`MeshRope`) and a
+//! plane mapped onto four corners (`PerspectiveMesh`).
+//!
+//! A mesh node holds its geometry behind an `Arc`: nodes may share one, and changing it through
+//! [`NodeProps::mesh_mut`](crate::NodeProps::mesh_mut) copies it first only while it is shared. With the default
+//! shader, meshes are drawn like shapes: their vertices join the frame's vertex stream and batch with sprites and
+//! shapes (one draw call for many meshes of a few textures), and only the vertices that changed are uploaded.
+
+use crate::{Error, Result, Texture};
+use glam::Vec2;
+use std::sync::Arc;
+
+/// Most vertices one geometry holds (a 2048x2048 plane).
+pub const MAX_MESH_VERTICES: usize = 1 << 22;
+
+/// How a geometry's indices make triangles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MeshTopology {
+    /// Each three indices make a triangle.
+    #[default]
+    TriangleList,
+    /// Each index after the second makes a triangle with the two before it.
+    TriangleStrip,
+}
+
+/// A mesh's vertices (positions and texture coordinates, in the node's space and in 0..1 of the texture's
+/// frame) and the indices that join them into triangles. Checked when made: [`MeshGeometry::new`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshGeometry {
+    positions: Vec<Vec2>,
+    uvs: Vec<Vec2>,
+    indices: Vec<u32>,
+    topology: MeshTopology,
+    /// The indices as a triangle list (a strip's triangles, each turned to keep its winding).
+    list: Vec<u32>,
+    /// The positions' bounds, `None` when some position is not finite (the mesh is then not drawn).
+    bounds: Option<(Vec2, Vec2)>,
+}
+
+fn invalid(why: impl Into<String>) -> Error {
+    Error::InvalidMesh(why.into())
+}
+
+/// Bounds of `points`, `None` if one is not finite.
+fn bounds_of(points: &[Vec2]) -> Option<(Vec2, Vec2)> {
+    let mut lo = Vec2::splat(f32::INFINITY);
+    let mut hi = Vec2::splat(f32::NEG_INFINITY);
+    for p in points {
+        if !p.is_finite() {
+            return None;
+        }
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    Some((lo, hi))
+}
+
+impl MeshGeometry {
+    /// A geometry of `positions` with their texture coordinates `uvs` (one each), joined by `indices`.
+    ///
+    /// Errors ([`Error::InvalidMesh`]): positions and texture coordinates of different lengths, more than
+    /// [`MAX_MESH_VERTICES`], an index past the last vertex, a list whose length is not a multiple of three, a
+    /// strip of one or two indices, a position or texture coordinate that is not finite.
+    pub fn new(
+        positions: Vec<Vec2>,
+        uvs: Vec<Vec2>,
+        indices: Vec<u32>,
+        topology: MeshTopology,
+    ) -> Result<MeshGeometry> {
+        if positions.len() != uvs.len() {
+            return Err(invalid(format!(
+                "{} positions but {} texture coordinates",
+                positions.len(),
+                uvs.len()
+            )));
+        }
+        if positions.len() > MAX_MESH_VERTICES {
+            return Err(invalid(format!(
+                "{} vertices (at most {MAX_MESH_VERTICES})",
+                positions.len()
+            )));
+        }
+        if let Some(i) = indices.iter().find(|&&i| i as usize >= positions.len()) {
+            return Err(invalid(format!(
+                "index {i} past the last of {} vertices",
+                positions.len()
+            )));
+        }
+        match topology {
+            MeshTopology::TriangleList if !indices.len().is_multiple_of(3) => {
+                return Err(invalid(format!(
+                    "a triangle list of {} indices (not a multiple of 3)",
+                    indices.len()
+                )))
+            }
+            MeshTopology::TriangleStrip if matches!(indices.len(), 1 | 2) => {
+                return Err(invalid(format!(
+                    "a triangle strip of {} indices (at least 3)",
+                    indices.len()
+                )))
+            }
+            _ => {}
+        }
+        if uvs.iter().any(|u| !u.is_finite()) {
+            return Err(invalid("a texture coordinate is not a finite number"));
+        }
+        let bounds = bounds_of(&positions);
+        if bounds.is_none() {
+            return Err(invalid("a position is not a finite number"));
+        }
+        let mut g = MeshGeometry {
+            positions,
+            uvs,
+            indices,
+            topology,
+            list: Vec::new(),
+            bounds,
+        };
+        g.make_list();
+        Ok(g)
+    }
+
+    fn make_list(&mut self) {
+        self.list.clear();
+        match self.topology {
+            MeshTopology::TriangleList => self.list.extend_from_slice(&self.indices),
+            MeshTopology::TriangleStrip => {
+                for (k, w) in self.indices.windows(3).enumerate() {
+                    // Odd triangles of a strip are wound the other way: turn them back.
+                    match k % 2 {
+                        0 => self.list.extend_from_slice(&[w[0], w[1], w[2]]),
+                        _ => self.list.extend_from_slice(&[w[1], w[0], w[2]]),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The vertex positions, in the node's space.
+    pub fn positions(&self) -> &[Vec2] {
+        &self.positions
+    }
+
+    /// The texture coordinates, 0..1 across the texture's frame.
+    pub fn uvs(&self) -> &[Vec2] {
+        &self.uvs
+    }
+
+    /// The indices, as given.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// How the indices make triangles.
+    pub fn topology(&self) -> MeshTopology {
+        self.topology
+    }
+
+    /// The indices as a triangle list (a strip's triangles in order).
+    pub(crate) fn triangles(&self) -> &[u32] {
+        &self.list
+    }
+
+    /// The positions' bounding box (min, max); `None` when a position is not finite (the mesh is then skipped
+    /// when drawn, counted in `FrameStats::nodes_skipped`).
+    pub fn bounds(&self) -> Option<(Vec2, Vec2)> {
+        self.bounds
+    }
+
+    /// Changes the positions in place (a waving plane, a moving rope): the vertex count stays. Only the
+    /// vertices that changed are uploaded.
+    pub fn update_positions(&mut self, f: impl FnOnce(&mut [Vec2])) {
+        f(&mut self.positions);
+        self.bounds = bounds_of(&self.positions);
+    }
+
+    /// Changes the texture coordinates in place; one that is not finite becomes 0.
+    pub fn update_uvs(&mut self, f: impl FnOnce(&mut [Vec2])) {
+        f(&mut self.uvs);
+        for u in &mut self.uvs {
+            if !u.is_finite() {
+                *u = Vec2::ZERO;
+            }
+        }
+    }
+
+    /// Whether the local point `p` lies in one of the triangles.
+    pub fn contains(&self, p: Vec2) -> bool {
+        let Some((lo, hi)) = self.bounds else {
+            return false;
+        };
+        if !(p.cmpge(lo).all() && p.cmple(hi).all()) {
+            return false;
+        }
+        self.list.chunks_exact(3).any(|t| {
+            let [a, b, c] = [0, 1, 2].map(|k| self.positions[t[k] as usize]);
+            in_triangle(p, a, b, c)
+        })
+    }
+
+    /// PixiJS's `PlaneGeometry` (`MeshPlane`): a `width` x `height` rectangle from the origin, as a grid of
+    /// `verts_x` x `verts_y` vertices (at least 2 each) showing the whole texture frame.
+    pub fn plane(width: f32, height: f32, verts_x: u32, verts_y: u32) -> Result<MeshGeometry> {
+        Self::grid(verts_x, verts_y, |u| u * Vec2::new(width, height))
+    }
+
+    /// PixiJS's `PerspectivePlaneGeometry` (`PerspectiveMesh`): the texture frame mapped projectively onto the
+    /// quadrilateral `corners` (top-left, top-right, bottom-right, bottom-left), through a grid of `verts_x` x
+    /// `verts_y` vertices placed by the projection (more vertices, less of the affine seam inside each cell).
+    pub fn perspective(corners: [Vec2; 4], verts_x: u32, verts_y: u32) -> Result<MeshGeometry> {
+        let h = Homography::square_to_quad(corners)
+            .ok_or_else(|| invalid("perspective corners that are not finite or fold over"))?;
+        Self::grid(verts_x, verts_y, |u| h.apply(u))
+    }
+
+    /// Moves a perspective geometry made by [`MeshGeometry::perspective`] onto new corners.
+    pub fn set_corners(&mut self, corners: [Vec2; 4]) -> Result<()> {
+        let h = Homography::square_to_quad(corners)
+            .ok_or_else(|| invalid("perspective corners that are not finite or fold over"))?;
+        for (p, u) in self.positions.iter_mut().zip(&self.uvs) {
+            *p = h.apply(*u);
+        }
+        self.bounds = bounds_of(&self.positions);
+        Ok(())
+    }
+
+    fn grid(verts_x: u32, verts_y: u32, place: impl Fn(Vec2) -> Vec2) -> Result<MeshGeometry> {
+        if verts_x < 2 || verts_y < 2 {
+            return Err(invalid(format!(
+                "a plane of {verts_x}x{verts_y} vertices (at least 2x2)"
+            )));
+        }
+        let n = verts_x as u64 * verts_y as u64;
+        if n > MAX_MESH_VERTICES as u64 {
+            return Err(invalid(format!(
+                "a plane of {verts_x}x{verts_y} vertices (at most {MAX_MESH_VERTICES} in all)"
+            )));
+        }
+        let mut positions = Vec::with_capacity(n as usize);
+        let mut uvs = Vec::with_capacity(n as usize);
+        let (sx, sy) = ((verts_x - 1) as f32, (verts_y - 1) as f32);
+        for y in 0..verts_y {
+            for x in 0..verts_x {
+                let u = Vec2::new(x as f32 / sx, y as f32 / sy);
+                positions.push(place(u));
+                uvs.push(u);
+            }
+        }
+        let mut indices = Vec::with_capacity(((verts_x - 1) * (verts_y - 1) * 6) as usize);
+        for y in 0..verts_y - 1 {
+            for x in 0..verts_x - 1 {
+                let a = y * verts_x + x;
+                let (b, c, d) = (a + 1, a + verts_x, a + verts_x + 1);
+                indices.extend_from_slice(&[a, b, c, b, d, c]);
+            }
+        }
+        MeshGeometry::new(positions, uvs, indices, MeshTopology::TriangleList)
+    }
+
+    /// PixiJS's `RopeGeometry` (`MeshRope`): a strip `width` wide along `points`, two vertices a point. With a
+    /// `texture_scale` above 0 the texture repeats every `width * texture_scale` pixels of the rope's length
+    /// (and the strip is `width * texture_scale` wide, as PixiJS draws it); at 0 it is stretched over the whole
+    /// rope. Fewer than 2 points make an empty geometry.
+    pub fn rope(points: &[Vec2], width: f32, texture_scale: f32) -> Result<MeshGeometry> {
+        if points.len() > MAX_MESH_VERTICES / 2 {
+            return Err(invalid(format!(
+                "a rope of {} points (at most {})",
+                points.len(),
+                MAX_MESH_VERTICES / 2
+            )));
+        }
+        if !(width.is_finite() && texture_scale.is_finite()) {
+            return Err(invalid("a rope width or texture scale that is not finite"));
+        }
+        let mut g = MeshGeometry {
+            positions: Vec::new(),
+            uvs: Vec::new(),
+            indices: Vec::new(),
+            topology: MeshTopology::TriangleList,
+            list: Vec::new(),
+            bounds: Some((Vec2::ZERO, Vec2::ZERO)),
+        };
+        g.set_rope(points, width, texture_scale)?;
+        Ok(g)
+    }
+
+    /// Lays a rope geometry (see [`MeshGeometry::rope`]) along new `points`; the same number of points keeps
+    /// the indices (and uploads only what moved).
+    pub fn set_rope(&mut self, points: &[Vec2], width: f32, texture_scale: f32) -> Result<()> {
+        if points.len() > MAX_MESH_VERTICES / 2 {
+            return Err(invalid(format!("a rope of {} points", points.len())));
+        }
+        if points.iter().any(|p| !p.is_finite()) {
+            return Err(invalid("a rope point is not a finite number"));
+        }
+        let n = points.len();
+        if n < 2 {
+            self.positions.clear();
+            self.uvs.clear();
+            self.indices.clear();
+            self.list.clear();
+            self.bounds = Some((Vec2::ZERO, Vec2::ZERO));
+            return Ok(());
+        }
+        self.positions.resize(2 * n, Vec2::ZERO);
+        self.uvs.resize(2 * n, Vec2::ZERO);
+        let repeat = texture_scale > 0.0;
+        let texture_width = width * texture_scale;
+        let mut amount = 0.0f32;
+        let mut prev = points[0];
+        for (i, p) in points.iter().enumerate() {
+            if repeat {
+                amount += (prev - *p).length() / texture_width;
+                prev = *p;
+            } else {
+                amount = i as f32 / (n - 1) as f32;
+            }
+            if !amount.is_finite() {
+                amount = 0.0;
+            }
+            self.uvs[2 * i] = Vec2::new(amount, 0.0);
+            self.uvs[2 * i + 1] = Vec2::new(amount, 1.0);
+        }
+        let half = if repeat { texture_width } else { width } / 2.0;
+        let mut last = points[0];
+        for (i, &p) in points.iter().enumerate() {
+            let next = points.get(i + 1).copied().unwrap_or(p);
+            let mut perp = Vec2::new(next.y - last.y, -(next.x - last.x));
+            let len = perp.length();
+            perp = if len < 1e-6 {
+                Vec2::ZERO
+            } else {
+                perp / len * half
+            };
+            self.positions[2 * i] = p + perp;
+            self.positions[2 * i + 1] = p - perp;
+            last = p;
+        }
+        if self.indices.len() != (n - 1) * 6 {
+            self.indices.clear();
+            for i in 0..(n - 1) as u32 {
+                let k = 2 * i;
+                self.indices
+                    .extend_from_slice(&[k, k + 1, k + 2, k + 2, k + 1, k + 3]);
+            }
+            self.topology = MeshTopology::TriangleList;
+            self.make_list();
+        }
+        self.bounds = bounds_of(&self.positions);
+        Ok(())
+    }
+}
+
+/// Whether `p` lies in the triangle `a b c` (either winding, edges included).
+fn in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
+    let d1 = (b - a).perp_dot(p - a);
+    let d2 = (c - b).perp_dot(p - b);
+    let d3 = (a - c).perp_dot(p - c);
+    let neg = d1 < 0.0 || d2 < 0.0 || d3 < 0.0;
+    let pos = d1 > 0.0 || d2 > 0.0 || d3 > 0.0;
+    !(neg && pos)
+}
+
+/// The projective map of the unit square onto a quadrilateral (Heckbert's square-to-quad).
+#[derive(Clone, Copy, Debug)]
+struct Homography {
+    m: [f32; 8],
+}
+
+impl Homography {
+    fn square_to_quad(c: [Vec2; 4]) -> Option<Homography> {
+        if c.iter().any(|p| !p.is_finite()) {
+            return None;
+        }
+        let [p0, p1, p2, p3] = c.map(|p| p.as_dvec2());
+        // A convex quadrilateral of some area: every corner turns the same way.
+        let turns = [(p0, p1, p2), (p1, p2, p3), (p2, p3, p0), (p3, p0, p1)]
+            .map(|(a, b, c)| (b - a).perp_dot(c - b));
+        let scale = (p2 - p0).length_squared().max((p3 - p1).length_squared());
+        if !(turns.iter().all(|&t| t > 1e-9 * scale) || turns.iter().all(|&t| t < -1e-9 * scale))
+            || scale == 0.0
+        {
+            return None;
+        }
+        let d1 = p1 - p2;
+        let d2 = p3 - p2;
+        let d3 = p0 - p1 + p2 - p3;
+        let m = if d3.length_squared() < 1e-18 {
+            let (a, b) = (p1 - p0, p2 - p1);
+            [a.x, b.x, p0.x, a.y, b.y, p0.y, 0.0, 0.0]
+        } else {
+            let det = d1.x * d2.y - d2.x * d1.y;
+            if det.abs() < 1e-12 {
+                return None;
+            }
+            let g = (d3.x * d2.y - d2.x * d3.y) / det;
+            let h = (d1.x * d3.y - d3.x * d1.y) / det;
+            [
+                p1.x - p0.x + g * p1.x,
+                p3.x - p0.x + h * p3.x,
+                p0.x,
+                p1.y - p0.y + g * p1.y,
+                p3.y - p0.y + h * p3.y,
+                p0.y,
+                g,
+                h,
+            ]
+        };
+        let m = m.map(|v| v as f32);
+        m.iter().all(|v| v.is_finite()).then_some(Homography { m })
+    }
+
+    fn apply(&self, u: Vec2) -> Vec2 {
+        let m = &self.m;
+        let w = m[6] * u.x + m[7] * u.y + 1.0;
+        Vec2::new(
+            (m[0] * u.x + m[1] * u.y + m[2]) / w,
+            (m[3] * u.x + m[4] * u.y + m[5]) / w,
+        )
+    }
+}
+
+/// A mesh node's content: a geometry (shared between nodes through the `Arc`) showing a texture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mesh {
+    /// The triangles; change them with `Arc::make_mut` (copied first while shared).
+    pub geometry: Arc<MeshGeometry>,
+    /// The texture (or sheet frame) the texture coordinates span.
+    pub texture: Texture,
+}
+
+impl Mesh {
+    /// A mesh of `geometry` showing `texture`.
+    pub fn new(geometry: impl Into<Arc<MeshGeometry>>, texture: Texture) -> Mesh {
+        Mesh {
+            geometry: geometry.into(),
+            texture,
+        }
+    }
+
+    /// The geometry for changing (copied first if another node shares it).
+    pub fn geometry_mut(&mut self) -> &mut MeshGeometry {
+        Arc::make_mut(&mut self.geometry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn bad_geometry_is_refused() {
+        let p = vec![Vec2::ZERO, Vec2::X, Vec2::Y];
+        let ok = MeshGeometry::new(
+            p.clone(),
+            p.clone(),
+            vec![0, 1, 2],
+            MeshTopology::TriangleList,
+        );
+        assert!(ok.is_ok());
+        for (pos, uv, idx, top) in [
+            (
+                p.clone(),
+                p[..2].to_vec(),
+                vec![0, 1, 2],
+                MeshTopology::TriangleList,
+            ),
+            (
+                p.clone(),
+                p.clone(),
+                vec![0, 1, 3],
+                MeshTopology::TriangleList,
+            ),
+            (p.clone(), p.clone(), vec![0, 1], MeshTopology::TriangleList),
+            (
+                p.clone(),
+                p.clone(),
+                vec![0, 1],
+                MeshTopology::TriangleStrip,
+            ),
+            (
+                vec![Vec2::ZERO, Vec2::NAN, Vec2::Y],
+                p.clone(),
+                vec![0, 1, 2],
+                MeshTopology::TriangleList,
+            ),
+            (
+                p.clone(),
+                vec![Vec2::ZERO, Vec2::INFINITY, Vec2::Y],
+                vec![0, 1, 2],
+                MeshTopology::TriangleList,
+            ),
+        ] {
+            assert!(matches!(
+                MeshGeometry::new(pos, uv, idx, top),
+                Err(Error::InvalidMesh(_))
+            ));
+        }
+        assert!(MeshGeometry::plane(10.0, 10.0, 0, 0).is_err());
+        assert!(MeshGeometry::plane(10.0, 10.0, 100_000, 100_000).is_err());
+        assert!(MeshGeometry::rope(&vec![Vec2::ZERO; 10_000_000], 4.0, 0.0).is_err());
+        assert_eq!(
+            MeshGeometry::rope(&[], 4.0, 0.0).unwrap().triangles().len(),
+            0
+        );
+        assert_eq!(
+            MeshGeometry::rope(&[Vec2::ONE], 4.0, 0.0)
+                .unwrap()
+                .triangles()
+                .len(),
+            0
+        );
+        let folded = [Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO];
+        assert!(MeshGeometry::perspective(folded, 4, 4).is_err());
+    }
+
+    #[test]
+    fn strips_become_lists_with_one_winding() {
+        let p: Vec<Vec2> = (0..5)
+            .map(|i| Vec2::new((i / 2) as f32, (i % 2) as f32))
+            .collect();
+        let g = MeshGeometry::new(
+            p.clone(),
+            p,
+            vec![0, 1, 2, 3, 4],
+            MeshTopology::TriangleStrip,
+        )
+        .unwrap();
+        assert_eq!(g.triangles(), &[0, 1, 2, 2, 1, 3, 2, 3, 4]);
+        let area = |t: &[u32]| {
+            let [a, b, c] = [0, 1, 2].map(|k| g.positions()[t[k] as usize]);
+            (b - a).perp_dot(c - a)
+        };
+        let signs: Vec<bool> = g.triangles().chunks(3).map(|t| area(t) > 0.0).collect();
+        assert!(signs.iter().all(|&s| s == signs[0]), "{signs:?}");
+    }
+
+    #[test]
+    fn plane_rope_and_perspective_match_pixijs_layouts() {
+        let g = MeshGeometry::plane(20.0, 10.0, 3, 2).unwrap();
+        assert_eq!(g.positions()[2], Vec2::new(20.0, 0.0));
+        assert_eq!(g.positions()[5], Vec2::new(20.0, 10.0));
+        assert_eq!(g.indices(), &[0, 1, 3, 1, 4, 3, 1, 2, 4, 2, 5, 4]);
+        // A rope along x: vertices above and below each point, half the width away.
+        let r = MeshGeometry::rope(&[Vec2::ZERO, Vec2::new(10.0, 0.0)], 4.0, 0.0).unwrap();
+        assert_eq!(
+            r.positions(),
+            &[
+                Vec2::new(0.0, -2.0),
+                Vec2::new(0.0, 2.0),
+                Vec2::new(10.0, -2.0),
+                Vec2::new(10.0, 2.0)
+            ]
+        );
+        assert_eq!(r.uvs()[2], Vec2::new(1.0, 0.0));
+        // Repeating every width * scale pixels of length.
+        let r = MeshGeometry::rope(&[Vec2::ZERO, Vec2::new(10.0, 0.0)], 4.0, 0.5).unwrap();
+        assert_eq!(r.uvs()[2].x, 5.0);
+        // A perspective plane on a square is the plane.
+        let s = [
+            Vec2::ZERO,
+            Vec2::new(8.0, 0.0),
+            Vec2::new(8.0, 8.0),
+            Vec2::new(0.0, 8.0),
+        ];
+        let p = MeshGeometry::perspective(s, 3, 3).unwrap();
+        let q = MeshGeometry::plane(8.0, 8.0, 3, 3).unwrap();
+        for (a, b) in p.positions().iter().zip(q.positions()) {
+            assert!((*a - *b).length() < 1e-4, "{a} {b}");
+        }
+        // A trapezoid: the corners land on the corners, the middle row nearer the far (short) edge than halfway.
+        let t = [
+            Vec2::new(3.0, 0.0),
+            Vec2::new(5.0, 0.0),
+            Vec2::new(8.0, 8.0),
+            Vec2::new(0.0, 8.0),
+        ];
+        let p = MeshGeometry::perspective(t, 3, 3).unwrap();
+        assert!((p.positions()[0] - t[0]).length() < 1e-4);
+        assert!((p.positions()[8] - t[2]).length() < 1e-4);
+        assert!(p.positions()[4].y < 4.0, "{}", p.positions()[4]);
+    }
+
+    proptest! {
+        #[test]
+        fn contains_agrees_with_the_triangles(px in -2.0f32..12.0, py in -2.0f32..12.0) {
+            let g = MeshGeometry::plane(10.0, 10.0, 4, 4).unwrap();
+            let inside = (0.0..=10.0).contains(&px) && (0.0..=10.0).contains(&py);
+            prop_assert_eq!(g.contains(Vec2::new(px, py)), inside);
+        }
+    }
+}
