@@ -282,3 +282,78 @@ fn bad_meshes_are_errors_or_counted_skips() {
     probe(&img, 12, 2, [255, 255, 255, 255], 0);
     probe(&img, 2, 2, [0, 0, 0, 255], 0);
 }
+
+/// PixiJS's `mesh/perspective-mesh` scene: a 750x750 picture on a 10x10 perspective plane with the corners
+/// (0, 30), (128, 0), (128, 128), (0, 98).
+#[test]
+fn pixijs_perspective_mesh() {
+    let mut r = renderer();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/pixijs/bg_scene_rotate.jpg"
+    );
+    let tex = r.load_texture(path, stage2d::Sampling::LINEAR).unwrap();
+    let mut scene = Scene::new();
+    let corners = [v(0.0, 30.0), v(128.0, 0.0), v(128.0, 128.0), v(0.0, 98.0)];
+    let g = MeshGeometry::perspective(corners, 10, 10).unwrap();
+    scene.add(scene.root(), Node::mesh(g, tex)).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("perspective-mesh", &img, 100);
+}
+
+fn pixijs_texture(r: &mut Renderer, name: &str) -> stage2d::Texture {
+    let path = format!("{}/tests/pixijs/{name}", env!("CARGO_MANIFEST_DIR"));
+    r.load_texture(path, stage2d::Sampling::LINEAR).unwrap()
+}
+
+/// PixiJS's `mesh/meshplane` scene: a 100x100-vertex plane of the bunny, drawn once, then given another texture
+/// (a plane sizes itself to its texture).
+#[test]
+fn pixijs_meshplane() {
+    let mut r = renderer();
+    let bunny = pixijs_texture(&mut r, "bunny.png");
+    let texture = pixijs_texture(&mut r, "texture.png");
+    let mut scene = Scene::new();
+    let plane = MeshGeometry::plane(26.0, 37.0, 100, 100).unwrap();
+    let n = scene.add(scene.root(), Node::mesh(plane, bunny)).unwrap();
+    render_pixijs(&mut r, &scene);
+    let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+    m.texture = texture;
+    *m.geometry_mut() = MeshGeometry::plane(181.0, 397.0, 100, 100).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("meshplane", &img, 100);
+}
+
+/// PixiJS's `mesh/meshrope` scene: a snake (918x117) on a rope of 20 points laid along a sine, in a container
+/// scaled by 0.15 and turned -45 degrees.
+#[test]
+fn pixijs_meshrope() {
+    let mut r = renderer();
+    let snake = pixijs_texture(&mut r, "snake.png");
+    let mut scene = Scene::new();
+    let holder = scene
+        .add(
+            scene.root(),
+            Node::container()
+                .at(0.0, 115.0)
+                .scaled(0.15)
+                .rotated(-45f32.to_radians()),
+        )
+        .unwrap();
+    let step = 918.0 / 20.0;
+    let count = 0.1f32;
+    let points: Vec<Vec2> = (0..20)
+        .map(|i| {
+            let i = i as f32;
+            v(
+                i * step + ((i * 0.3) + count).cos() * 20.0,
+                ((i * 0.5) + count).sin() * 30.0,
+            )
+        })
+        .collect();
+    // The width defaults to the texture's height; a texture scale of 0 stretches it over the rope.
+    let rope = MeshGeometry::rope(&points, 117.0, 0.0).unwrap();
+    scene.add(holder, Node::mesh(rope, snake)).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("meshrope", &img, 100);
+}
