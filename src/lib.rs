@@ -127,6 +127,10 @@ pub use gpu::device::{instance_descriptor, select_adapter};
 pub use gpu::pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME};
 pub use gpu::target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
 pub use gpu::target_desc::TargetDesc;
+pub use graphics::mesh::{
+    Mesh, MeshAttribute, MeshGeometry, MeshLayout, MeshShader, MeshShading, MeshTopology,
+    MAX_MESH_VERTICES,
+};
 pub use graphics::{
     FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
     MAX_FILL_WORK, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
@@ -136,7 +140,6 @@ pub use scene::animation::{AnimatedSprite, AnimationStep};
 pub use scene::events::{
     EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput,
 };
-pub use scene::mesh::{Mesh, MeshGeometry, MeshTopology, MAX_MESH_VERTICES};
 pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, Transform};
 pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};

@@ -357,3 +357,327 @@ fn pixijs_meshrope() {
     let img = render_pixijs(&mut r, &scene);
     pixijs("meshrope", &img, 100);
 }
+
+/// A shader mixing two textures by a uniform, moved by another, tinted by the node.
+const MIX: &str = "
+struct Params { offset: vec2<f32>, amount: f32, pad: f32 };
+@group(1) @binding(0) var<uniform> params: Params;
+@group(1) @binding(1) var first: texture_2d<f32>;
+@group(1) @binding(2) var firstSampler: sampler;
+@group(1) @binding(3) var second: texture_2d<f32>;
+@group(1) @binding(4) var secondSampler: sampler;
+struct Out { @builtin(position) position: vec4<f32>, @location(0) uv: vec2<f32> };
+@vertex fn mainVertex(@location(0) p: vec2<f32>, @location(1) uv: vec2<f32>) -> Out {
+    return Out(toClip(p + params.offset), uv);
+}
+@fragment fn mainFragment(in: Out) -> @location(0) vec4<f32> {
+    let a = textureSample(first, firstSampler, in.uv);
+    let b = textureSample(second, secondSampler, in.uv);
+    return mix(a, b, params.amount) * globals.uColor;
+}
+";
+
+fn params(offset: Vec2, amount: f32) -> Vec<u8> {
+    bytemuck_bytes(&[offset.x, offset.y, amount, 0.0])
+}
+
+fn bytemuck_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+#[test]
+fn custom_shaders_draw_with_their_uniforms_and_textures() {
+    let mut r = renderer_with_msaa(false);
+    let red = solid(&mut r, 2, 2, [255, 0, 0, 255]);
+    let blue = solid(&mut r, 2, 2, [0, 0, 255, 255]);
+    let plane = MeshGeometry::plane(16.0, 16.0, 4, 4).unwrap();
+    let shader = r.create_mesh_shader(MIX, &plane.layout()).unwrap();
+    assert_eq!((shader.uniform_size(), shader.texture_count()), (16, 2));
+    // The same source again: no new module.
+    let modules = r.stats().total.shader_modules_created;
+    r.create_mesh_shader(MIX, &plane.layout()).unwrap();
+    assert_eq!(r.stats().total.shader_modules_created, modules);
+    let mut scene = Scene::new();
+    let white = r.white_texture();
+    let mesh = stage2d::Mesh::new(plane.clone(), white).with_shader(
+        shader.clone(),
+        &params(v(0.0, 0.0), 0.0),
+        &[red, blue],
+    );
+    let n = scene
+        .add(scene.root(), Node::mesh_of(mesh).at(4.0, 4.0))
+        .unwrap();
+    // A sprite before and after: the batches around the custom draw still draw.
+    scene
+        .add(scene.root(), Node::sprite(white).at(28.0, 0.0).scaled(4.0))
+        .unwrap();
+    let target = r.create_render_target(48, 32).unwrap();
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 12, 12, [255, 0, 0, 255], 1);
+    probe(&img, 30, 2, [255, 255, 255, 255], 0);
+    probe(&img, 2, 2, [0, 0, 0, 255], 0);
+    // Uniforms change every frame, creating nothing once warm: the mix and the offset follow.
+    for (k, amount) in [0.0f32, 0.5, 1.0, 1.0].into_iter().enumerate() {
+        let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+        m.shader.as_mut().unwrap().uniforms = params(v(8.0, 8.0), amount);
+        r.wait_idle().unwrap();
+        r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+        let s = r.stats().last_frame;
+        if k > 0 {
+            assert_eq!(
+                (
+                    s.pipelines_created,
+                    s.bind_groups_created,
+                    s.buffers_created,
+                    s.textures_created
+                ),
+                (0, 0, 0, 0),
+                "frame {k}"
+            );
+        }
+        let img = r.read_pixels(&target).unwrap();
+        let want = [
+            (255.0 * (1.0 - amount)).round() as u8,
+            0,
+            (255.0 * amount).round() as u8,
+            255,
+        ];
+        probe(&img, 20, 20, want, 2);
+        probe(&img, 6, 6, [0, 0, 0, 255], 0);
+    }
+    // Tinted and faded by the node, as any node.
+    let node = scene.get_mut(n).unwrap();
+    node.tint = Color::hex(0x00ff00);
+    let img = render(&mut r, &scene, 48, 32, Color::BLACK);
+    probe(&img, 20, 20, [0, 0, 0, 255], 1);
+}
+
+#[test]
+fn custom_shaders_read_the_geometrys_own_attributes() {
+    let mut r = renderer_with_msaa(false);
+    // A triangle with a colour a vertex at location 2.
+    let colours: Vec<f32> = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+    ]
+    .concat();
+    let tri = MeshGeometry::new(
+        vec![v(0.0, 0.0), v(32.0, 0.0), v(0.0, 32.0)],
+        vec![Vec2::ZERO; 3],
+        vec![0, 1, 2],
+        MeshTopology::TriangleList,
+    )
+    .unwrap()
+    .with_attribute(
+        2,
+        stage2d::wgpu::VertexFormat::Float32x4,
+        bytemuck_bytes(&colours),
+    )
+    .unwrap();
+    let src = "
+struct Out { @builtin(position) position: vec4<f32>, @location(0) colour: vec4<f32> };
+@vertex fn mainVertex(@location(0) p: vec2<f32>, @location(2) c: vec4<f32>) -> Out {
+    return Out(toClip(p), c);
+}
+@fragment fn mainFragment(in: Out) -> @location(0) vec4<f32> { return in.colour; }
+";
+    let shader = r.create_mesh_shader(src, &tri.layout()).unwrap();
+    let mut scene = Scene::new();
+    let white = r.white_texture();
+    let n = scene
+        .add(
+            scene.root(),
+            Node::mesh_of(stage2d::Mesh::new(tri, white).with_shader(shader.clone(), &[], &[])),
+        )
+        .unwrap();
+    let img = render(&mut r, &scene, 32, 32, Color::BLACK);
+    let p = px(&img, 2, 2);
+    assert!(p[0] > 200 && p[1] < 40 && p[2] < 40, "red corner: {p:?}");
+    let p = px(&img, 28, 1);
+    assert!(p[1] > 200 && p[0] < 40, "green corner: {p:?}");
+    // Errors at creation: an attribute the layout lacks, one read as another type, WGSL that does not parse.
+    let plane = MeshGeometry::plane(8.0, 8.0, 2, 2).unwrap();
+    let bad = [
+        (src, plane.layout(), None),
+        (
+            "struct Out { @builtin(position) position: vec4<f32> };
+@vertex fn mainVertex(@location(0) p: vec4<f32>) -> Out { return Out(vec4<f32>(p)); }
+@fragment fn mainFragment() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
+            plane.layout(),
+            None,
+        ),
+        (
+            "@vertex fn mainVertex(@location(0) p: vec2<f32>) -> @builtin(position) vec4<f32> {\n return toClip(p) }",
+            plane.layout(),
+            Some(2),
+        ),
+        ("fn helper() {}", plane.layout(), None),
+    ];
+    for (i, (src, layout, line)) in bad.into_iter().enumerate() {
+        match r.create_mesh_shader(src, &layout) {
+            Err(Error::MeshShader { line: got, message }) => {
+                assert!(!message.is_empty());
+                if line.is_some() {
+                    assert_eq!(got, line, "case {i}: {message}");
+                }
+            }
+            other => panic!("case {i}: {other:?}"),
+        }
+    }
+    // Used on a geometry of another layout, or with uniform bytes of another size: a counted skip.
+    let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+    *m.geometry_mut() = plane.clone();
+    let mut ok = GraphicsContext::new();
+    ok.rect(20.0, 20.0, 8.0, 8.0).fill(Color::WHITE);
+    scene.add(scene.root(), Node::graphics(ok)).unwrap();
+    let img = render(&mut r, &scene, 32, 32, Color::BLACK);
+    assert_eq!(r.stats().last_frame.nodes_skipped, 1);
+    probe(&img, 24, 24, [255, 255, 255, 255], 0);
+    let mix = r.create_mesh_shader(MIX, &plane.layout()).unwrap();
+    let red = solid(&mut r, 2, 2, [255, 0, 0, 255]);
+    let wrong = stage2d::Mesh::new(plane, white).with_shader(mix, &[0u8; 4], &[red, red]);
+    scene.add(scene.root(), Node::mesh_of(wrong)).unwrap();
+    render(&mut r, &scene, 32, 32, Color::BLACK);
+    assert_eq!(r.stats().last_frame.nodes_skipped, 2);
+}
+
+#[test]
+fn custom_shaders_set_their_pipeline_only_where_the_shader_changes() {
+    let mut r = renderer_with_msaa(false);
+    let plane = MeshGeometry::plane(4.0, 4.0, 2, 2).unwrap();
+    let shared = Arc::new(plane.clone());
+    let white = r.white_texture();
+    let shaders: Vec<_> = (0..10)
+        .map(|k| {
+            let src = format!(
+                "@vertex fn mainVertex(@location(0) p: vec2<f32>) -> @builtin(position) vec4<f32> {{ return toClip(p); }}
+@fragment fn mainFragment() -> @location(0) vec4<f32> {{ return vec4<f32>({}.0 / 10.0, 0.0, 0.0, 1.0); }}",
+                k + 1
+            );
+            r.create_mesh_shader(&src, &plane.layout()).unwrap()
+        })
+        .collect();
+    let mut scene = Scene::new();
+    // 100 meshes, ten of each shader in a row.
+    for i in 0..100 {
+        let m = stage2d::Mesh::new(shared.clone(), white).with_shader(
+            shaders[i / 10].clone(),
+            &[],
+            &[],
+        );
+        scene
+            .add(
+                scene.root(),
+                Node::mesh_of(m).at((i % 20) as f32 * 5.0, (i / 20) as f32 * 5.0),
+            )
+            .unwrap();
+    }
+    let target = r.create_render_target(100, 25).unwrap();
+    for frame in 0..3 {
+        r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+        let s = r.stats().last_frame;
+        assert_eq!(s.meshes, 100);
+        assert_eq!(s.draw_calls, 100);
+        assert_eq!(s.set_pipeline_issued, 10, "frame {frame}");
+        if frame > 0 {
+            assert_eq!(
+                (
+                    s.pipelines_created,
+                    s.buffers_created,
+                    s.bind_groups_created
+                ),
+                (0, 0, 0)
+            );
+        }
+    }
+    let img = r.read_pixels(&target).unwrap();
+    probe(&img, 1, 1, [26, 0, 0, 255], 1);
+    probe(&img, 96, 21, [255, 0, 0, 255], 1);
+}
+
+#[test]
+fn custom_shaders_work_under_filters_masks_and_render_groups() {
+    let mut r = renderer_with_msaa(false);
+    let plane = MeshGeometry::plane(16.0, 16.0, 2, 2).unwrap();
+    let src = "@vertex fn mainVertex(@location(0) p: vec2<f32>) -> @builtin(position) vec4<f32> { return toClip(p); }
+@fragment fn mainFragment() -> @location(0) vec4<f32> { return vec4<f32>(0.0, 0.0, 1.0, 1.0) * globals.uColor; }";
+    let shader = r.create_mesh_shader(src, &plane.layout()).unwrap();
+    let white = r.white_texture();
+    let mesh = || stage2d::Mesh::new(plane.clone(), white).with_shader(shader.clone(), &[], &[]);
+    let mut scene = Scene::new();
+    // Negated by a colour matrix: blue becomes yellow.
+    let a = scene.add(scene.root(), Node::mesh_of(mesh())).unwrap();
+    let mut neg = stage2d::ColorMatrix::default();
+    neg.negative(false);
+    scene
+        .set_filters(a, vec![Filter::color_matrix(neg)])
+        .unwrap();
+    // In a render group, moved with it.
+    let group = scene
+        .add(
+            scene.root(),
+            Node::container().at(16.0, 0.0).as_render_group(),
+        )
+        .unwrap();
+    scene.add(group, Node::mesh_of(mesh())).unwrap();
+    // Under a rectangle-less stencil mask (a circle): only inside it.
+    let holder = scene
+        .add(scene.root(), Node::container().at(32.0, 0.0))
+        .unwrap();
+    scene.add(holder, Node::mesh_of(mesh())).unwrap();
+    let mut circle = GraphicsContext::new();
+    circle.circle(8.0, 8.0, 6.0).fill(Color::WHITE);
+    let mask = scene.add_detached(Node::graphics(circle).at(32.0, 0.0));
+    scene.set_mask(holder, mask, false).unwrap();
+    let img = render(&mut r, &scene, 48, 16, Color::BLACK);
+    probe(&img, 8, 8, [255, 255, 0, 255], 1);
+    probe(&img, 24, 8, [0, 0, 255, 255], 0);
+    probe(&img, 40, 8, [0, 0, 255, 255], 0);
+    probe(&img, 33, 1, [0, 0, 0, 255], 0);
+    // Into a render texture, the same.
+    let rt = r.create_render_target(48, 16).unwrap();
+    r.render_node(&scene, scene.root(), &rt, Some(Color::BLACK))
+        .unwrap();
+    assert!(r.read_pixels(&rt).unwrap() == img);
+    // The group moves: the mesh with it.
+    scene.transform_mut(group).unwrap().position.y = 4.0;
+    let img = render(&mut r, &scene, 48, 16, Color::BLACK);
+    probe(&img, 24, 2, [0, 0, 0, 255], 0);
+    probe(&img, 24, 10, [0, 0, 255, 255], 0);
+}
+
+/// PixiJS's `mesh/triangle` scene: a triangle geometry of positions only, with a custom shader drawing it red,
+/// at the middle of the scene.
+#[test]
+fn pixijs_triangle() {
+    let mut r = renderer();
+    let tri = MeshGeometry::new(
+        vec![v(-50.0, -50.0), v(50.0, -50.0), v(0.0, 50.0)],
+        vec![Vec2::ZERO; 3],
+        vec![0, 1, 2],
+        MeshTopology::TriangleList,
+    )
+    .unwrap();
+    let shader = r
+        .create_mesh_shader(
+            "@vertex fn mainVertex(@location(0) aPosition: vec2<f32>) -> @builtin(position) vec4<f32> {
+                 return toClip(aPosition);
+             }
+             @fragment fn mainFragment() -> @location(0) vec4<f32> { return vec4<f32>(1.0, 0.0, 0.0, 1.0); }",
+            &tri.layout(),
+        )
+        .unwrap();
+    let mut scene = Scene::new();
+    let white = r.white_texture();
+    scene
+        .add(
+            scene.root(),
+            Node::mesh_of(stage2d::Mesh::new(tri, white).with_shader(shader, &[], &[]))
+                .at(64.0, 64.0),
+        )
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("triangle", &img, 100);
+}

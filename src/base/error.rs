@@ -254,6 +254,15 @@ pub enum Error {
     /// A filter or filter setting that cannot be used.
     #[error("invalid filter: {0}")]
     InvalidFilter(String),
+    /// A custom mesh shader that does not parse, validate, bind what a mesh shader may, or read the attributes
+    /// of the layout it is made for: naga's message, with the line in the shader's own source where known.
+    #[error("mesh shader{}: {message}", .line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    MeshShader {
+        /// The line in the source given (1-based), where the error points at one.
+        line: Option<u32>,
+        /// What is wrong.
+        message: String,
+    },
     /// A mesh geometry that cannot be drawn (see [`MeshGeometry::new`](crate::MeshGeometry::new)).
     #[error("invalid mesh: {0}")]
     InvalidMesh(String),

@@ -145,4 +145,13 @@ impl GroupTransform {
             _pad: 0,
         }
     }
+
+    /// The matrix (group space to clip space).
+    pub fn affine(&self) -> glam::Affine2 {
+        glam::Affine2::from_cols(
+            self.x_axis.into(),
+            self.y_axis.into(),
+            self.translation.into(),
+        )
+    }
 }

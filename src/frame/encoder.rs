@@ -157,6 +157,25 @@ impl<'a, 'p> Encoder<'a, 'p> {
         }
     }
 
+    /// Binds `group` at `slot` with a dynamic uniform offset (always issued: the offset changes per draw).
+    pub fn set_bind_group_at(
+        &mut self,
+        slot: u32,
+        id: BindGroupId,
+        group: &wgpu::BindGroup,
+        offset: u32,
+    ) {
+        self.state.bind_groups[slot as usize] = Some(id);
+        self.stats.set_bind_group_issued += 1;
+        self.pass.set_bind_group(slot, group, &[offset]);
+    }
+
+    /// Binds a vertex buffer at `slot` (custom mesh shaders; the batch shader reads storage buffers).
+    pub fn set_vertex_buffer(&mut self, slot: u32, buffer: &wgpu::Buffer) {
+        self.stats.set_buffer_issued += 1;
+        self.pass.set_vertex_buffer(slot, buffer.slice(..));
+    }
+
     /// Binds a `u32` index buffer unless the same one is bound.
     pub fn set_index_buffer(&mut self, b: BufferBinding, buffer: &wgpu::Buffer) {
         if self.state.index_buffer(b, self.stats) {

@@ -23,6 +23,12 @@ enum Item {
         pipeline: crate::gpu::pipeline::PipelineId,
         stencil_ref: u32,
     },
+    /// A custom-shader mesh drawn here.
+    Mesh {
+        tag: u32,
+        pipeline: crate::gpu::pipeline::PipelineId,
+        stencil_ref: u32,
+    },
     /// A nested filtered node's last pass, drawn here.
     Final {
         tag: u32,
@@ -278,6 +284,18 @@ impl Frame {
                 }
                 continue;
             }
+            if b.marker & crate::frame::batcher::Batcher::MARKER_MESH != 0 {
+                let tag = b.marker & !crate::frame::batcher::Batcher::MARKER_MESH;
+                let draws = &self.collector.caches.custom_meshes.draws;
+                if let Some(d) = draws.get(tag as usize) {
+                    items.push(Item::Mesh {
+                        tag,
+                        pipeline: self.meshes.pipeline(pipelines, d)?,
+                        stencil_ref: b.state.stencil_ref as u32,
+                    });
+                }
+                continue;
+            }
             if b.marker != 0 {
                 let tag = b.marker - 1;
                 let pipeline = self
@@ -426,6 +444,14 @@ impl Frame {
                             let p = pipelines.pipeline(pipeline);
                             enc.raw(|rp| self.filters.draw(rp, p, binding, *offsets));
                             self.streams.bind(&mut enc);
+                        }
+                        &Item::Mesh {
+                            tag,
+                            pipeline,
+                            stencil_ref,
+                        } => {
+                            enc.set_stencil_reference(stencil_ref);
+                            self.record_mesh(&mut enc, pipelines, tag, pipeline);
                         }
                         Item::Blend { .. } => {}
                     }

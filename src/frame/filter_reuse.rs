@@ -120,6 +120,10 @@ fn fingerprint(
     for &i in batches {
         let b = &all[i as usize];
         (b.blend as u8, b.topology, b.state, b.marker).hash(&mut h);
+        if b.marker & Batcher::MARKER_MESH != 0 && b.marker & Batcher::MARKER_FINAL == 0 {
+            // A custom-shader mesh: its buffers and uniforms are not followed; its group is run every frame.
+            return None;
+        }
         if b.marker & Batcher::MARKER_FINAL != 0 {
             // A nested filtered node's last pass drawn here: its group's result, at its place.
             let f = walk

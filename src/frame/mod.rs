@@ -62,6 +62,8 @@ struct Draw {
     scissor: Option<[u32; 4]>,
     /// A filtered node's last pass drawn here (its index in the walk's final draws) instead of a batch.
     final_draw: Option<u32>,
+    /// A custom-shader mesh drawn here (its tag in the walk's custom meshes) instead of a batch.
+    mesh_draw: Option<u32>,
 }
 
 /// Who provides the pass's extra attachments.
@@ -114,6 +116,8 @@ pub(crate) struct Frame {
     pub retired: Vec<crate::gpu::release::Retired>,
     /// Filter programs, uniforms and intermediate textures.
     pub filters: crate::gpu::filters::FilterSystem,
+    /// Custom mesh shaders and their draws' resources.
+    pub meshes: crate::gpu::meshes::MeshSystem,
     /// Where the frame's first pass writes its beginning timestamp (set by the renderer before prepare; taken
     /// by the first filter pass, which sets `timestamp_begun`).
     pub first_timestamp: Option<(wgpu::QuerySet, u32)>,
@@ -169,8 +173,10 @@ impl Frame {
             attributes: Vec::new(),
         })?;
         let filters = crate::gpu::filters::FilterSystem::new(device, queue);
+        let meshes = crate::gpu::meshes::MeshSystem::new(device, queue);
         let mut collector = Collector::default();
         collector.filters.shader_owner = filters.owner();
+        collector.caches.custom_meshes.owner = meshes.owner();
         Ok(Frame {
             collector,
             batcher: Batcher::with_quad_bit(caps.slots, caps.quad_bit),
@@ -190,6 +196,7 @@ impl Frame {
             walk_not_uploaded: false,
             retired: Vec::new(),
             filters,
+            meshes,
             first_timestamp: None,
             timestamp_begun: false,
             clear: None,
@@ -253,6 +260,7 @@ impl Frame {
             stencil_ref: b.state.stencil_ref as u32,
             scissor,
             final_draw: None,
+            mesh_draw: None,
         })
     }
 
@@ -415,6 +423,7 @@ impl Frame {
         pipelines.set_target_state(base, desc.format);
         // Filter outputs get their storage before any bind group names them.
         self.size_filter_outputs(textures);
+        self.prepare_meshes(textures, (desc.width, desc.height), &mut frame)?;
         self.draws.clear();
         let mut stencil = StencilMode::Disabled;
         for b in self.batcher.batches() {
@@ -438,6 +447,23 @@ impl Frame {
                         stencil_ref: b.state.stencil_ref as u32,
                         scissor: b.state.scissor,
                         final_draw: Some(tag),
+                        mesh_draw: None,
+                    });
+                }
+                continue;
+            }
+            if b.marker & Batcher::MARKER_MESH != 0 {
+                let tag = b.marker & !Batcher::MARKER_MESH;
+                let draws = &self.collector.caches.custom_meshes.draws;
+                if let Some(d) = draws.get(tag as usize) {
+                    self.draws.push(Draw {
+                        pipeline: self.meshes.pipeline(pipelines, d)?,
+                        bind_group: BindGroupId(u32::MAX),
+                        indices: 0..0,
+                        stencil_ref: b.state.stencil_ref as u32,
+                        scissor: b.state.scissor,
+                        final_draw: None,
+                        mesh_draw: Some(tag),
                     });
                 }
                 continue;
@@ -462,6 +488,54 @@ impl Frame {
         self.counters_before = before;
         self.prepared = Some(desc);
         Ok(uploaded || filtered)
+    }
+
+    /// Geometry buffers, uniforms and bind groups of the walk's custom-shader meshes (before any pass names
+    /// them).
+    fn prepare_meshes(
+        &mut self,
+        textures: &TextureSystem,
+        target: (u32, u32),
+        frame: &mut FrameStats,
+    ) -> Result<()> {
+        let cm = &self.collector.caches.custom_meshes;
+        self.meshes.begin_frame(cm.draws.len());
+        if cm.draws.is_empty() {
+            return Ok(());
+        }
+        let transforms = self.batcher.transforms.as_slice();
+        for (tag, d) in cm.draws.iter().enumerate() {
+            let g = transforms
+                .get(d.xform as usize)
+                .map_or(Affine2::IDENTITY, |t| t.affine());
+            self.meshes.prepare(tag, d, &cm.arena, g, target, frame);
+        }
+        self.meshes.upload(textures, &cm.draws, frame)
+    }
+
+    /// Records custom-shader mesh draw `tag` with `pipeline`; the batches' streams are bound again after it.
+    fn record_mesh(
+        &self,
+        enc: &mut Encoder<'_, '_>,
+        pipelines: &PipelineSystem,
+        tag: u32,
+        pipeline: PipelineId,
+    ) {
+        let draws = &self.collector.caches.custom_meshes.draws;
+        let Some(b) = draws
+            .get(tag as usize)
+            .and_then(|d| self.meshes.binding(tag as usize, d))
+        else {
+            return;
+        };
+        enc.set_pipeline(pipeline, pipelines.pipeline(pipeline));
+        for (slot, (id, group, offset)) in b.groups.into_iter().enumerate() {
+            enc.set_bind_group_at(slot as u32, id, group, offset);
+        }
+        enc.set_vertex_buffer(0, b.vertices);
+        enc.set_index_buffer(b.indices.0, b.indices.1);
+        enc.draw_indexed(0..b.count);
+        self.streams.bind(enc);
     }
 
     /// The walk: the scene collected into the batcher (a kept frame's moved corners into `place`).
@@ -569,6 +643,10 @@ impl Frame {
                 }
                 continue;
             }
+            if let Some(tag) = d.mesh_draw {
+                self.record_mesh(&mut enc, pipelines, tag, d.pipeline);
+                continue;
+            }
             enc.set_pipeline(d.pipeline, pipelines.pipeline(d.pipeline));
             enc.set_bind_group(0, d.bind_group, textures.get_bind_group(d.bind_group));
             enc.draw_indexed(d.indices.clone());
@@ -605,6 +683,8 @@ impl Frame {
         self.attachments.trim(&mut self.retired);
         self.filters.trim();
         self.retired.append(&mut self.filters.retired);
+        self.meshes.end_frame();
+        self.retired.extend(self.meshes.take_retired());
         textures.trim();
         let mut frame = std::mem::take(&mut self.stats);
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());

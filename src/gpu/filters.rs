@@ -5,9 +5,7 @@
 //! nothing here.
 
 use crate::base::stats::FrameStats;
-use crate::filter::passes::{
-    prelude, Pass, Program, BUILTIN_UNIFORM_BYTES, MAX_CUSTOM_TEXTURES, MAX_CUSTOM_UNIFORM_BYTES,
-};
+use crate::filter::passes::{prelude, Pass, Program, BUILTIN_UNIFORM_BYTES, MAX_CUSTOM_TEXTURES};
 use crate::filter::FilterShader;
 use crate::gpu::pipeline::{
     GeometryLayout, GeometryLayoutId, GlobalState, GraphicsState, PipelineId, PipelineSystem,
@@ -15,6 +13,7 @@ use crate::gpu::pipeline::{
 };
 use crate::gpu::release::Retired;
 use crate::gpu::texture_system::TextureSystem;
+use crate::gpu::wgsl::{sampler_entry, texture_entry, uniform_entry};
 use crate::{BlendMode, Error, Result, TextureId};
 use std::collections::HashMap;
 
@@ -147,46 +146,6 @@ pub(crate) struct FilterSystem {
     pub retired: Vec<Retired>,
 }
 
-fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
-fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: true,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-        count: None,
-    }
-}
-
-/// The line (1-based) of byte `offset` in `source`.
-fn line_of(source: &str, offset: usize) -> u32 {
-    source[..offset.min(source.len())].matches('\n').count() as u32 + 1
-}
-
 impl FilterSystem {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> FilterSystem {
         static NEXT_OWNER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
@@ -288,109 +247,15 @@ impl FilterSystem {
         source: &str,
     ) -> Result<FilterShader> {
         let full = format!("{}\n{source}", prelude());
-        let offset = full.len() - source.len();
-        let located = |at: Option<naga::SourceLocation>, message: String| {
-            let line = at.map(|l| {
-                let abs = l.offset as usize;
-                if abs >= offset {
-                    line_of(source, abs - offset)
-                } else {
-                    0
-                }
-            });
-            Error::FilterShader {
-                line: line.filter(|l| *l > 0),
-                message,
-            }
-        };
-        let module = naga::front::wgsl::parse_str(&full)
-            .map_err(|e| located(e.location(&full), e.emit_to_string(&full)))?;
-        let info = naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::empty(),
+        let checked = crate::gpu::wgsl::check_user_wgsl(
+            &full,
+            source,
+            &[("mainFragment", naga::ShaderStage::Fragment)],
+            "no `@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32>`",
+            "the prelude binds group 0 (0..=3), a filter binds",
         )
-        .validate(&module);
-        if let Err(e) = info {
-            let at = e.spans().next().map(|(span, _)| span.location(&full));
-            return Err(located(at, e.emit_to_string(&full)));
-        }
-        if !module
-            .entry_points
-            .iter()
-            .any(|e| e.name == "mainFragment" && e.stage == naga::ShaderStage::Fragment)
-        {
-            return Err(Error::FilterShader {
-                line: None,
-                message: "no `@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32>`"
-                    .into(),
-            });
-        }
-        // Bindings: the prelude's group 0; in group 1 a uniform struct at 0 and texture/sampler pairs after it.
-        let mut layouter = naga::proc::Layouter::default();
-        layouter
-            .update(module.to_ctx())
-            .map_err(|e| Error::FilterShader {
-                line: None,
-                message: e.to_string(),
-            })?;
-        let mut uniform_bytes = 0u32;
-        let mut textures = 0u8;
-        let mut samplers = 0u8;
-        for (handle, var) in module.global_variables.iter() {
-            let Some(b) = &var.binding else { continue };
-            let at = module.global_variables.get_span(handle);
-            let line = at.location(&full);
-            let bad = |what: &str| {
-                located(
-                    Some(line),
-                    format!(
-                        "@group({}) @binding({}) {what}; the prelude binds group 0 (0..=3), a filter binds a uniform struct at @group(1) @binding(0) and texture/sampler pairs at @binding(1 + 2k)/(2 + 2k), k < {MAX_CUSTOM_TEXTURES}",
-                        b.group, b.binding
-                    ),
-                )
-            };
-            match (b.group, b.binding) {
-                (0, _) if offset > line.offset as usize => {}
-                (0, _) => return Err(bad("is the prelude's")),
-                (1, 0) => {
-                    if var.space != naga::AddressSpace::Uniform {
-                        return Err(bad("must be a uniform struct"));
-                    }
-                    uniform_bytes = layouter[var.ty].size;
-                    if uniform_bytes as usize > MAX_CUSTOM_UNIFORM_BYTES {
-                        return Err(bad(&format!(
-                            "holds {uniform_bytes} bytes, over the limit of {MAX_CUSTOM_UNIFORM_BYTES}"
-                        )));
-                    }
-                }
-                (1, n) if n <= 2 * MAX_CUSTOM_TEXTURES as u32 => {
-                    let ty = &module.types[var.ty].inner;
-                    let is_texture = matches!(
-                        ty,
-                        naga::TypeInner::Image {
-                            dim: naga::ImageDimension::D2,
-                            arrayed: false,
-                            class: naga::ImageClass::Sampled {
-                                kind: naga::ScalarKind::Float,
-                                multi: false
-                            }
-                        }
-                    );
-                    let is_sampler = matches!(ty, naga::TypeInner::Sampler { comparison: false });
-                    if n % 2 == 1 && is_texture {
-                        textures = textures.max(n.div_ceil(2) as u8);
-                    } else if n % 2 == 0 && is_sampler {
-                        samplers = samplers.max((n / 2) as u8);
-                    } else {
-                        return Err(bad(
-                            "has the wrong type: odd bindings are texture_2d<f32>, even ones samplers",
-                        ));
-                    }
-                }
-                _ => return Err(bad("is not one a filter may use")),
-            }
-        }
-        let textures = textures.max(samplers);
+        .map_err(|(line, message)| Error::FilterShader { line, message })?;
+        let (uniform_bytes, textures) = (checked.uniform_bytes, checked.textures);
         let desc = self.shader_desc(full, "mainFragment", textures);
         let geometry = self.geometry(pipelines)?;
         let device = self.device.clone();

@@ -15,6 +15,7 @@ pub(crate) mod device;
 pub(crate) mod filters;
 #[cfg(feature = "text")]
 pub(crate) mod glyph_pages;
+pub(crate) mod meshes;
 pub(crate) mod mipmaps;
 pub(crate) mod pipeline;
 pub(crate) mod readback;
@@ -25,3 +26,4 @@ pub(crate) mod target_desc;
 pub(crate) mod texture_system;
 pub(crate) mod timer;
 pub(crate) mod upload;
+pub(crate) mod wgsl;

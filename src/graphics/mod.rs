@@ -11,6 +11,7 @@
 pub(crate) mod cache;
 mod context;
 pub(crate) mod flatten;
+pub(crate) mod mesh;
 pub(crate) mod path;
 pub(crate) mod tessellate;
 

@@ -11,6 +11,7 @@
 mod assets;
 mod embed;
 mod filters;
+mod meshes;
 mod options;
 mod resources;
 

@@ -23,7 +23,6 @@ pub(crate) mod cull;
 pub(crate) mod events;
 pub(crate) mod hit;
 pub(crate) mod interact;
-pub(crate) mod mesh;
 pub(crate) mod node;
 pub(crate) mod pointer;
 pub(crate) mod sprite;

@@ -350,6 +350,12 @@ impl Node {
         ))))
     }
 
+    /// A mesh node of a [`Mesh`](crate::Mesh) (one with a custom shader:
+    /// [`Mesh::with_shader`](crate::Mesh::with_shader)).
+    pub fn mesh_of(mesh: crate::Mesh) -> Node {
+        Node::of(NodeKind::Mesh(Box::new(mesh)))
+    }
+
     /// A node drawing the shapes of `context` (pass an `Arc` to share one context between nodes).
     pub fn graphics(context: impl Into<Arc<GraphicsContext>>) -> Node {
         Node::of(NodeKind::Graphics(context.into()))

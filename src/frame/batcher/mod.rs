@@ -98,6 +98,9 @@ pub struct Batcher {
     pub vertices: TrackedVec<Vertex>,
     /// The index stream (`u32`: quad corners with the quad bit set, absolute mesh-vertex indices without).
     pub indices: TrackedVec<u32>,
+    /// Points bounding what is drawn outside the streams (custom-shader meshes), in clip space, with the
+    /// transform index their elements would carry: filter segments measure them with their elements.
+    pub extra_points: Vec<([f32; 2], u32)>,
     batches: Vec<Batch>,
     max_textures: usize,
     current: Batch,
@@ -174,6 +177,7 @@ impl Batcher {
             quads: TrackedVec::default(),
             vertices: TrackedVec::default(),
             indices: TrackedVec::default(),
+            extra_points: Vec::new(),
             batches: Vec::new(),
             max_textures: max_textures.clamp(1, MAX_BATCH_TEXTURES),
             current: Self::empty_batch(0, PassState::default()),
@@ -224,6 +228,8 @@ impl Batcher {
 
     /// Marks, in [`Batch::marker`], the final pass of filter group draw `tag` (as against an advanced blend draw).
     pub const MARKER_FINAL: u32 = 1 << 31;
+    /// In [`Batch::marker`]: a custom-shader mesh draws here (the rest of the bits: its tag).
+    pub const MARKER_MESH: u32 = 1 << 30;
 
     /// Takes quads out of their batches and puts a marker where each stood (`(quad, marker)`, sorted by quad):
     /// a filtered node drawn straight into its pass by its last filter pass instead of through its quad. Called
@@ -282,6 +288,11 @@ impl Batcher {
         m.marker = tag + 1;
         self.batches.push(m);
         self.start_batch();
+    }
+
+    /// Ends the current batch and adds a marker where custom-shader mesh draw `tag` happens.
+    pub fn push_mesh_marker(&mut self, tag: u32) {
+        self.push_marker((Self::MARKER_MESH | tag) - 1);
     }
 
     /// Draws the following elements in pass `target` (see [`Batch::target`]), breaking the batch if it differs.
@@ -437,6 +448,7 @@ impl Batcher {
         self.quads.rewind();
         self.vertices.rewind();
         self.indices.rewind();
+        self.extra_points.clear();
         self.transforms.rewind();
         self.transforms.push_slice(&[GroupTransform::default()]);
         self.frame += 1;

@@ -288,6 +288,7 @@ impl Collector {
         self.bounds.begin();
         self.groups.begin();
         self.filters.begin();
+        self.caches.custom_meshes.begin();
         self.masks.reset();
         self.ahead.reset();
         self.mask_counters = MaskCounters::default();

@@ -131,6 +131,8 @@ pub struct Caches {
     /// The texture of each glyph-atlas page (reserved ahead of the walk).
     #[cfg(feature = "text")]
     pub(crate) pages: crate::gpu::glyph_pages::GlyphPages,
+    /// This walk's custom-shader meshes.
+    pub(crate) custom_meshes: crate::gpu::meshes::CustomMeshes,
 }
 
 pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
@@ -355,6 +357,73 @@ fn texture_usable<F: Fn(TextureId) -> bool>(
     true
 }
 
+/// A mesh with a custom shader: checked against its shader, then a marker where it draws and its draw for the
+/// frame (drawn on its own, in order).
+fn custom_mesh<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    caches: &mut Caches,
+    id: NodeId,
+    m: &crate::Mesh,
+    sh: &crate::MeshShading,
+    inh: &Inherited,
+    (lo, hi): (Vec2, Vec2),
+) -> Option<()> {
+    let cm = &mut caches.custom_meshes;
+    let why = if sh.shader.owner != cm.owner {
+        Some("its mesh shader belongs to another renderer")
+    } else if sh.uniforms.len() != sh.shader.uniform_size as usize {
+        Some("its mesh shader's uniform bytes are not the size of the shader's uniform struct")
+    } else if sh.textures.len() != sh.shader.textures as usize {
+        Some("its mesh shader is given another number of textures than it declares")
+    } else if !m.geometry.has_layout(&sh.shader.layout) {
+        Some("its geometry has another vertex layout than its mesh shader was made for")
+    } else if sh.textures.iter().any(|t| !(cx.is_live)(t.id())) {
+        Some("a texture of its mesh shader was destroyed")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        skip(cx.stats, cx.skips, id, why);
+        return None;
+    }
+    let matrix = inh.matrix;
+    let x = cx.batcher.xform();
+    for c in [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)] {
+        let p = matrix.transform_point2(c);
+        cx.batcher.extra_points.push((p.into(), x));
+        if cx.track {
+            cx.acc.add_point(p);
+        }
+    }
+    let start = cm.arena.len();
+    cm.arena.extend_from_slice(&sh.uniforms);
+    let mut textures = [None; crate::filter::passes::MAX_CUSTOM_TEXTURES];
+    for (slot, t) in textures.iter_mut().zip(&sh.textures) {
+        *slot = Some(t.id());
+    }
+    let [u0, v0, u1, v1] = m.texture.uvs();
+    let c = inh.color;
+    let tag = cm.draws.len() as u32;
+    cm.draws.push(crate::gpu::meshes::MeshDraw {
+        geometry: m.geometry.clone(),
+        shader: sh.shader.index,
+        texture: m.texture.id(),
+        frame: [u0, v0, u1 - u0, v1 - v0],
+        textures,
+        uniforms: start..cm.arena.len(),
+        transform: inh.matrix,
+        color: [c.r * c.a, c.g * c.a, c.b * c.a, c.a],
+        blend: inh.blend,
+        xform: cx.batcher.xform(),
+    });
+    cx.batcher.push_mesh_marker(tag);
+    // Drawn from this walk's list: a kept walk or a kept render-group recording would lose it.
+    cx.volatile = true;
+    cx.incomplete = true;
+    cx.stats.meshes += 1;
+    Some(())
+}
+
 /// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
 /// drawn. In `mask` mode only the shape is drawn: colour, alpha and blend mode are ignored.
 #[inline(always)]
@@ -562,6 +631,10 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             };
             if !texture_usable(cx, id, m.texture.id()) {
                 return None;
+            }
+            if let (Some(sh), false) = (&m.shader, mask) {
+                custom_mesh(cx, caches, id, m, sh, &inh, (lo, hi))?;
+                return Some((inh, slot.child_count() != 0));
             }
             if cx.track {
                 let size = hi - lo;

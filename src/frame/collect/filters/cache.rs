@@ -169,6 +169,11 @@ impl FilterWalk {
                 local.add_point(inv.transform_point2(v.position.into()));
             }
         }
+        for (p, x) in &cx.batcher.extra_points[open.points..] {
+            if *x == k {
+                local.add_point(inv.transform_point2((*p).into()));
+            }
+        }
         let key = open.node.slot() as u32;
         let drop = |cx: &mut Ctx<'_, F>| {
             let g = crate::frame::elements::GroupTransform::new(Affine2::ZERO, 0);

@@ -155,6 +155,7 @@ pub(super) struct Open {
     prev_pad: Vec2,
     quads: usize,
     vertices: usize,
+    points: usize,
     /// Node space to clip space (for the filter area).
     matrix: Affine2,
     settings: ChainSettings,
@@ -629,6 +630,7 @@ impl FilterWalk {
             prev_pad,
             quads: cx.batcher.quads.len(),
             vertices: cx.batcher.vertices.len(),
+            points: cx.batcher.extra_points.len(),
             matrix,
             settings,
             cache: None,
@@ -675,6 +677,11 @@ impl FilterWalk {
                 for v in &cx.batcher.vertices.as_slice()[open.vertices..] {
                     if v.texture >> TRANSFORM_SHIFT == k {
                         clip.add_point(v.position.into());
+                    }
+                }
+                for (p, x) in &cx.batcher.extra_points[open.points..] {
+                    if *x == k {
+                        clip.add_point((*p).into());
                     }
                 }
             }

@@ -36,6 +36,49 @@ pub struct MeshGeometry {
     list: Vec<u32>,
     /// The positions' bounds, `None` when some position is not finite (the mesh is then not drawn).
     bounds: Option<(Vec2, Vec2)>,
+    /// Further vertex attributes for custom shaders, by shader location.
+    attributes: Vec<MeshAttribute>,
+    /// Changes with every change to the vertices or indices (custom-shader meshes upload their buffers again).
+    version: u64,
+}
+
+/// A vertex attribute beside the position (`@location(0)`, `vec2<f32>`) and texture coordinate (`@location(1)`,
+/// `vec2<f32>`), for custom shaders: one value of `format` a vertex, at `location` (2 to 15).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshAttribute {
+    /// The shader location.
+    pub location: u32,
+    /// The format of each value.
+    pub format: wgpu::VertexFormat,
+    /// The values, one a vertex, tightly packed.
+    pub data: Vec<u8>,
+}
+
+/// The vertex layout of a geometry: each attribute's location and format (position and texture coordinate
+/// first). Custom mesh shaders are made for one ([`MeshGeometry::layout`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MeshLayout {
+    pub(crate) attributes: Vec<(u32, wgpu::VertexFormat)>,
+}
+
+impl MeshLayout {
+    /// The attributes: (shader location, format), position and texture coordinate first.
+    pub fn attributes(&self) -> &[(u32, wgpu::VertexFormat)] {
+        &self.attributes
+    }
+
+    /// Bytes a vertex takes, interleaved, each attribute aligned to 4 bytes.
+    pub(crate) fn stride(&self) -> u64 {
+        self.attributes
+            .iter()
+            .map(|(_, f)| f.size().next_multiple_of(4))
+            .sum()
+    }
+}
+
+fn next_version() -> u64 {
+    static VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 fn invalid(why: impl Into<String>) -> Error {
@@ -116,9 +159,90 @@ impl MeshGeometry {
             topology,
             list: Vec::new(),
             bounds,
+            attributes: Vec::new(),
+            version: next_version(),
         };
         g.make_list();
         Ok(g)
+    }
+
+    /// Adds a vertex attribute for custom shaders (see [`MeshAttribute`]): `data` holds one value of `format`
+    /// for each vertex. Errors: a location outside 2..=15 or already used, data of another length.
+    pub fn with_attribute(
+        mut self,
+        location: u32,
+        format: wgpu::VertexFormat,
+        data: Vec<u8>,
+    ) -> Result<MeshGeometry> {
+        if !(2..=15).contains(&location) || self.attributes.iter().any(|a| a.location == location) {
+            return Err(invalid(format!(
+                "attribute location {location} (2 to 15, each once; 0 and 1 are the position and texture coordinate)"
+            )));
+        }
+        let want = format.size() as usize * self.positions.len();
+        if data.len() != want {
+            return Err(invalid(format!(
+                "attribute {location}: {} bytes for {} vertices of {format:?} ({want} expected)",
+                data.len(),
+                self.positions.len()
+            )));
+        }
+        self.attributes.push(MeshAttribute {
+            location,
+            format,
+            data,
+        });
+        self.attributes.sort_by_key(|a| a.location);
+        self.version = next_version();
+        Ok(self)
+    }
+
+    /// The further attributes, by location.
+    pub fn attributes(&self) -> &[MeshAttribute] {
+        &self.attributes
+    }
+
+    /// The vertex layout custom shaders for this geometry are made for.
+    pub fn layout(&self) -> MeshLayout {
+        let mut attributes = vec![
+            (0, wgpu::VertexFormat::Float32x2),
+            (1, wgpu::VertexFormat::Float32x2),
+        ];
+        attributes.extend(self.attributes.iter().map(|a| (a.location, a.format)));
+        MeshLayout { attributes }
+    }
+
+    /// Whether [`MeshGeometry::layout`] is `layout` (without building it).
+    pub(crate) fn has_layout(&self, layout: &MeshLayout) -> bool {
+        let a = &layout.attributes;
+        a.len() == self.attributes.len() + 2
+            && a[0] == (0, wgpu::VertexFormat::Float32x2)
+            && a[1] == (1, wgpu::VertexFormat::Float32x2)
+            && a[2..]
+                .iter()
+                .zip(&self.attributes)
+                .all(|(l, m)| *l == (m.location, m.format))
+    }
+
+    /// A number that changes whenever the vertices or indices change.
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The vertices interleaved in [`MeshGeometry::layout`]'s order (each attribute padded to 4 bytes).
+    pub(crate) fn interleaved(&self) -> Vec<u8> {
+        let stride = self.layout().stride() as usize;
+        let mut out = Vec::with_capacity(stride * self.positions.len());
+        for i in 0..self.positions.len() {
+            out.extend_from_slice(bytemuck::bytes_of(&self.positions[i]));
+            out.extend_from_slice(bytemuck::bytes_of(&self.uvs[i]));
+            for a in &self.attributes {
+                let n = a.format.size() as usize;
+                out.extend_from_slice(&a.data[i * n..(i + 1) * n]);
+                out.resize(out.len().next_multiple_of(4), 0);
+            }
+        }
+        out
     }
 
     fn make_list(&mut self) {
@@ -173,6 +297,7 @@ impl MeshGeometry {
     pub fn update_positions(&mut self, f: impl FnOnce(&mut [Vec2])) {
         f(&mut self.positions);
         self.bounds = bounds_of(&self.positions);
+        self.version = next_version();
     }
 
     /// Changes the texture coordinates in place; one that is not finite becomes 0.
@@ -183,6 +308,7 @@ impl MeshGeometry {
                 *u = Vec2::ZERO;
             }
         }
+        self.version = next_version();
     }
 
     /// Whether the local point `p` lies in one of the triangles.
@@ -222,6 +348,7 @@ impl MeshGeometry {
             *p = h.apply(*u);
         }
         self.bounds = bounds_of(&self.positions);
+        self.version = next_version();
         Ok(())
     }
 
@@ -280,6 +407,8 @@ impl MeshGeometry {
             topology: MeshTopology::TriangleList,
             list: Vec::new(),
             bounds: Some((Vec2::ZERO, Vec2::ZERO)),
+            attributes: Vec::new(),
+            version: next_version(),
         };
         g.set_rope(points, width, texture_scale)?;
         Ok(g)
@@ -295,6 +424,8 @@ impl MeshGeometry {
             return Err(invalid("a rope point is not a finite number"));
         }
         let n = points.len();
+        self.version = next_version();
+        self.attributes.clear();
         if n < 2 {
             self.positions.clear();
             self.uvs.clear();
@@ -428,6 +559,49 @@ pub struct Mesh {
     pub geometry: Arc<MeshGeometry>,
     /// The texture (or sheet frame) the texture coordinates span.
     pub texture: Texture,
+    /// A custom shader with its uniforms and textures (`None`: the default shader, batched with sprites).
+    pub shader: Option<MeshShading>,
+}
+
+/// A custom mesh shader made by [`Renderer::create_mesh_shader`](crate::Renderer::create_mesh_shader): a handle
+/// to the checked, cached WGSL of one renderer, made for one vertex layout. One from another renderer, or used
+/// on a geometry of another layout, is skipped and counted.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MeshShader {
+    pub(crate) index: u32,
+    pub(crate) owner: u32,
+    pub(crate) uniform_size: u32,
+    pub(crate) textures: u8,
+    pub(crate) layout: MeshLayout,
+}
+
+impl MeshShader {
+    /// Bytes the shader's `@group(1) @binding(0)` uniform struct holds (0 without one).
+    pub fn uniform_size(&self) -> usize {
+        self.uniform_size as usize
+    }
+
+    /// How many textures the shader declares in group 1 (beside the mesh's own texture).
+    pub fn texture_count(&self) -> usize {
+        self.textures as usize
+    }
+
+    /// The vertex layout it was made for.
+    pub fn layout(&self) -> &MeshLayout {
+        &self.layout
+    }
+}
+
+/// A custom shader on a mesh: the shader, its uniform bytes (the shader's uniform struct, as laid out in WGSL;
+/// change them every frame: nothing is created) and its textures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshShading {
+    /// The shader.
+    pub shader: MeshShader,
+    /// Its uniform struct's bytes ([`MeshShader::uniform_size`] of them).
+    pub uniforms: Vec<u8>,
+    /// Its textures ([`MeshShader::texture_count`] of them), at `@group(1) @binding(1 + 2k)`.
+    pub textures: Vec<Texture>,
 }
 
 impl Mesh {
@@ -436,7 +610,23 @@ impl Mesh {
         Mesh {
             geometry: geometry.into(),
             texture,
+            shader: None,
         }
+    }
+
+    /// With a custom shader, its uniform bytes and textures (PixiJS's `Mesh({ geometry, shader })`).
+    pub fn with_shader(
+        mut self,
+        shader: MeshShader,
+        uniforms: &[u8],
+        textures: &[Texture],
+    ) -> Mesh {
+        self.shader = Some(MeshShading {
+            shader,
+            uniforms: uniforms.to_vec(),
+            textures: textures.to_vec(),
+        });
+        self
     }
 
     /// The geometry for changing (copied first if another node shares it).

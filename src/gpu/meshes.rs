@@ -1,0 +1,657 @@
+//! Custom mesh shaders: checked with naga against the geometry layout they are made for, registered with the
+//! PipelineSystem (the module cached by source, the vertex layout registered as a geometry layout: both ids in
+//! the graphics key), each mesh's vertices and indices kept in buffers of their own (uploaded again when the
+//! geometry changes), and a uniform ring for the prelude's globals and the shaders' uniforms, bound at dynamic
+//! offsets (uniforms change every frame creating nothing).
+
+use crate::base::stats::FrameStats;
+use crate::filter::passes::MAX_CUSTOM_TEXTURES;
+use crate::gpu::buffer::BufferBinding;
+use crate::gpu::pipeline::{
+    GeometryLayout, GeometryLayoutId, GraphicsState, PipelineId, PipelineSystem, ShaderDesc,
+    ShaderId, StateFlags, Topology,
+};
+use crate::gpu::release::Retired;
+use crate::gpu::texture_system::{BindGroupId, TextureSystem};
+use crate::gpu::wgsl::{sampler_entry, texture_entry, uniform_entry};
+use crate::graphics::mesh::{MeshGeometry, MeshLayout, MeshShader};
+use crate::{BlendMode, Error, Result, TextureId};
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+
+const PRELUDE: &str = include_str!("../../shaders/mesh_prelude.wgsl");
+
+/// Bytes of the prelude's globals (`MeshGlobals`: a mat3x3 as three vec4 columns, then three vec4).
+const GLOBALS_BYTES: u64 = 96;
+
+/// Frames a geometry's buffers or a bind group are kept unused.
+const MAX_IDLE_FRAMES: u64 = 120;
+
+/// Bind-group and buffer ids of this system, apart from the texture system's and the streams' (the Encoder
+/// compares ids).
+const ID_BASE: u32 = 0x4000_0000;
+
+/// The prelude's globals of one draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub(crate) struct MeshGlobals {
+    pub transform: [[f32; 4]; 3],
+    pub color: [f32; 4],
+    pub resolution: [f32; 4],
+    pub frame: [f32; 4],
+}
+
+/// A custom mesh draw the walk found: what prepare needs, CPU only.
+#[derive(Clone, Debug)]
+pub(crate) struct MeshDraw {
+    pub geometry: Arc<MeshGeometry>,
+    pub shader: u32,
+    pub texture: TextureId,
+    /// The texture's frame: top-left and size in 0..1.
+    pub frame: [f32; 4],
+    pub textures: [Option<TextureId>; MAX_CUSTOM_TEXTURES],
+    /// Its uniform bytes in the walk's mesh arena.
+    pub uniforms: std::ops::Range<usize>,
+    /// Node space to clip space, and the colour (premultiplied).
+    pub transform: glam::Affine2,
+    pub color: [f32; 4],
+    pub blend: BlendMode,
+    /// The batcher transform its space goes through (render groups, filter segments), 0 for none.
+    pub xform: u32,
+}
+
+/// The custom-shader meshes of a walk: their draws and uniform bytes.
+#[derive(Debug, Default)]
+pub(crate) struct CustomMeshes {
+    pub draws: Vec<MeshDraw>,
+    pub arena: Vec<u8>,
+    /// The tag of the shaders this renderer made.
+    pub owner: u32,
+}
+
+impl CustomMeshes {
+    /// Forgets the last walk's draws.
+    pub fn begin(&mut self) {
+        self.draws.clear();
+        self.arena.clear();
+    }
+}
+
+/// What recording a prepared draw binds (see [`MeshSystem::binding`]).
+pub(crate) struct MeshBinding<'a> {
+    pub groups: [(BindGroupId, &'a wgpu::BindGroup, u32); 2],
+    pub vertices: &'a wgpu::Buffer,
+    pub indices: (BufferBinding, &'a wgpu::Buffer),
+    pub count: u32,
+}
+
+/// What recording one draw binds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PreparedMesh {
+    groups: [(BindGroupId, u32); 2],
+    geometry: usize,
+}
+
+#[derive(Debug)]
+struct Custom {
+    shader: ShaderId,
+    geometry: GeometryLayoutId,
+    uniform_bytes: u32,
+    textures: u8,
+}
+
+#[derive(Debug)]
+struct GpuGeometry {
+    source: Weak<MeshGeometry>,
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+    version: u64,
+    id: u32,
+    used: u64,
+}
+
+/// A bind group with its id and the frame that last used it.
+type CachedGroup = (BindGroupId, wgpu::BindGroup, u64);
+
+/// Custom mesh shaders and their per-draw resources.
+#[derive(Debug)]
+pub(crate) struct MeshSystem {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    layout0: wgpu::BindGroupLayout,
+    layout1: Vec<wgpu::BindGroupLayout>,
+    customs: Vec<Custom>,
+    owner: u32,
+    geometries: HashMap<usize, GpuGeometry>,
+    ring: Option<wgpu::Buffer>,
+    ring_capacity: u64,
+    staging: Vec<u8>,
+    align: u64,
+    group0: HashMap<TextureId, CachedGroup>,
+    group1: HashMap<(u32, [Option<TextureId>; MAX_CUSTOM_TEXTURES]), CachedGroup>,
+    next_id: u32,
+    frame: u64,
+    /// This frame's draws, by tag.
+    pub prepared: Vec<Option<PreparedMesh>>,
+    retired: Vec<Retired>,
+}
+
+/// Whether a WGSL vertex input of type `ty` reads a vertex attribute of `format`.
+fn matches_format(ty: &naga::TypeInner, format: wgpu::VertexFormat) -> bool {
+    let name = format!("{format:?}");
+    let kind = if name.starts_with("Uint") {
+        naga::ScalarKind::Uint
+    } else if name.starts_with("Sint") {
+        naga::ScalarKind::Sint
+    } else {
+        naga::ScalarKind::Float
+    };
+    let n = if name.ends_with("x4") {
+        4
+    } else if name.ends_with("x3") {
+        3
+    } else if name.ends_with("x2") {
+        2
+    } else {
+        1
+    };
+    match ty {
+        naga::TypeInner::Scalar(s) => n == 1 && s.kind == kind,
+        naga::TypeInner::Vector { size, scalar } => *size as u32 == n && scalar.kind == kind,
+        _ => false,
+    }
+}
+
+impl MeshSystem {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> MeshSystem {
+        static NEXT_OWNER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let owner = NEXT_OWNER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let layout0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage2d mesh globals"),
+            entries: &[uniform_entry(0), texture_entry(1), sampler_entry(2)],
+        });
+        let layout1 = (0..=MAX_CUSTOM_TEXTURES as u32)
+            .map(|n| {
+                let mut entries = vec![uniform_entry(0)];
+                for k in 0..n {
+                    entries.push(texture_entry(1 + 2 * k));
+                    entries.push(sampler_entry(2 + 2 * k));
+                }
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("stage2d mesh resources"),
+                    entries: &entries,
+                })
+            })
+            .collect();
+        let align = device.limits().min_uniform_buffer_offset_alignment.max(16) as u64;
+        MeshSystem {
+            device: device.clone(),
+            queue: queue.clone(),
+            layout0,
+            layout1,
+            customs: Vec::new(),
+            owner,
+            geometries: HashMap::new(),
+            ring: None,
+            ring_capacity: 0,
+            staging: Vec::new(),
+            align,
+            group0: HashMap::new(),
+            group1: HashMap::new(),
+            next_id: ID_BASE,
+            frame: 0,
+            prepared: Vec::new(),
+            retired: Vec::new(),
+        }
+    }
+
+    /// The tag on the shaders made here.
+    pub fn owner(&self) -> u32 {
+        self.owner
+    }
+
+    /// Checks `source` against the prelude and `layout`, registers it and its vertex layout with the
+    /// PipelineSystem.
+    pub fn create_shader(
+        &mut self,
+        pipelines: &mut PipelineSystem,
+        source: &str,
+        layout: &MeshLayout,
+    ) -> Result<MeshShader> {
+        let full = format!("{PRELUDE}\n{source}");
+        let error = |line, message| Error::MeshShader { line, message };
+        let checked = crate::gpu::wgsl::check_user_wgsl(
+            &full,
+            source,
+            &[
+                ("mainVertex", naga::ShaderStage::Vertex),
+                ("mainFragment", naga::ShaderStage::Fragment),
+            ],
+            "no `@vertex fn mainVertex` and `@fragment fn mainFragment`",
+            "the prelude binds group 0 (0..=2), a mesh shader binds",
+        )
+        .map_err(|(line, message)| error(line, message))?;
+        // The vertex inputs: each location the geometry has, with a type its format fills.
+        let module = &checked.module;
+        let entry = module
+            .entry_points
+            .iter()
+            .find(|e| e.name == "mainVertex")
+            .expect("checked");
+        let mut inputs = Vec::new();
+        for arg in &entry.function.arguments {
+            match (&arg.binding, &module.types[arg.ty].inner) {
+                (Some(naga::Binding::Location { location, .. }), ty) => {
+                    inputs.push((*location, ty.clone()))
+                }
+                (None, naga::TypeInner::Struct { members, .. }) => {
+                    for m in members {
+                        if let Some(naga::Binding::Location { location, .. }) = m.binding {
+                            inputs.push((location, module.types[m.ty].inner.clone()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (location, ty) in &inputs {
+            let Some(&(_, format)) = layout.attributes.iter().find(|(l, _)| l == location) else {
+                return Err(error(
+                    None,
+                    format!(
+                        "mainVertex reads @location({location}), which the geometry does not have (it has {:?})",
+                        layout.attributes
+                    ),
+                ));
+            };
+            if !matches_format(ty, format) {
+                return Err(error(
+                    None,
+                    format!("mainVertex reads @location({location}) as another type than the geometry's {format:?}"),
+                ));
+            }
+        }
+        let mut offset = 0;
+        let attributes = layout
+            .attributes
+            .iter()
+            .map(|&(location, format)| {
+                let a = wgpu::VertexAttribute {
+                    format,
+                    offset,
+                    shader_location: location,
+                };
+                offset += format.size().next_multiple_of(4);
+                a
+            })
+            .collect();
+        let geometry = pipelines.register_geometry(GeometryLayout {
+            stride: layout.stride(),
+            attributes,
+        })?;
+        let desc = ShaderDesc {
+            label: "stage2d mesh",
+            source: full,
+            vertex_entry: "mainVertex",
+            fragment_entry: "mainFragment",
+            bind_group_layouts: vec![
+                self.layout0.clone(),
+                self.layout1[checked.textures as usize].clone(),
+            ],
+        };
+        let device = self.device.clone();
+        let shader = crate::gpu::device::checked(&device, "creating a mesh shader", || {
+            pipelines.register_shader(desc)
+        })?;
+        self.customs.push(Custom {
+            shader,
+            geometry,
+            uniform_bytes: checked.uniform_bytes,
+            textures: checked.textures,
+        });
+        Ok(MeshShader {
+            index: self.customs.len() as u32 - 1,
+            owner: self.owner,
+            uniform_size: checked.uniform_bytes,
+            textures: checked.textures,
+            layout: layout.clone(),
+        })
+    }
+
+    /// Starts a frame's draws.
+    pub fn begin_frame(&mut self, draws: usize) {
+        self.frame += 1;
+        self.staging.clear();
+        self.prepared.clear();
+        self.prepared.resize(draws, None);
+    }
+
+    fn next_id(&mut self) -> u32 {
+        self.next_id = self.next_id.wrapping_add(1).max(ID_BASE);
+        self.next_id
+    }
+
+    fn push_uniforms(&mut self, bytes: &[u8], binding: u64) -> u32 {
+        let at = self.staging.len() as u32;
+        self.staging.extend_from_slice(bytes);
+        let end = (at as u64 + binding).next_multiple_of(self.align) as usize;
+        self.staging.resize(end, 0);
+        at
+    }
+
+    /// Binding size of a shader's uniform block (at least 16 bytes: a shader without uniforms binds 16).
+    fn uniform_binding(&self, shader: u32) -> u64 {
+        (self.customs[shader as usize].uniform_bytes as u64)
+            .max(16)
+            .next_multiple_of(16)
+    }
+
+    /// The pipeline of `draw` under the target state the caller set.
+    pub fn pipeline(&self, pipelines: &mut PipelineSystem, draw: &MeshDraw) -> Result<PipelineId> {
+        let c = self
+            .customs
+            .get(draw.shader as usize)
+            .ok_or_else(|| Error::InvalidMesh("a mesh shader of another renderer".into()))?;
+        pipelines.get_pipeline(GraphicsState {
+            geometry: c.geometry,
+            shader: c.shader,
+            flags: StateFlags::default(),
+            blend: draw.blend,
+            topology: Topology::TriangleList,
+        })
+    }
+
+    /// Prepares draw `tag`: its geometry's buffers (made or written again when it changed) and its uniforms,
+    /// its transform taken through `group` (the batcher transform its elements would carry). The bind groups
+    /// are made in [`MeshSystem::upload`], once the ring's size is known.
+    pub fn prepare(
+        &mut self,
+        tag: usize,
+        draw: &MeshDraw,
+        arena: &[u8],
+        group: glam::Affine2,
+        target: (u32, u32),
+        stats: &mut FrameStats,
+    ) {
+        if draw.shader as usize >= self.customs.len() {
+            return;
+        }
+        let key = Arc::as_ptr(&draw.geometry) as usize;
+        let g = &*draw.geometry;
+        let fresh = self
+            .geometries
+            .get(&key)
+            .is_some_and(|e| e.version == g.version() && e.source.strong_count() > 0);
+        if !fresh {
+            let vertices = g.interleaved();
+            let indices = g.triangles();
+            let id = self.next_id();
+            let make = |label, bytes: &[u8], usage| {
+                let b = self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: (bytes.len() as u64).max(16).next_multiple_of(4),
+                    usage: usage | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                self.queue.write_buffer(&b, 0, bytes);
+                b
+            };
+            let vb = make(
+                "stage2d mesh vertices",
+                &vertices,
+                wgpu::BufferUsages::VERTEX,
+            );
+            let ib = make(
+                "stage2d mesh indices",
+                bytemuck::cast_slice(indices),
+                wgpu::BufferUsages::INDEX,
+            );
+            stats.buffers_created += 2;
+            stats.bytes_uploaded += (vertices.len() + indices.len() * 4) as u64;
+            let old = self.geometries.insert(
+                key,
+                GpuGeometry {
+                    source: Arc::downgrade(&draw.geometry),
+                    vertices: vb,
+                    indices: ib,
+                    index_count: indices.len() as u32,
+                    version: g.version(),
+                    id,
+                    used: self.frame,
+                },
+            );
+            if let Some(old) = old {
+                self.retired.push(Retired::Buffer(old.vertices));
+                self.retired.push(Retired::Buffer(old.indices));
+            }
+        }
+        if let Some(e) = self.geometries.get_mut(&key) {
+            e.used = self.frame;
+        }
+        let m = group * draw.transform;
+        let globals = MeshGlobals {
+            transform: [
+                [m.matrix2.x_axis.x, m.matrix2.x_axis.y, 0.0, 0.0],
+                [m.matrix2.y_axis.x, m.matrix2.y_axis.y, 0.0, 0.0],
+                [m.translation.x, m.translation.y, 1.0, 0.0],
+            ],
+            color: draw.color,
+            resolution: [
+                target.0 as f32,
+                target.1 as f32,
+                1.0 / target.0.max(1) as f32,
+                1.0 / target.1.max(1) as f32,
+            ],
+            frame: draw.frame,
+        };
+        let g0 = self.push_uniforms(bytemuck::bytes_of(&globals), GLOBALS_BYTES);
+        let binding = self.uniform_binding(draw.shader);
+        let g1 = self.push_uniforms(&arena[draw.uniforms.clone()], binding);
+        stats.uniform_bytes += GLOBALS_BYTES + binding;
+        self.prepared[tag] = Some(PreparedMesh {
+            groups: [(BindGroupId(0), g0), (BindGroupId(0), g1)],
+            geometry: key,
+        });
+    }
+
+    /// Writes the frame's uniforms (growing the ring when they do not fit) and finds or makes each draw's bind
+    /// groups.
+    pub fn upload(
+        &mut self,
+        textures: &TextureSystem,
+        draws: &[MeshDraw],
+        stats: &mut FrameStats,
+    ) -> Result<()> {
+        if self.staging.is_empty() {
+            return Ok(());
+        }
+        let need =
+            self.staging.len() as u64 + crate::filter::passes::MAX_CUSTOM_UNIFORM_BYTES as u64;
+        if self.ring.is_none() || need > self.ring_capacity {
+            let capacity = need.next_power_of_two().max(16 * 1024);
+            if let Some(old) = self.ring.take() {
+                self.retired.push(Retired::Buffer(old));
+            }
+            self.ring = Some(self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("stage2d mesh uniforms"),
+                size: capacity,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+            stats.buffers_created += 1;
+            self.ring_capacity = capacity;
+            let groups = self.group0.drain().map(|(_, e)| e.1);
+            let groups = groups.chain(self.group1.drain().map(|(_, e)| e.1));
+            self.retired.extend(groups.map(Retired::BindGroup));
+        }
+        let ring = self.ring.clone().expect("made above");
+        self.queue.write_buffer(&ring, 0, &self.staging);
+        stats.bytes_uploaded += self.staging.len() as u64;
+        for (tag, d) in draws.iter().enumerate() {
+            if self.prepared[tag].is_some() {
+                if let Err(e) = self.bind(&ring, textures, tag, d, stats) {
+                    log::warn!("a custom-shader mesh was not drawn: {e}");
+                    stats.nodes_skipped += 1;
+                    self.prepared[tag] = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Finds or makes draw `tag`'s bind groups.
+    fn bind(
+        &mut self,
+        ring: &wgpu::Buffer,
+        textures: &TextureSystem,
+        tag: usize,
+        d: &MeshDraw,
+        stats: &mut FrameStats,
+    ) -> Result<()> {
+        {
+            let Some(mut p) = self.prepared[tag] else {
+                return Ok(());
+            };
+            let view = |t: TextureId| textures.view_and_sampler(t).ok_or(Error::StaleTexture(t));
+            // Group 0: the globals and the mesh's texture.
+            let id0 = match self.group0.get_mut(&d.texture) {
+                Some(e) => {
+                    e.2 = self.frame;
+                    e.0
+                }
+                None => {
+                    let (v, s) = view(d.texture)?;
+                    let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("stage2d mesh globals"),
+                        layout: &self.layout0,
+                        entries: &[
+                            ring_entry(ring, 0, GLOBALS_BYTES),
+                            wgpu::BindGroupEntry {
+                                binding: 1,
+                                resource: wgpu::BindingResource::TextureView(v),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 2,
+                                resource: wgpu::BindingResource::Sampler(s),
+                            },
+                        ],
+                    });
+                    stats.bind_groups_created += 1;
+                    let id = BindGroupId(self.next_id());
+                    self.group0.insert(d.texture, (id, group, self.frame));
+                    id
+                }
+            };
+            let key1 = (d.shader, d.textures);
+            let id1 = match self.group1.get_mut(&key1) {
+                Some(e) => {
+                    e.2 = self.frame;
+                    e.0
+                }
+                None => {
+                    let binding = self.uniform_binding(d.shader);
+                    let n = self.customs[d.shader as usize].textures as usize;
+                    let mut entries = vec![ring_entry(ring, 0, binding)];
+                    let mut held = Vec::new();
+                    for (k, t) in d.textures[..n].iter().enumerate() {
+                        let t = t.ok_or_else(|| {
+                            Error::InvalidMesh("a mesh shader's texture is missing".into())
+                        })?;
+                        let (v, s) = view(t)?;
+                        held.push((k as u32, v.clone(), s.clone()));
+                    }
+                    for (k, v, s) in &held {
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: 1 + 2 * k,
+                            resource: wgpu::BindingResource::TextureView(v),
+                        });
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: 2 + 2 * k,
+                            resource: wgpu::BindingResource::Sampler(s),
+                        });
+                    }
+                    let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("stage2d mesh resources"),
+                        layout: &self.layout1[n],
+                        entries: &entries,
+                    });
+                    stats.bind_groups_created += 1;
+                    let id = BindGroupId(self.next_id());
+                    self.group1.insert(key1, (id, group, self.frame));
+                    id
+                }
+            };
+            p.groups[0].0 = id0;
+            p.groups[1].0 = id1;
+            self.prepared[tag] = Some(p);
+        }
+        Ok(())
+    }
+
+    /// What recording draw `tag` binds: its two bind groups with their offsets, its vertex and index buffers
+    /// (the index buffer's binding id for the Encoder) and its index count; `None` if it was not prepared.
+    pub fn binding(&self, tag: usize, draw: &MeshDraw) -> Option<MeshBinding<'_>> {
+        let p = self.prepared.get(tag).copied().flatten()?;
+        let g = self.geometries.get(&p.geometry)?;
+        let g0 = self.group0.get(&draw.texture)?;
+        let g1 = self.group1.get(&(draw.shader, draw.textures))?;
+        Some(MeshBinding {
+            groups: [(g0.0, &g0.1, p.groups[0].1), (g1.0, &g1.1, p.groups[1].1)],
+            vertices: &g.vertices,
+            indices: (
+                BufferBinding {
+                    buffer: g.id,
+                    generation: 0,
+                    offset: 0,
+                },
+                &g.indices,
+            ),
+            count: g.index_count,
+        })
+    }
+
+    /// Ends a frame: lets go of geometries, bind groups and buffers unused for a while.
+    pub fn end_frame(&mut self) {
+        let frame = self.frame;
+        let retired = &mut self.retired;
+        self.geometries.retain(|_, g| {
+            let keep = frame - g.used < MAX_IDLE_FRAMES && g.source.strong_count() > 0;
+            if !keep {
+                retired.push(Retired::Buffer(g.vertices.clone()));
+                retired.push(Retired::Buffer(g.indices.clone()));
+            }
+            keep
+        });
+        self.group0.retain(|_, e| {
+            let keep = frame - e.2 < MAX_IDLE_FRAMES;
+            if !keep {
+                retired.push(Retired::BindGroup(e.1.clone()));
+            }
+            keep
+        });
+        self.group1.retain(|_, e| {
+            let keep = frame - e.2 < MAX_IDLE_FRAMES;
+            if !keep {
+                retired.push(Retired::BindGroup(e.1.clone()));
+            }
+            keep
+        });
+    }
+
+    /// GPU objects let go of since the last call, for the release queue.
+    pub fn take_retired(&mut self) -> std::vec::Drain<'_, Retired> {
+        self.retired.drain(..)
+    }
+}
+
+fn ring_entry(ring: &wgpu::Buffer, binding: u32, size: u64) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry {
+        binding,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: ring,
+            offset: 0,
+            size: wgpu::BufferSize::new(size),
+        }),
+    }
+}
