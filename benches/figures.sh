@@ -22,6 +22,9 @@ run "$BIN/text" --headless --bench --frames 300
 # Filters: three scenes, one JSON line each (not through `run`, which keeps the last line only).
 echo "# $BIN/filters --headless --bench --frames 300" >&2
 "$BIN/filters" --headless --bench --frames 300 2>/dev/null
+# Meshes: four scenes, one JSON line each.
+echo "# $BIN/mesh --headless --bench --frames 300" >&2
+"$BIN/mesh" --headless --bench --frames 300 2>/dev/null
 # Warm starts: five cold runs (empty cache directory) and five warm runs, for the bunnymark and its masked scene.
 for scene in "" "--masks 8"; do
   dir=$(mktemp -d)

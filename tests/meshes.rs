@@ -681,3 +681,39 @@ fn pixijs_triangle() {
     let img = render_pixijs(&mut r, &scene);
     pixijs("triangle", &img, 100);
 }
+
+/// PixiJS's `mesh/custom-mesh` scene: a quadrilateral of its own positions and texture coordinates at the middle
+/// of the scene, with a custom shader sampling a picture through a wave (its `time` uniform 1).
+#[test]
+fn pixijs_custom_mesh() {
+    let mut r = renderer();
+    let bg = pixijs_texture(&mut r, "bg_scene_rotate.jpg");
+    let quad = MeshGeometry::new(
+        vec![v(-100.0, -100.0), v(100.0, -200.0), v(100.0, 100.0), v(-200.0, 100.0)],
+        vec![v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)],
+        vec![0, 1, 2, 0, 2, 3],
+        MeshTopology::TriangleList,
+    )
+    .unwrap();
+    let shader = r
+        .create_mesh_shader(
+            "struct WaveUniforms { time: f32 };
+             @group(1) @binding(0) var<uniform> waveUniforms: WaveUniforms;
+             struct VertexOutput { @builtin(position) position: vec4<f32>, @location(0) vUV: vec2<f32> };
+             @vertex fn mainVertex(@location(0) aPosition: vec2<f32>, @location(1) aUV: vec2<f32>) -> VertexOutput {
+                 return VertexOutput(toClip(aPosition), aUV);
+             }
+             @fragment fn mainFragment(@location(0) vUV: vec2<f32>) -> @location(0) vec4<f32> {
+                 return textureSample(uTexture, uSampler, vUV + sin((waveUniforms.time + vUV.x * 14.0)) * 0.1);
+             }",
+            &quad.layout(),
+        )
+        .unwrap();
+    let mut scene = Scene::new();
+    let mesh = stage2d::Mesh::new(quad, bg).with_shader(shader, &1.0f32.to_le_bytes(), &[]);
+    scene
+        .add(scene.root(), Node::mesh_of(mesh).at(64.0, 64.0))
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("custom-mesh", &img, 100);
+}
