@@ -689,7 +689,12 @@ fn pixijs_custom_mesh() {
     let mut r = renderer();
     let bg = pixijs_texture(&mut r, "bg_scene_rotate.jpg");
     let quad = MeshGeometry::new(
-        vec![v(-100.0, -100.0), v(100.0, -200.0), v(100.0, 100.0), v(-200.0, 100.0)],
+        vec![
+            v(-100.0, -100.0),
+            v(100.0, -200.0),
+            v(100.0, 100.0),
+            v(-200.0, 100.0),
+        ],
         vec![v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)],
         vec![0, 1, 2, 0, 2, 3],
         MeshTopology::TriangleList,
