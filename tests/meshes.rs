@@ -286,6 +286,7 @@ fn bad_meshes_are_errors_or_counted_skips() {
 /// PixiJS's `mesh/perspective-mesh` scene: a 750x750 picture on a 10x10 perspective plane with the corners
 /// (0, 30), (128, 0), (128, 128), (0, 98).
 #[test]
+#[cfg(feature = "jpeg")] // The picture is a JPEG.
 fn pixijs_perspective_mesh() {
     let mut r = renderer();
     let path = concat!(
@@ -685,6 +686,7 @@ fn pixijs_triangle() {
 /// PixiJS's `mesh/custom-mesh` scene: a quadrilateral of its own positions and texture coordinates at the middle
 /// of the scene, with a custom shader sampling a picture through a wave (its `time` uniform 1).
 #[test]
+#[cfg(feature = "jpeg")] // The picture is a JPEG.
 fn pixijs_custom_mesh() {
     let mut r = renderer();
     let bg = pixijs_texture(&mut r, "bg_scene_rotate.jpg");
@@ -721,4 +723,36 @@ fn pixijs_custom_mesh() {
         .unwrap();
     let img = render_pixijs(&mut r, &scene);
     pixijs("custom-mesh", &img, 100);
+}
+
+/// PixiJS's `mesh/fully-custom-mesh` scene: a quad whose positions are clip-space already, drawn by a shader that
+/// ignores the node's transform, in a tint from its uniforms (yellow): the whole target.
+#[test]
+fn pixijs_fully_custom_mesh() {
+    let mut r = renderer();
+    let quad = MeshGeometry::new(
+        vec![v(-1.0, -1.0), v(-1.0, 1.0), v(1.0, 1.0), v(1.0, -1.0)],
+        vec![Vec2::ZERO; 4],
+        vec![0, 1, 2, 0, 2, 3],
+        MeshTopology::TriangleList,
+    )
+    .unwrap();
+    let shader = r
+        .create_mesh_shader(
+            "struct MyUniforms { uTint: vec4<f32> };
+             @group(1) @binding(0) var<uniform> myUniforms: MyUniforms;
+             @vertex fn mainVertex(@location(0) aPosition: vec2<f32>) -> @builtin(position) vec4<f32> {
+                 return vec4<f32>(aPosition, 0.0, 1.0);
+             }
+             @fragment fn mainFragment() -> @location(0) vec4<f32> { return myUniforms.uTint; }",
+            &quad.layout(),
+        )
+        .unwrap();
+    let tint = bytemuck_bytes(&[1.0, 1.0, 0.0, 1.0]);
+    let mut scene = Scene::new();
+    let white = r.white_texture();
+    let mesh = stage2d::Mesh::new(quad, white).with_shader(shader, &tint, &[]);
+    scene.add(scene.root(), Node::mesh_of(mesh)).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("fully-custom-mesh", &img, 100);
 }
