@@ -39,12 +39,7 @@ struct QuadRest {
     texture: u32,
 };
 
-struct MeshVertex {
-    position: vec2<f32>,
-    uv: vec2<f32>,
-    color: u32,
-    texture: u32,
-};
+
 
 struct GroupTransform {
     x_axis: vec2<f32>,
@@ -56,7 +51,10 @@ struct GroupTransform {
 
 @group(1) @binding(0) var<storage, read> corners: array<Corners>;
 @group(1) @binding(1) var<storage, read> quad_rest: array<QuadRest>;
-@group(1) @binding(2) var<storage, read> mesh: array<MeshVertex>;
+// Mesh vertices in two regions of one buffer of room for `n = arrayLength / 6` vertices: each position (2 words)
+// from the start, the rest of each (uv: 2 words, colour, texture word) from word 2n. A moved vertex uploads its
+// position alone.
+@group(1) @binding(2) var<storage, read> mesh: array<u32>;
 @group(1) @binding(3) var<storage, read> transforms: array<GroupTransform>;
 
 struct VertexOut {
@@ -104,11 +102,12 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         color = q.color;
         texture = q.texture;
     } else {
-        let v = mesh[index];
-        position = v.position;
-        uv = v.uv;
-        color = v.color;
-        texture = v.texture;
+        let p = 2u * index;
+        let r = 2u * (arrayLength(&mesh) / 6u) + 4u * index;
+        position = vec2<f32>(bitcast<f32>(mesh[p]), bitcast<f32>(mesh[p + 1u]));
+        uv = vec2<f32>(bitcast<f32>(mesh[r]), bitcast<f32>(mesh[r + 1u]));
+        color = mesh[r + 2u];
+        texture = mesh[r + 3u];
     }
     let g = transforms[texture >> 8u];
     position = g.x_axis * position.x + g.y_axis * position.y + g.translation;

@@ -756,3 +756,41 @@ fn pixijs_fully_custom_mesh() {
     let img = render_pixijs(&mut r, &scene);
     pixijs("fully-custom-mesh", &img, 100);
 }
+
+/// A plane whose vertices move uploads their positions alone (8 bytes a vertex), and draws them where they moved.
+#[test]
+fn moved_vertices_upload_their_positions_alone() {
+    let mut r = renderer_with_msaa(false);
+    let tex = card(&mut r, 16, 16);
+    let mut scene = Scene::new();
+    let n = scene
+        .add(
+            scene.root(),
+            Node::mesh(MeshGeometry::plane(16.0, 16.0, 16, 16).unwrap(), tex),
+        )
+        .unwrap();
+    let target = r.create_render_target(40, 24).unwrap();
+    for _ in 0..2 {
+        r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    }
+    for step in 1..4 {
+        let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+        m.geometry_mut()
+            .update_positions(|p| p.iter_mut().for_each(|p| p.x += 4.0));
+        r.wait_idle().unwrap();
+        r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+        let s = r.stats().last_frame;
+        assert!(
+            s.bytes_uploaded <= 256 * 8 + 256,
+            "step {step}: {} bytes for 256 moved vertices",
+            s.bytes_uploaded
+        );
+        let img = r.read_pixels(&target).unwrap();
+        let x = 4 * step;
+        probe(&img, x + 2, 2, [255, 0, 0, 255], 0);
+        probe(&img, x + 13, 13, [255, 255, 0, 255], 0);
+        if x > 0 {
+            probe(&img, x - 1, 8, [0, 0, 0, 255], 0);
+        }
+    }
+}

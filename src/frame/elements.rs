@@ -87,7 +87,14 @@ impl Quad {
     }
 }
 
-/// One mesh vertex of the vertex stream: 24 bytes, positions already in clip space.
+/// Bytes of a mesh vertex's position, the part of it the GPU holds apart (a moved vertex uploads only this).
+pub const VERTEX_POSITION_BYTES: usize = 8;
+
+/// Bytes of the rest of a mesh vertex (texture coordinates, colour, texture word).
+pub const VERTEX_REST_BYTES: usize = 16;
+
+/// One mesh vertex of the vertex stream: 24 bytes, positions already in clip space. The GPU holds its position
+/// ([`VERTEX_POSITION_BYTES`]) and the rest ([`VERTEX_REST_BYTES`]) in two buffers.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct Vertex {
@@ -100,6 +107,23 @@ pub struct Vertex {
     /// Slot of the texture in the batch's bind group (low 8 bits) and the [`GroupTransform`] applied (the rest),
     /// as in [`Quad::texture`].
     pub texture: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Vertex>() == VERTEX_POSITION_BYTES + VERTEX_REST_BYTES);
+
+impl Vertex {
+    /// The position's bytes, as the GPU stores them.
+    #[inline(always)]
+    pub fn position_bytes(&self) -> [u8; VERTEX_POSITION_BYTES] {
+        bytemuck::cast(self.position)
+    }
+
+    /// The rest's bytes (texture coordinates, colour, texture word), as the GPU stores them.
+    #[inline(always)]
+    pub fn rest_bytes(&self) -> [u8; VERTEX_REST_BYTES] {
+        let words: [u32; 6] = bytemuck::cast(*self);
+        bytemuck::cast([words[2], words[3], words[4], words[5]])
+    }
 }
 
 /// Bits of [`Quad::texture`] and [`Vertex::texture`] below the transform index.

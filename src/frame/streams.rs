@@ -8,7 +8,7 @@
 
 use crate::base::stats::FrameStats;
 use crate::frame::batcher::{Batcher, TrackedVec};
-use crate::frame::elements::QUAD_CORNER_BYTES;
+use crate::frame::elements::{QUAD_CORNER_BYTES, VERTEX_POSITION_BYTES};
 use crate::frame::encoder::Encoder;
 use crate::frame::placement::{Placement, Run};
 use crate::gpu::buffer::GpuBuffer;
@@ -34,6 +34,65 @@ fn fit<T: bytemuck::Pod + Default>(
     grown
 }
 
+/// Records a copy of each changed element's two parts (`head` and `rest` of each, into the two buffers): both
+/// for the stream's dirty ranges, the head alone for ranges in which only it changed (outside a dirty range).
+/// Returns whether anything was written.
+fn upload_halves<T: bytemuck::Pod + Default + Sync, const H: usize, const R: usize>(
+    belt: &mut UploadBelt,
+    encoder: &mut wgpu::CommandEncoder,
+    stream: &TrackedVec<T>,
+    ((head_gpu, head_base), (rest_gpu, rest_base)): ((&GpuBuffer, u64), (&GpuBuffer, u64)),
+    head: impl Fn(&T) -> [u8; H] + Sync,
+    rest: impl Fn(&T) -> [u8; R] + Sync,
+    frame: &mut FrameStats,
+) -> bool {
+    let items = stream.as_slice();
+    let dirty = stream.dirty_ranges();
+    let inside = |r: &Range<usize>| dirty.iter().any(|d| d.start <= r.start && r.end <= d.end);
+    let heads = stream.head_dirty_ranges().iter().filter(|r| !inside(r));
+    let mut wrote = false;
+    if let Some(buf) = &head_gpu.buffer {
+        for r in dirty.iter().chain(heads) {
+            let at = head_base + (r.start * H) as u64;
+            write_part(belt, encoder, buf, &items[r.clone()], at, &head, frame);
+            wrote = true;
+        }
+    }
+    if let Some(buf) = &rest_gpu.buffer {
+        for r in dirty {
+            let at = rest_base + (r.start * R) as u64;
+            write_part(belt, encoder, buf, &items[r.clone()], at, &rest, frame);
+            wrote = true;
+        }
+    }
+    wrote
+}
+
+/// Records a copy of `part(item)` for each of `items` into `buf` from byte `at`, `N` bytes an element.
+fn write_part<T: Sync, const N: usize>(
+    belt: &mut UploadBelt,
+    encoder: &mut wgpu::CommandEncoder,
+    buf: &wgpu::Buffer,
+    items: &[T],
+    at: u64,
+    part: &(impl Fn(&T) -> [u8; N] + Sync),
+    frame: &mut FrameStats,
+) {
+    let fill = |at: usize, dst: wgpu::WriteOnly<'_, [u8]>| {
+        let (pieces, _) = dst.into_chunks::<N>();
+        // As many elements as pieces (the belt splits on whole pieces).
+        if let Some(src) = items.get(at..at + pieces.len()) {
+            pieces.write_iter(src.iter().map(part));
+        }
+    };
+    let src = Source::Pieces {
+        pieces: items.len(),
+        unit: N,
+        fill: &fill,
+    };
+    belt.write(encoder, buf, at, src, frame);
+}
+
 /// The frame's GPU-side geometry: quads and mesh vertices (storage buffers, group 1 of the batch shader) and
 /// indices.
 #[derive(Debug)]
@@ -42,6 +101,8 @@ pub(crate) struct Streams {
     corners: GpuBuffer,
     /// The rest of each quad: frame, colour, texture word.
     quad_rest: GpuBuffer,
+    /// Mesh vertices: room for `n` (its size over 24 bytes), each position ([`VERTEX_POSITION_BYTES`]) from the
+    /// start, the rest of each ([`VERTEX_REST_BYTES`]) from byte `8n`.
     vertices: GpuBuffer,
     indices: GpuBuffer,
     transforms: GpuBuffer,
@@ -132,7 +193,7 @@ impl Streams {
             b.quads.mark_all_dirty();
         }
         rebind |= grown;
-        rebind |= fit(&mut self.vertices, device, &mut b.vertices, 4, max, frame);
+        rebind |= fit(&mut self.vertices, device, &mut b.vertices, 24, max, frame);
         rebind |= fit(
             &mut self.transforms,
             device,
@@ -181,42 +242,30 @@ impl Streams {
             self.group = Some((id, group));
         }
         let mut wrote = false;
-        let quads = b.quads.as_slice();
-        // Each dirty quad range uploads both halves; a range in which only corners changed, its corners (unless a
-        // dirty range holds it).
-        let dirty = b.quads.dirty_ranges();
-        let inside = |r: &Range<usize>| dirty.iter().any(|d| d.start <= r.start && r.end <= d.end);
-        let halves = dirty.iter().flat_map(|r| [(r, true), (r, false)]).chain(
-            b.quads
-                .head_dirty_ranges()
-                .iter()
-                .filter(|r| !inside(r))
-                .map(|r| (r, true)),
+        // Quads: corners and the rest; vertices: positions and the rest. Each dirty range uploads both halves, a
+        // range in which only the leading part changed (moved), that part alone.
+        let belt = &mut self.belt;
+        // The rest of the vertices begins past room for every position the buffer holds.
+        let room = self.vertices.buffer.as_ref().map_or(0, |b| b.size()) / 24;
+        let rest_base = room * VERTEX_POSITION_BYTES as u64;
+        wrote |= upload_halves(
+            belt,
+            encoder,
+            &b.quads,
+            ((&self.corners, 0), (&self.quad_rest, 0)),
+            |q| bytemuck::cast::<_, [u8; QUAD_CORNER_BYTES]>(q.half(true)),
+            |q| bytemuck::cast::<_, [u8; QUAD_CORNER_BYTES]>(q.half(false)),
+            frame,
         );
-        for (r, corners) in halves {
-            let gpu = if corners {
-                &self.corners
-            } else {
-                &self.quad_rest
-            };
-            let Some(buf) = &gpu.buffer else { continue };
-            let part = &quads[r.clone()];
-            let fill = |first: usize, dst: wgpu::WriteOnly<'_, [u8]>| {
-                let (pieces, _) = dst.into_chunks::<QUAD_CORNER_BYTES>();
-                // As many quads as pieces (the belt splits on whole pieces).
-                if let Some(src) = part.get(first..first + pieces.len()) {
-                    pieces.write_iter(src.iter().map(|q| bytemuck::cast(q.half(corners))));
-                }
-            };
-            let src = Source::Pieces {
-                pieces: r.len(),
-                unit: QUAD_CORNER_BYTES,
-                fill: &fill,
-            };
-            let offset = (r.start * QUAD_CORNER_BYTES) as u64;
-            self.belt.write(encoder, buf, offset, src, frame);
-            wrote = true;
-        }
+        wrote |= upload_halves(
+            belt,
+            encoder,
+            &b.vertices,
+            ((&self.vertices, 0), (&self.vertices, rest_base)),
+            |v| v.position_bytes(),
+            |v| v.rest_bytes(),
+            frame,
+        );
         let mut upload = |gpu: &GpuBuffer, dirty: &mut dyn Iterator<Item = (u64, &[u8])>| {
             if let Some(buf) = &gpu.buffer {
                 for (offset, bytes) in dirty {
@@ -226,7 +275,6 @@ impl Streams {
                 }
             }
         };
-        upload(&self.vertices, &mut b.vertices.dirty_bytes());
         upload(&self.indices, &mut b.indices.dirty_bytes());
         upload(&self.transforms, &mut b.transforms.dirty_bytes());
         if let Some(p) = place {

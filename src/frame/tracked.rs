@@ -346,6 +346,38 @@ impl<T: Pod + Default> TrackedVec<T> {
         self.head.0.clear();
     }
 
+    /// Appends one item of `W` 32-bit words like [`TrackedVec::push_value`], marking it head-dirty (see
+    /// [`TrackedVec::mark_head_dirty`]) when only its first `H` words changed: a mesh vertex that moved uploads its
+    /// position alone.
+    #[inline(always)]
+    pub fn push_value_split<const W: usize, const H: usize>(&mut self, item: T)
+    where
+        [u32; W]: Pod,
+    {
+        let i = self.len;
+        if let Some(old) = self.data.get_mut(i) {
+            let (was, new): ([u32; W], [u32; W]) = (bytemuck::cast(*old), bytemuck::cast(item));
+            let diff = |r: std::ops::Range<usize>| {
+                was[r.clone()]
+                    .iter()
+                    .zip(&new[r])
+                    .fold(0u32, |acc, (x, y)| acc | (x ^ y))
+            };
+            let (head, rest) = (diff(0..H), diff(H..W));
+            if head | rest != 0 {
+                *old = item;
+            }
+            self.len = i + 1;
+            if rest != 0 {
+                self.mark(i..i + 1);
+            } else if head != 0 {
+                self.mark_head_dirty(i..i + 1);
+            }
+        } else {
+            self.push_slice(&[item]);
+        }
+    }
+
     /// Appends one item of `W` 32-bit words, comparing it word by word (inlined, branch-free) with what stood there
     /// last frame. This is the per-sprite path. The item is compared and stored as a value, never through a
     /// reference to a stack copy: building it with 8-byte stores and reading it back with 16-byte loads stalled on

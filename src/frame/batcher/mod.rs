@@ -846,7 +846,7 @@ impl Batcher {
         self.end_run();
         let base = (self.vertices.len() as u32).wrapping_sub(first);
         for (position, uv) in vertices {
-            self.vertices.push_value::<6>(Vertex {
+            self.vertices.push_value_split::<6, 2>(Vertex {
                 position,
                 uv,
                 color,

@@ -146,7 +146,7 @@ impl Batcher {
                 });
             }
             for v in &rec.vertices {
-                self.vertices.push_value::<6>(Vertex {
+                self.vertices.push_value_split::<6, 2>(Vertex {
                     texture: v.texture | t,
                     ..*v
                 });
