@@ -191,26 +191,12 @@ pub(super) fn reusable(walk: &mut FilterWalk, prints: &[Option<u64>]) -> Vec<boo
         }
         let key = g.node.slot() as u32;
         let print = prints.get(gi).copied().flatten();
-        let e = walk.kept.entry(key).or_insert(Kept {
-            generation: g.node.generation,
-            handle: None,
-            fingerprint: None,
-            seen: 0,
-            stable: false,
-            rendered: None,
-        });
+        let e = walk.kept.entry(key).or_insert(Kept::new(g.node.generation));
         if e.generation != g.node.generation {
             if let Some(h) = e.handle.take() {
                 walk.cache_spares.push(h);
             }
-            *e = Kept {
-                generation: g.node.generation,
-                handle: None,
-                fingerprint: None,
-                seen: 0,
-                stable: false,
-                rendered: None,
-            };
+            *e = Kept::new(g.node.generation);
         }
         if e.seen == now {
             // Led two groups this frame (cannot be): follow neither.

@@ -159,19 +159,7 @@ impl FilterSystem {
                 texture_entry(3),
             ],
         });
-        let layout1 = (0..=MAX_CUSTOM_TEXTURES as u32)
-            .map(|n| {
-                let mut entries = vec![uniform_entry(0)];
-                for k in 0..n {
-                    entries.push(texture_entry(1 + 2 * k));
-                    entries.push(sampler_entry(2 + 2 * k));
-                }
-                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("stage2d filter resources"),
-                    entries: &entries,
-                })
-            })
-            .collect();
+        let layout1 = crate::gpu::wgsl::resource_layouts(device, "stage2d filter resources");
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("stage2d filter input"),
             mag_filter: wgpu::FilterMode::Linear,

@@ -171,19 +171,7 @@ impl MeshSystem {
             label: Some("stage2d mesh globals"),
             entries: &[uniform_entry(0), texture_entry(1), sampler_entry(2)],
         });
-        let layout1 = (0..=MAX_CUSTOM_TEXTURES as u32)
-            .map(|n| {
-                let mut entries = vec![uniform_entry(0)];
-                for k in 0..n {
-                    entries.push(texture_entry(1 + 2 * k));
-                    entries.push(sampler_entry(2 + 2 * k));
-                }
-                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("stage2d mesh resources"),
-                    entries: &entries,
-                })
-            })
-            .collect();
+        let layout1 = crate::gpu::wgsl::resource_layouts(device, "stage2d mesh resources");
         let align = device.limits().min_uniform_buffer_offset_alignment.max(16) as u64;
         MeshSystem {
             device: device.clone(),

@@ -164,3 +164,21 @@ pub(crate) fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
         count: None,
     }
 }
+
+/// The group 1 layouts of user shaders: a uniform struct at binding 0 and `k` texture/sampler pairs after it, for
+/// each `k` from 0 to [`MAX_CUSTOM_TEXTURES`] (entry `k`).
+pub(crate) fn resource_layouts(device: &wgpu::Device, label: &str) -> Vec<wgpu::BindGroupLayout> {
+    (0..=MAX_CUSTOM_TEXTURES as u32)
+        .map(|n| {
+            let mut entries = vec![uniform_entry(0)];
+            for k in 0..n {
+                entries.push(texture_entry(1 + 2 * k));
+                entries.push(sampler_entry(2 + 2 * k));
+            }
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries: &entries,
+            })
+        })
+        .collect()
+}

@@ -240,6 +240,20 @@ pub(crate) struct Kept {
     pub rendered: Option<u64>,
 }
 
+impl Kept {
+    /// What is known of a node first seen leading a group (of generation `generation`).
+    pub fn new(generation: u32) -> Kept {
+        Kept {
+            generation,
+            handle: None,
+            fingerprint: None,
+            seen: 0,
+            stable: false,
+            rendered: None,
+        }
+    }
+}
+
 /// A cached container's texture and what it was drawn from.
 #[derive(Clone, Copy, Debug)]
 struct CacheEntry {
