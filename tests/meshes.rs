@@ -794,3 +794,26 @@ fn moved_vertices_upload_their_positions_alone() {
         }
     }
 }
+
+/// PixiJS's `mesh/geometry-from-path` scene: two 64x64 squares of a path made into a mesh geometry
+/// (`buildGeometryFromPath`), drawn with the white texture.
+#[test]
+fn pixijs_geometry_from_path() {
+    let mut r = renderer();
+    let mut path = GraphicsContext::new();
+    path.rect(0.0, 0.0, 64.0, 64.0)
+        .rect(64.0, 64.0, 64.0, 64.0)
+        .fill(Color::WHITE);
+    let g = MeshGeometry::from_graphics(&path).unwrap();
+    assert_eq!(g.indices().len(), 12);
+    let mut scene = Scene::new();
+    let white = r.white_texture();
+    scene.add(scene.root(), Node::mesh(g, white)).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("geometry-from-path", &img, 100);
+    // Nothing to triangulate: an error.
+    assert!(matches!(
+        MeshGeometry::from_graphics(&GraphicsContext::new()),
+        Err(Error::InvalidMesh(_))
+    ));
+}

@@ -311,6 +311,27 @@ impl MeshGeometry {
         self.version = next_version();
     }
 
+    /// PixiJS's `buildGeometryFromPath`: the triangles of `context`'s fills and strokes (curves within a quarter
+    /// of a local pixel) as one geometry, texture coordinates spanning its bounds (0..1); colours and fill
+    /// textures are not kept (the mesh's texture and tint draw it). Errors: a context with nothing to triangulate,
+    /// or more than [`MAX_MESH_VERTICES`].
+    pub fn from_graphics(context: &crate::GraphicsContext) -> Result<MeshGeometry> {
+        let (mesh, _) = crate::graphics::tessellate::tessellate(context, 0.25);
+        if mesh.positions.is_empty() {
+            return Err(invalid("a graphics context with nothing to triangulate"));
+        }
+        let (lo, hi) = bounds_of(&mesh.positions)
+            .ok_or_else(|| invalid("a graphics context of positions that are not finite"))?;
+        let size = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
+        let uvs = mesh.positions.iter().map(|p| (*p - lo) / size).collect();
+        MeshGeometry::new(
+            mesh.positions,
+            uvs,
+            mesh.indices,
+            MeshTopology::TriangleList,
+        )
+    }
+
     /// Whether the local point `p` lies in one of the triangles.
     pub fn contains(&self, p: Vec2) -> bool {
         let Some((lo, hi)) = self.bounds else {
