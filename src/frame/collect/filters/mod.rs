@@ -15,6 +15,7 @@
 //! again with more.
 
 mod cache;
+mod kept;
 mod place;
 
 use super::visit::Ctx;
@@ -419,36 +420,6 @@ impl FilterWalk {
         };
         let hash = settings_hash(&f.filters);
         self.open_with(cx, id, matrix, settings, GroupKind::Filters, hash)
-    }
-
-    /// The kept texture of the group `id` leads, while its fingerprint holds (a spare handle when it first
-    /// does; none left: noted, and the group draws as usual this frame). A node whose fingerprint changed gives
-    /// its texture back.
-    fn kept_handle(&mut self, id: NodeId) -> Option<TextureId> {
-        if !self.keep_results {
-            return None;
-        }
-        let e = self
-            .kept
-            .get_mut(&(id.slot() as u32))
-            .filter(|e| e.generation == id.generation)?;
-        if !e.stable {
-            if let Some(h) = e.handle.take() {
-                e.rendered = None;
-                self.cache_spares.push(h);
-            }
-            return None;
-        }
-        if e.handle.is_none() {
-            match self.cache_spares.pop() {
-                Some(h) => e.handle = Some(h),
-                None => {
-                    self.cache_shortfall += 1;
-                    return None;
-                }
-            }
-        }
-        e.handle
     }
 
     /// The settings of an alpha mask's textures: the target's resolution, no padding.
