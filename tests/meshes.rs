@@ -817,3 +817,62 @@ fn pixijs_geometry_from_path() {
         Err(Error::InvalidMesh(_))
     ));
 }
+
+/// A filtered node holding a custom-shader mesh is kept like any other while the mesh's uniforms stay, and
+/// filtered again when they change.
+#[test]
+fn filtered_custom_shader_meshes_are_kept_until_their_uniforms_change() {
+    let mut r = renderer_with_msaa(false);
+    let plane = MeshGeometry::plane(16.0, 16.0, 2, 2).unwrap();
+    let shader = r
+        .create_mesh_shader(
+            "struct P { c: vec4<f32> };
+             @group(1) @binding(0) var<uniform> p: P;
+             @vertex fn mainVertex(@location(0) q: vec2<f32>) -> @builtin(position) vec4<f32> { return toClip(q); }
+             @fragment fn mainFragment() -> @location(0) vec4<f32> { return p.c; }",
+            &plane.layout(),
+        )
+        .unwrap();
+    let white = r.white_texture();
+    let mut scene = Scene::new();
+    let holder = scene
+        .add(scene.root(), Node::container().at(4.0, 4.0))
+        .unwrap();
+    let mesh = stage2d::Mesh::new(plane, white).with_shader(
+        shader,
+        &bytemuck_bytes(&[0.0, 0.0, 1.0, 1.0]),
+        &[],
+    );
+    let n = scene.add(holder, Node::mesh_of(mesh)).unwrap();
+    let mut neg = stage2d::ColorMatrix::default();
+    neg.negative(false);
+    scene
+        .set_filters(holder, vec![Filter::color_matrix(neg)])
+        .unwrap();
+    let target = r.create_render_target(24, 24).unwrap();
+    let mut last = (0, 0);
+    for _ in 0..6 {
+        r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+        let s = r.stats().last_frame;
+        last = (s.filter_passes, s.filter_groups_reused);
+    }
+    assert_eq!(last, (0, 1), "kept while nothing changes");
+    probe(
+        &r.read_pixels(&target).unwrap(),
+        12,
+        12,
+        [255, 255, 0, 255],
+        1,
+    );
+    let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+    m.shader.as_mut().unwrap().uniforms = bytemuck_bytes(&[1.0, 0.0, 0.0, 1.0]);
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    assert!(r.stats().last_frame.filter_passes > 0, "filtered again");
+    probe(
+        &r.read_pixels(&target).unwrap(),
+        12,
+        12,
+        [0, 255, 255, 255],
+        1,
+    );
+}

@@ -103,8 +103,7 @@ impl Frame {
             })
             .collect();
         let fingerprints = super::filter_reuse::fingerprints(
-            walk,
-            &self.batcher,
+            (walk, &self.batcher, &self.collector.caches.custom_meshes),
             &order,
             textures,
             target_px,

@@ -11,6 +11,7 @@
 
 use crate::frame::batcher::{Batcher, TILING_FLAG, TRANSFORM_SHIFT};
 use crate::frame::collect::filters::{FilterWalk, GroupKind, Kept};
+use crate::gpu::meshes::CustomMeshes;
 use crate::gpu::texture_system::TextureSystem;
 use crate::TextureId;
 use std::hash::{Hash, Hasher};
@@ -27,8 +28,7 @@ const FORGET: u64 = 120;
 /// The fingerprint of every group (`None`: it reads something whose pixels cannot be followed, or it failed to
 /// get an output), computed deepest first so a group's fingerprint includes those of the groups it draws.
 pub(super) fn fingerprints<'a>(
-    walk: &FilterWalk,
-    batcher: &Batcher,
+    (walk, batcher, meshes): (&FilterWalk, &Batcher, &CustomMeshes),
     order: &[usize],
     textures: &TextureSystem,
     target_px: (f32, f32),
@@ -43,8 +43,7 @@ pub(super) fn fingerprints<'a>(
         .collect();
     for &gi in order {
         out[gi] = fingerprint(
-            walk,
-            batcher,
+            (walk, batcher, meshes),
             gi,
             &out,
             &outputs,
@@ -72,8 +71,7 @@ fn texture_print(
 
 #[allow(clippy::too_many_arguments)]
 fn fingerprint(
-    walk: &FilterWalk,
-    batcher: &Batcher,
+    (walk, batcher, meshes): (&FilterWalk, &Batcher, &CustomMeshes),
     gi: usize,
     prints: &[Option<u64>],
     outputs: &rustc_hash::FxHashMap<TextureId, usize>,
@@ -121,8 +119,27 @@ fn fingerprint(
         let b = &all[i as usize];
         (b.blend as u8, b.topology, b.state, b.marker).hash(&mut h);
         if b.marker & Batcher::MARKER_MESH != 0 && b.marker & Batcher::MARKER_FINAL == 0 {
-            // A custom-shader mesh: its buffers and uniforms are not followed; its group is run every frame.
-            return None;
+            // A custom-shader mesh: its geometry (by identity and version), shader, uniforms, textures, transform
+            // and colour.
+            let d = meshes
+                .draws
+                .get((b.marker & !Batcher::MARKER_MESH) as usize)?;
+            let geometry = std::sync::Arc::as_ptr(&d.geometry) as usize;
+            (geometry, d.geometry.version(), d.shader, d.blend as u8).hash(&mut h);
+            meshes.arena.get(d.uniforms.clone())?.hash(&mut h);
+            texture_print(d.texture, prints, outputs, textures)?.hash(&mut h);
+            for &t in d.textures.iter().flatten() {
+                texture_print(t, prints, outputs, textures)?.hash(&mut h);
+            }
+            let m = d.transform;
+            for v in [m.matrix2.x_axis, m.matrix2.y_axis, m.translation] {
+                (v.x.to_bits(), v.y.to_bits()).hash(&mut h);
+            }
+            (d.color.map(f32::to_bits), d.frame.map(f32::to_bits)).hash(&mut h);
+            if !xforms.contains(&d.xform) {
+                xforms.push(d.xform);
+            }
+            continue;
         }
         if b.marker & Batcher::MARKER_FINAL != 0 {
             // A nested filtered node's last pass drawn here: its group's result, at its place.
