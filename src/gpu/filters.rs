@@ -13,7 +13,7 @@ use crate::gpu::pipeline::{
 };
 use crate::gpu::release::Retired;
 use crate::gpu::texture_system::TextureSystem;
-use crate::gpu::wgsl::{sampler_entry, texture_entry, uniform_entry};
+use crate::gpu::wgsl::{fit_uniform_ring, sampler_entry, texture_entry, uniform_entry};
 use crate::{BlendMode, Error, Result, TextureId};
 use std::collections::HashMap;
 
@@ -375,19 +375,9 @@ impl FilterSystem {
             return;
         }
         let need = self.staging.len() as u64;
-        if self.ring.is_none() || need > self.ring_capacity {
-            let capacity = need.next_power_of_two().max(16 * 1024);
-            if let Some(old) = self.ring.take() {
-                self.retired.push(Retired::Buffer(old));
-            }
-            self.ring = Some(self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("stage2d filter uniforms"),
-                size: capacity,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-            self.ring_capacity = capacity;
-            stats.buffers_created += 1;
+        let ring = (&mut self.ring, &mut self.ring_capacity);
+        let label = "stage2d filter uniforms";
+        if fit_uniform_ring(&self.device, ring, need, label, &mut self.retired, stats) {
             self.group0.clear();
             self.group1.clear();
         }

@@ -13,7 +13,7 @@ use crate::gpu::pipeline::{
 };
 use crate::gpu::release::Retired;
 use crate::gpu::texture_system::{BindGroupId, TextureSystem};
-use crate::gpu::wgsl::{sampler_entry, texture_entry, uniform_entry};
+use crate::gpu::wgsl::{fit_uniform_ring, sampler_entry, texture_entry, uniform_entry};
 use crate::graphics::mesh::{MeshGeometry, MeshLayout, MeshShader};
 use crate::{BlendMode, Error, Result, TextureId};
 use std::collections::HashMap;
@@ -456,19 +456,9 @@ impl MeshSystem {
         }
         let need =
             self.staging.len() as u64 + crate::filter::passes::MAX_CUSTOM_UNIFORM_BYTES as u64;
-        if self.ring.is_none() || need > self.ring_capacity {
-            let capacity = need.next_power_of_two().max(16 * 1024);
-            if let Some(old) = self.ring.take() {
-                self.retired.push(Retired::Buffer(old));
-            }
-            self.ring = Some(self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("stage2d mesh uniforms"),
-                size: capacity,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }));
-            stats.buffers_created += 1;
-            self.ring_capacity = capacity;
+        let ring = (&mut self.ring, &mut self.ring_capacity);
+        let label = "stage2d mesh uniforms";
+        if fit_uniform_ring(&self.device, ring, need, label, &mut self.retired, stats) {
             let groups = self.group0.drain().map(|(_, e)| e.1);
             let groups = groups.chain(self.group1.drain().map(|(_, e)| e.1));
             self.retired.extend(groups.map(Retired::BindGroup));

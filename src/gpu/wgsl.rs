@@ -182,3 +182,32 @@ pub(crate) fn resource_layouts(device: &wgpu::Device, label: &str) -> Vec<wgpu::
         })
         .collect()
 }
+
+/// Makes sure `ring` (a uniform buffer of `capacity` bytes, bound at dynamic offsets) holds `need` bytes: a
+/// smaller one goes to `retired` and a new one, a power of two of at least 16 KiB, replaces it. Returns whether
+/// it was replaced (the caller drops the bind groups naming the old one).
+pub(crate) fn fit_uniform_ring(
+    device: &wgpu::Device,
+    (ring, capacity): (&mut Option<wgpu::Buffer>, &mut u64),
+    need: u64,
+    label: &'static str,
+    retired: &mut Vec<crate::gpu::release::Retired>,
+    stats: &mut crate::base::stats::FrameStats,
+) -> bool {
+    if ring.is_some() && need <= *capacity {
+        return false;
+    }
+    let size = need.next_power_of_two().max(16 * 1024);
+    if let Some(old) = ring.take() {
+        retired.push(crate::gpu::release::Retired::Buffer(old));
+    }
+    *ring = Some(device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    }));
+    *capacity = size;
+    stats.buffers_created += 1;
+    true
+}

@@ -66,20 +66,7 @@ impl FilterWalk {
                 && e.target_scale == self.target_scale
                 && (cx.is_live)(e.handle);
             if fresh {
-                let (lo, hi) = e.local;
-                let size = hi - lo;
-                let p0 = m.transform_point2(lo);
-                let (dx, dy) = (m.matrix2.x_axis * size.x, m.matrix2.y_axis * size.y);
-                if cx.track {
-                    cx.acc.add_quad(p0, dx, dy);
-                }
-                cx.batcher.push_quad(
-                    e.handle,
-                    [p0.into(), dx.into(), dy.into()],
-                    [0.0, 0.0, 1.0, 1.0],
-                    packed,
-                    blend,
-                );
+                draw_cache(cx, m, e.local, e.handle, (packed, blend));
                 if let Some(e) = self.caches.get_mut(&key) {
                     e.seen = self.walks;
                 }
@@ -214,23 +201,35 @@ impl FilterWalk {
             parent_xform: open.prev_xform,
         });
         let (llo, lhi) = (lo / res, hi / res);
-        let size = lhi - llo;
-        let p0 = m.transform_point2(llo);
-        let (dx, dy) = (m.matrix2.x_axis * size.x, m.matrix2.y_axis * size.y);
-        if cx.track {
-            cx.acc.add_quad(p0, dx, dy);
-        }
-        cx.batcher.push_quad(
-            handle,
-            [p0.into(), dx.into(), dy.into()],
-            [0.0, 0.0, 1.0, 1.0],
-            packed,
-            blend,
-        );
+        draw_cache(cx, m, (llo, lhi), handle, (packed, blend));
         if let Some(e) = self.caches.get_mut(&key) {
             e.local = (llo, lhi);
             e.epoch = cx.epoch;
         }
         Some(seg)
     }
+}
+
+/// Draws a cache's texture `handle` over the rectangle `(lo, hi)` of the node's space (`m` to clip space), with
+/// the node's colour and blend mode.
+fn draw_cache<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    m: Affine2,
+    (lo, hi): (Vec2, Vec2),
+    handle: TextureId,
+    (packed, blend): (u32, crate::BlendMode),
+) {
+    let size = hi - lo;
+    let p0 = m.transform_point2(lo);
+    let (dx, dy) = (m.matrix2.x_axis * size.x, m.matrix2.y_axis * size.y);
+    if cx.track {
+        cx.acc.add_quad(p0, dx, dy);
+    }
+    cx.batcher.push_quad(
+        handle,
+        [p0.into(), dx.into(), dy.into()],
+        [0.0, 0.0, 1.0, 1.0],
+        packed,
+        blend,
+    );
 }
