@@ -128,8 +128,8 @@ pub use gpu::pipeline::warm::{WarmStart, MAX_PREWARM_PIPELINES, MAX_PREWARM_TIME
 pub use gpu::target::{PooledRenderTexture, RenderTarget, RenderTextureOptions};
 pub use gpu::target_desc::TargetDesc;
 pub use graphics::mesh::{
-    Mesh, MeshAttribute, MeshGeometry, MeshLayout, MeshShader, MeshShading, MeshTopology,
-    MAX_MESH_VERTICES,
+    CullMode, Mesh, MeshAttribute, MeshBatchMode, MeshGeometry, MeshLayout, MeshShader,
+    MeshShading, MeshTopology, MAX_MESH_INSTANCES, MAX_MESH_VERTICES, MESH_BATCH_VERTICES,
 };
 pub use graphics::{
     FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,

@@ -186,3 +186,62 @@ fn a_rotated_cache_is_drawn_turned_and_stays_sharp_at_resolution_2() {
     probe(&img, 42, 32, [0, 0, 0, 255], 2);
     golden("cache_as_texture_rotated", &img);
 }
+
+/// A cached node with nothing to cache (an empty container, children that draw nothing, a child at NaN, a root
+/// whose only child is hidden), drawn and prepared for an
+/// embedded frame: nothing of it shows, and no texture of no size is asked for.
+#[test]
+fn a_cache_of_nothing_draws_nothing() {
+    let mut r = renderer_with_msaa(false);
+    let white = r.white_texture();
+    let mut scene = Scene::new();
+    let empty = scene.add(scene.root(), Node::container()).unwrap();
+    scene
+        .set_cache_as_texture(empty, Some(CacheAsTexture::default()))
+        .unwrap();
+    // A cached container whose children draw nothing: an empty shape, a hidden sprite.
+    let blank = scene.add(scene.root(), Node::container()).unwrap();
+    scene
+        .add(blank, Node::graphics(GraphicsContext::new()))
+        .unwrap();
+    let mut hidden = Node::sprite(white);
+    hidden.props.visible = false;
+    scene.add(blank, hidden).unwrap();
+    scene
+        .set_cache_as_texture(blank, Some(CacheAsTexture::default()))
+        .unwrap();
+    let holder = scene.add(scene.root(), Node::container()).unwrap();
+    let child = scene
+        .add(holder, Node::sprite(white).at(f32::NAN, 0.0))
+        .unwrap();
+    scene
+        .set_cache_as_texture(holder, Some(CacheAsTexture::default()))
+        .unwrap();
+    scene
+        .add(scene.root(), Node::sprite(white).at(2.0, 2.0).scaled(4.0))
+        .unwrap();
+    for _ in 0..2 {
+        let img = render(&mut r, &scene, 8, 8, Color::BLACK);
+        probe(&img, 4, 4, [255, 255, 255, 255], 0);
+        probe(&img, 0, 0, [0, 0, 0, 255], 0);
+    }
+    let host = r
+        .create_render_texture(stage2d::RenderTextureOptions::new(8, 8))
+        .unwrap();
+    let desc = stage2d::TargetDesc::new(stage2d::wgpu::TextureFormat::Rgba8Unorm, 8, 8);
+    r.prepare(&scene, &desc).unwrap();
+    r.trim();
+    // A cached root of a scene that draws nothing, drawn and prepared.
+    let mut blank = Scene::new();
+    let mut hidden = Node::sprite(white);
+    hidden.props.visible = false;
+    blank.add(blank.root(), hidden).unwrap();
+    blank
+        .set_cache_as_texture(blank.root(), Some(CacheAsTexture::default()))
+        .unwrap();
+    let img = render(&mut r, &blank, 8, 8, Color::BLACK);
+    probe(&img, 4, 4, [0, 0, 0, 255], 0);
+    r.prepare(&blank, &desc).unwrap();
+    r.trim();
+    let _ = (host, child);
+}

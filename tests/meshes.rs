@@ -6,7 +6,8 @@ mod common;
 use common::*;
 use stage2d::glam::Vec2;
 use stage2d::{
-    Color, Error, Filter, GraphicsContext, MeshGeometry, MeshTopology, Node, Renderer, Scene,
+    Color, CullMode, Error, Filter, GraphicsContext, Mesh, MeshBatchMode, MeshGeometry,
+    MeshTopology, Node, Renderer, Scene,
 };
 use std::sync::Arc;
 
@@ -770,9 +771,10 @@ fn moved_vertices_upload_their_positions_alone() {
         )
         .unwrap();
     let target = r.create_render_target(40, 24).unwrap();
-    for _ in 0..2 {
+    for _ in 0..3 {
         r.render(&scene, &target, Some(Color::BLACK)).unwrap();
     }
+    let still = r.stats().last_frame.bytes_uploaded;
     for step in 1..4 {
         let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
         m.geometry_mut()
@@ -780,11 +782,12 @@ fn moved_vertices_upload_their_positions_alone() {
         r.wait_idle().unwrap();
         r.render(&scene, &target, Some(Color::BLACK)).unwrap();
         let s = r.stats().last_frame;
-        assert!(
-            s.bytes_uploaded <= 256 * 8 + 256,
-            "step {step}: {} bytes for 256 moved vertices",
-            s.bytes_uploaded
+        assert_eq!(
+            s.bytes_uploaded,
+            still + 256 * 8,
+            "step {step}: 256 moved vertices"
         );
+        assert_eq!(s.buffers_created, 0);
         let img = r.read_pixels(&target).unwrap();
         let x = 4 * step;
         probe(&img, x + 2, 2, [255, 0, 0, 255], 0);
@@ -875,4 +878,312 @@ fn filtered_custom_shader_meshes_are_kept_until_their_uniforms_change() {
         [0, 255, 255, 255],
         1,
     );
+}
+
+/// A change to a scene's node.
+type Edit = fn(&mut Scene, stage2d::NodeId);
+
+/// A default-shader mesh of more than 100 vertices draws on its own (PixiJS's `batchMode: 'auto'`), as the same
+/// mesh batched draws it; moving it uploads no vertices, changing one vertex uploads its 8 bytes, changing a
+/// texture coordinate its 8, and nothing is created.
+#[test]
+fn large_meshes_draw_on_their_own_and_upload_only_what_changed() {
+    for msaa in [false, true] {
+        let mut r = renderer_with_msaa(msaa);
+        let tex = card(&mut r, 32, 32);
+        let plane = MeshGeometry::plane(32.0, 32.0, 12, 12).unwrap();
+        let place = |n: Node| n.at(20.0, 6.0).rotated(0.4);
+        let mut own = Scene::new();
+        let n = own
+            .add(own.root(), place(Node::mesh(plane.clone(), tex)))
+            .unwrap();
+        own.add(own.root(), Node::sprite(tex).at(0.0, 30.0).scaled(0.5))
+            .unwrap();
+        let mut batched = Scene::new();
+        let forced = plane.clone().with_batch_mode(MeshBatchMode::Batch);
+        batched
+            .add(batched.root(), place(Node::mesh(forced, tex)))
+            .unwrap();
+        batched
+            .add(batched.root(), Node::sprite(tex).at(0.0, 30.0).scaled(0.5))
+            .unwrap();
+        let b = render(&mut r, &batched, 56, 48, Color::BLACK);
+        assert_eq!(r.stats().last_frame.draw_calls, 1);
+        let a = render(&mut r, &own, 56, 48, Color::BLACK);
+        let s = r.stats().last_frame;
+        assert_eq!(
+            (s.meshes, s.sprites, s.draw_calls),
+            (1, 1, 2),
+            "msaa {msaa}"
+        );
+        let (diff, _) = pixelmatch(&a, &b, 0.1);
+        assert!(
+            diff <= 6,
+            "msaa {msaa}: {diff} pixels differ from the batched mesh"
+        );
+        // Steady frames, then a move, a vertex and a texture coordinate.
+        let target = r.create_render_target(56, 48).unwrap();
+        for _ in 0..3 {
+            r.render(&own, &target, Some(Color::BLACK)).unwrap();
+        }
+        let still = r.stats().last_frame.bytes_uploaded;
+        let steps: [(u64, Edit); 3] = [
+            (0, |s, n| s.transform_mut(n).unwrap().position.x += 3.0),
+            (8, |s, n| {
+                let m = s.get_mut(n).unwrap().mesh_mut().unwrap();
+                m.geometry_mut()
+                    .update_positions(|p| p[70] += Vec2::new(0.5, 0.0));
+            }),
+            (8, |s, n| {
+                let m = s.get_mut(n).unwrap().mesh_mut().unwrap();
+                m.geometry_mut().update_uvs(|u| u[3] = Vec2::new(0.3, 0.0));
+            }),
+        ];
+        for (k, (bytes, step)) in steps.into_iter().enumerate() {
+            step(&mut own, n);
+            r.render(&own, &target, Some(Color::BLACK)).unwrap();
+            let s = r.stats().last_frame;
+            assert_eq!(s.bytes_uploaded, still + bytes, "msaa {msaa}, step {k}");
+            assert_eq!(
+                (s.buffers_created, s.textures_created, s.bind_groups_created),
+                (0, 0, 0),
+                "msaa {msaa}, step {k}"
+            );
+        }
+        // The moved, changed mesh draws as the batched one changed the same way.
+        let m = batched.children(batched.root())[0];
+        batched.transform_mut(m).unwrap().position.x += 3.0;
+        let g = batched
+            .get_mut(m)
+            .unwrap()
+            .mesh_mut()
+            .unwrap()
+            .geometry_mut();
+        g.update_positions(|p| p[70] += Vec2::new(0.5, 0.0));
+        g.update_uvs(|u| u[3] = Vec2::new(0.3, 0.0));
+        let a = r.read_pixels(&target).unwrap();
+        let b = render(&mut r, &batched, 56, 48, Color::BLACK);
+        let (diff, _) = pixelmatch(&a, &b, 0.1);
+        assert!(
+            diff <= 6,
+            "msaa {msaa}: {diff} pixels differ after the changes"
+        );
+    }
+}
+
+/// The change log: ranges merged by block, a buffer too far behind uploads everything, a clone is another
+/// geometry, reshaping forgets the log.
+#[test]
+fn geometry_changes_upload_whole_after_the_log_runs_out() {
+    let mut r = renderer_with_msaa(false);
+    let tex = card(&mut r, 16, 16);
+    let mut scene = Scene::new();
+    let g = MeshGeometry::plane(16.0, 16.0, 11, 11)
+        .unwrap()
+        .with_batch_mode(MeshBatchMode::Own);
+    let n = scene.add(scene.root(), Node::mesh(g, tex)).unwrap();
+    let target = r.create_render_target(20, 20).unwrap();
+    for _ in 0..3 {
+        r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    }
+    let still = r.stats().last_frame.bytes_uploaded;
+    let edit = |scene: &mut Scene, times: usize| {
+        let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+        for k in 0..times {
+            m.geometry_mut()
+                .update_positions(|p| p[10 + k] += Vec2::new(0.25, 0.0));
+        }
+    };
+    // Three changes in one frame: vertices 10 to 12.
+    edit(&mut scene, 3);
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    assert_eq!(r.stats().last_frame.bytes_uploaded, still + 3 * 8);
+    // Twenty in one frame: more than the log keeps, so every block again (positions, texture coordinates,
+    // indices) in new buffers.
+    edit(&mut scene, 20);
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    let s = r.stats().last_frame;
+    assert_eq!(s.bytes_uploaded, still + 121 * 16 + 600 * 4);
+    assert_eq!(s.buffers_created, 2);
+    // An unchanged edit (the same values) logs nothing.
+    let m = scene.get_mut(n).unwrap().mesh_mut().unwrap();
+    m.geometry_mut().update_positions(|_| {});
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    assert_eq!(r.stats().last_frame.bytes_uploaded, still);
+    // A second node sharing the geometry, then a change: the changed one is copied and uploaded whole.
+    let shared = scene.get(n).unwrap().mesh().unwrap().geometry.clone();
+    scene
+        .add(scene.root(), Node::mesh(shared, tex).at(2.0, 2.0))
+        .unwrap();
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    edit(&mut scene, 1);
+    r.render(&scene, &target, Some(Color::BLACK)).unwrap();
+    assert_eq!(r.stats().last_frame.buffers_created, 2);
+}
+
+/// PixiJS's `mesh/culling-texture` scene: a red mesh of two triangles, one wound each way, with back faces
+/// culled; and the same mesh at (10, 10) under a colour matrix (brightness 0.5): culled the same in its texture.
+#[test]
+fn pixijs_culling_texture() {
+    let mut r = renderer();
+    let white = r.white_texture();
+    let points = [v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0), v(1.0, 1.0)];
+    let g = Arc::new(
+        MeshGeometry::new(
+            points.iter().map(|p| *p * 100.0).collect(),
+            points.to_vec(),
+            vec![2, 1, 0, 2, 1, 3],
+            MeshTopology::TriangleList,
+        )
+        .unwrap(),
+    );
+    let mesh = || Mesh::new(g.clone(), white).with_culling(CullMode::Back, false);
+    let mut scene = Scene::new();
+    scene
+        .add(
+            scene.root(),
+            Node::mesh_of(mesh()).tinted(Color::hex(0xff0000)),
+        )
+        .unwrap();
+    let m2 = scene
+        .add(
+            scene.root(),
+            Node::mesh_of(mesh())
+                .at(10.0, 10.0)
+                .tinted(Color::hex(0xff0000)),
+        )
+        .unwrap();
+    let mut dim = stage2d::ColorMatrix::default();
+    dim.brightness(0.5, true);
+    scene
+        .set_filters(m2, vec![Filter::color_matrix(dim)])
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    assert_eq!(r.stats().last_frame.meshes, 2);
+    pixijs("culling-texture", &img, 100);
+    // Culling front faces instead shows the other triangle; clockwise-front flips them back.
+    let mut scene = Scene::new();
+    let front = Mesh::new(g.clone(), white).with_culling(CullMode::Front, false);
+    scene.add(scene.root(), Node::mesh_of(front)).unwrap();
+    let img = render(&mut r, &scene, 100, 100, Color::BLACK);
+    probe(&img, 10, 10, [0, 0, 0, 255], 0);
+    probe(&img, 90, 90, [255, 255, 255, 255], 0);
+    let mut scene = Scene::new();
+    let flipped = Mesh::new(g.clone(), white).with_culling(CullMode::Front, true);
+    scene.add(scene.root(), Node::mesh_of(flipped)).unwrap();
+    let img = render(&mut r, &scene, 100, 100, Color::BLACK);
+    probe(&img, 10, 10, [255, 255, 255, 255], 0);
+    probe(&img, 90, 90, [0, 0, 0, 255], 0);
+}
+
+/// PixiJS's `mesh/custom-mesh-instanced` scene: a triangle drawn 9 times, each instance moved by a per-instance
+/// offset, with PixiJS's wave shader sampling the picture.
+#[test]
+#[cfg(feature = "jpeg")] // The picture is a JPEG.
+fn pixijs_custom_mesh_instanced() {
+    let mut r = renderer();
+    let bg = pixijs_texture(&mut r, "bg_scene_rotate.jpg");
+    let offsets: [f32; 18] = [
+        -50.0, -50.0, 0.0, -50.0, -50.0, 0.0, 0.0, 0.0, 50.0, 0.0, 50.0, 50.0, 0.0, 50.0, -50.0,
+        50.0, 50.0, -50.0,
+    ];
+    let g = MeshGeometry::new(
+        vec![v(-10.0, -10.0), v(10.0, -20.0), v(10.0, 10.0)],
+        vec![v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0)],
+        vec![0, 1, 2],
+        MeshTopology::TriangleList,
+    )
+    .unwrap()
+    .with_instance_attribute(
+        2,
+        stage2d::wgpu::VertexFormat::Float32x2,
+        bytemuck_bytes(&offsets),
+    )
+    .unwrap();
+    assert_eq!(g.instance_count(), 9);
+    let shader = r
+        .create_mesh_shader(
+            "struct WaveUniforms { time: f32 };
+             @group(1) @binding(0) var<uniform> waveUniforms: WaveUniforms;
+             struct VertexOutput { @builtin(position) position: vec4<f32>, @location(0) vUV: vec2<f32> };
+             @vertex fn mainVertex(
+                 @location(0) aPosition: vec2<f32>,
+                 @location(1) aUV: vec2<f32>,
+                 @location(2) aPositionOffset: vec2<f32>,
+             ) -> VertexOutput {
+                 return VertexOutput(toClip(aPosition + aPositionOffset), aUV);
+             }
+             @fragment fn mainFragment(@location(0) vUV: vec2<f32>) -> @location(0) vec4<f32> {
+                 return textureSample(uTexture, uSampler, vUV + sin((waveUniforms.time + vUV.x * 14.0)) * 0.1);
+             }",
+            &g.layout(),
+        )
+        .unwrap();
+    assert!(g.layout().is_per_instance(2));
+    let mut scene = Scene::new();
+    let mesh = Mesh::new(g, bg).with_shader(shader, &1.0f32.to_le_bytes(), &[]);
+    scene
+        .add(scene.root(), Node::mesh_of(mesh).at(64.0, 64.0))
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    pixijs("custom-mesh-instanced", &img, 100);
+}
+
+/// Per-instance attributes: counts that disagree, data that is not whole values, too many; a shader made for the
+/// per-vertex layout does not draw an instanced geometry (another layout), and is skipped and counted.
+#[test]
+fn bad_instance_attributes_are_refused() {
+    let tri = || {
+        MeshGeometry::new(
+            vec![v(0.0, 0.0), v(8.0, 0.0), v(0.0, 8.0)],
+            vec![Vec2::ZERO; 3],
+            vec![0, 1, 2],
+            MeshTopology::TriangleList,
+        )
+        .unwrap()
+    };
+    let f2 = stage2d::wgpu::VertexFormat::Float32x2;
+    assert!(tri().with_instance_attribute(2, f2, vec![0; 12]).is_err());
+    assert!(tri().with_instance_attribute(2, f2, vec![]).is_err());
+    let two = tri().with_instance_attribute(2, f2, vec![0; 16]).unwrap();
+    assert_eq!(two.instance_count(), 2);
+    assert!(two
+        .clone()
+        .with_instance_attribute(3, f2, vec![0; 24])
+        .is_err());
+    assert!(two
+        .clone()
+        .with_instance_attribute(2, f2, vec![0; 16])
+        .is_err());
+    let too_many = vec![0u8; 8 * (stage2d::MAX_MESH_INSTANCES + 1)];
+    assert!(tri().with_instance_attribute(2, f2, too_many).is_err());
+    // The same location per vertex is another layout.
+    let per_vertex = tri().with_attribute(2, f2, vec![0; 24]).unwrap();
+    assert_ne!(per_vertex.layout(), two.layout());
+    let mut r = renderer_with_msaa(false);
+    let shader = r
+        .create_mesh_shader(
+            "@vertex fn mainVertex(@location(0) p: vec2<f32>, @location(2) o: vec2<f32>) -> @builtin(position) vec4<f32> {
+                 return toClip(p + o);
+             }
+             @fragment fn mainFragment() -> @location(0) vec4<f32> { return globals.uColor; }",
+            &per_vertex.layout(),
+        )
+        .unwrap();
+    let white = r.white_texture();
+    let mut scene = Scene::new();
+    scene
+        .add(
+            scene.root(),
+            Node::mesh_of(Mesh::new(two, white).with_shader(shader, &[], &[])),
+        )
+        .unwrap();
+    scene
+        .add(scene.root(), Node::sprite(white).at(10.0, 0.0).scaled(4.0))
+        .unwrap();
+    let img = render(&mut r, &scene, 16, 8, Color::BLACK);
+    assert_eq!(r.stats().last_frame.nodes_skipped, 1);
+    probe(&img, 12, 2, [255, 255, 255, 255], 0);
+    probe(&img, 1, 1, [0, 0, 0, 255], 0);
 }

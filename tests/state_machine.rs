@@ -90,6 +90,8 @@ enum Op {
     Cache(N, bool),
     /// A blend mode through `Scene::get_mut`: normal, max, or an advanced one.
     SetBlend(N, u8),
+    /// A mesh node's geometry changed in place (a few vertices, texture coordinates, or all of it), or its culling.
+    EditMesh(N, u8),
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -124,7 +126,7 @@ fn op() -> impl Strategy<Value = Op> {
         node().prop_map(Op::AddContainer),
         (node(), tex()).prop_map(|(n, t)| Op::AddTiling(n, t)),
         (node(), tex()).prop_map(|(n, t)| Op::AddNineSlice(n, t)),
-        (node(), tex(), 0u8..4).prop_map(|(n, t, k)| Op::AddMesh(n, t, k)),
+        (node(), tex(), 0u8..7).prop_map(|(n, t, k)| Op::AddMesh(n, t, k)),
         node().prop_map(Op::Remove),
         (node(), node()).prop_map(|(a, b)| Op::Reparent(a, b)),
         (node(), node()).prop_map(|(a, b)| Op::SetMask(a, b)),
@@ -149,6 +151,7 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), node(), any::<bool>()).prop_map(|(a, b, i)| Op::SetAlphaMask(a, b, i)),
         (node(), any::<bool>()).prop_map(|(n, on)| Op::Cache(n, on)),
         (node(), 0u8..5).prop_map(|(n, b)| Op::SetBlend(n, b)),
+        (node(), 0u8..4).prop_map(|(n, k)| Op::EditMesh(n, k)),
     ]
 }
 
@@ -415,13 +418,24 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                     4,
                     4,
                 ),
+                // Drawn on its own: more than 100 vertices.
+                4 => stage2d::MeshGeometry::plane(9.0, 7.0, 12, 12),
+                // Per-instance data (the default shader draws one).
+                6 => stage2d::MeshGeometry::plane(7.0, 5.0, 3, 3).and_then(|g| {
+                    g.with_instance_attribute(2, stage2d::wgpu::VertexFormat::Float32, vec![0; 12])
+                }),
                 _ => stage2d::MeshGeometry::plane(7.0, 5.0, 3, 3),
             }
             .unwrap();
             if k == 3 {
                 g.update_positions(|p| p[1].x = f32::NAN);
             }
-            add(model, scene, f, n, Node::mesh(g, tex));
+            let mut mesh = stage2d::Mesh::new(g, tex);
+            if k == 5 {
+                // Culling: drawn on its own, the plane's triangles all facing front.
+                mesh = mesh.with_culling(stage2d::CullMode::Back, true);
+            }
+            add(model, scene, f, n, Node::mesh_of(mesh));
         }
         Op::Remove(n) => {
             let Some((id, want)) = model.pick(scene, f, n) else {
@@ -505,6 +519,34 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             };
             let cache = on.then(stage2d::CacheAsTexture::default);
             assert_eq!(got(&scene.set_cache_as_texture(id, cache)), want, "{op:?}");
+        }
+        Op::EditMesh(n, k) => {
+            let Some((id, _)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let Some(m) = scene.get_mut(id).and_then(|p| p.mesh_mut()) else {
+                return;
+            };
+            match k {
+                0 => m.geometry_mut().update_positions(|p| {
+                    if let Some(p) = p.first_mut() {
+                        p.x += 1.0;
+                    }
+                }),
+                1 => m
+                    .geometry_mut()
+                    .update_uvs(|u| u.iter_mut().for_each(|u| u.y *= 0.5)),
+                2 => {
+                    let points = [glam::Vec2::ZERO, glam::Vec2::new(6.0, 2.0)];
+                    let _ = m.geometry_mut().set_rope(&points, 2.0, 0.0);
+                }
+                _ => {
+                    m.cull = match m.cull {
+                        stage2d::CullMode::None => stage2d::CullMode::Front,
+                        _ => stage2d::CullMode::None,
+                    }
+                }
+            }
         }
         Op::SetBlend(n, b) => {
             let Some((id, _)) = model.pick(scene, f, n) else {
@@ -824,4 +866,87 @@ fn random_scene_and_renderer_operations_match_the_model() {
     // Destroys, pool traffic, records and second prepares all happened while a frame was prepared.
     eprintln!("calls while a frame was prepared: {in_flight:?}");
     assert!(in_flight.iter().all(|&n| n > 0), "{in_flight:?}");
+}
+
+/// A sequence the property test once failed on: a filtered node prepared for an embedded frame under a root cached
+/// as a texture and masked (a filter output of zero width was made).
+#[test]
+fn a_found_sequence_prepares_without_error() {
+    let mut r = common::renderer();
+    let mut other = common::renderer();
+    let mut other_scene = Scene::new();
+    let f = Foreign {
+        node: other_scene
+            .add(other_scene.root(), Node::container())
+            .unwrap(),
+        texture: common::solid(&mut other, 1, 1, [9, 9, 9, 255]),
+        target: other.create_render_target(4, 4).unwrap(),
+        host: r
+            .create_render_texture(RenderTextureOptions::new(HOST.0, HOST.1))
+            .unwrap(),
+    };
+    let ops = vec![
+        Op::AddShape(N::Foreign),
+        Op::Sortable(N::Live(4316714946561763296usize), true),
+        Op::Cache(N::Removed(1185229986248192273usize), true),
+        Op::SetBlend(N::Live(9071054601568988838usize), 1),
+        Op::AddShape(N::Removed(3491932790638690536usize)),
+        Op::SetZ(N::Live(14807735633791728780usize), -1),
+        Op::Reparent(N::Foreign, N::Root),
+        Op::AddSprite(N::Foreign, T::Destroyed(5357016482746598635usize)),
+        Op::Record,
+        Op::DropRt(15898481387233857416),
+        Op::EditMesh(N::Live(10693672584152690818usize), 3),
+        Op::CreateTexture,
+        Op::AddContainer(N::Root),
+        Op::HitTest(7, 7),
+        Op::SetZ(N::Live(10963470830320866228usize), 0),
+        Op::SetZ(N::Live(8957225821053570627usize), 2),
+        Op::AddTiling(
+            N::Live(7003819937536454629usize),
+            T::Live(7554316041025260402usize),
+        ),
+        Op::CreateRt(0, true),
+        Op::CreateRt(2, true),
+        Op::DestroyRtTexture(8785367487218751844),
+        Op::Cache(N::Live(934820268499667290usize), true),
+        Op::AddSprite(
+            N::Live(11318834741648157842usize),
+            T::Live(10040831906635759388usize),
+        ),
+        Op::Cache(N::Root, true),
+        Op::DropRt(17846072145343220274),
+        Op::SetBlend(N::Foreign, 4),
+        Op::SetAlphaMask(
+            N::Removed(9472188563689294302usize),
+            N::Live(16918813119336864699usize),
+            false,
+        ),
+        Op::AddMesh(N::Root, T::Live(7536168927521818524usize), 0),
+        Op::SetFilters(N::Removed(6772016527980994372usize), 5),
+        Op::SetMask(N::Root, N::Live(7986927830413362478usize)),
+        Op::Sortable(N::Live(767525748200347277usize), false),
+        Op::AddTiling(
+            N::Removed(1755706238727246961usize),
+            T::Live(8116226733533028065usize),
+        ),
+        Op::AddTiling(
+            N::Live(4110347651606844956usize),
+            T::Live(15926978050444261213usize),
+        ),
+        Op::SetFilters(N::Live(10390025750830182861usize), 2),
+        Op::CreateRt(1, true),
+        Op::SetFilters(N::Live(9217018834556036996usize), 6),
+        Op::Render(
+            N::Live(665464963233296205usize),
+            Tg::Rt(15426925379715227223usize),
+        ),
+        Op::Trim,
+        Op::DestroyTexture(T::Live(17327245936467094112usize)),
+        Op::Remove(N::Live(16940188259734116713usize)),
+        Op::AddTiling(N::Live(10107501757720817562usize), T::Foreign),
+        Op::Prepare,
+        Op::AddSprite(N::Live(6479283257491687364usize), T::Foreign),
+    ];
+    run_case(&mut r, &f, &ops);
 }

@@ -170,10 +170,15 @@ impl<'a, 'p> Encoder<'a, 'p> {
         self.pass.set_bind_group(slot, group, &[offset]);
     }
 
-    /// Binds a vertex buffer at `slot` (custom mesh shaders; the batch shader reads storage buffers).
-    pub fn set_vertex_buffer(&mut self, slot: u32, buffer: &wgpu::Buffer) {
+    /// Binds bytes `range` of `buffer` as vertex buffer `slot`.
+    pub fn set_vertex_buffer_range(
+        &mut self,
+        slot: u32,
+        buffer: &wgpu::Buffer,
+        range: std::ops::Range<u64>,
+    ) {
         self.stats.set_buffer_issued += 1;
-        self.pass.set_vertex_buffer(slot, buffer.slice(..));
+        self.pass.set_vertex_buffer(slot, buffer.slice(range));
     }
 
     /// Binds a `u32` index buffer unless the same one is bound.
@@ -210,8 +215,13 @@ impl<'a, 'p> Encoder<'a, 'p> {
 
     /// Records an indexed draw.
     pub fn draw_indexed(&mut self, indices: std::ops::Range<u32>) {
+        self.draw_indexed_instanced(indices, 1);
+    }
+
+    /// Issues an indexed draw of `instances` instances.
+    pub fn draw_indexed_instanced(&mut self, indices: std::ops::Range<u32>, instances: u32) {
         self.stats.draw_calls += 1;
-        self.pass.draw_indexed(indices, 0, 0..1);
+        self.pass.draw_indexed(indices, 0, 0..instances);
     }
 }
 

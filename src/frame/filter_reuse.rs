@@ -124,8 +124,14 @@ fn fingerprint(
             let d = meshes
                 .draws
                 .get((b.marker & !Batcher::MARKER_MESH) as usize)?;
-            let geometry = std::sync::Arc::as_ptr(&d.geometry) as usize;
-            (geometry, d.geometry.version(), d.shader, d.blend as u8).hash(&mut h);
+            (
+                d.geometry_id,
+                d.geometry_version,
+                d.shader,
+                d.flags,
+                d.blend as u8,
+            )
+                .hash(&mut h);
             meshes.arena.get(d.uniforms.clone())?.hash(&mut h);
             texture_print(d.texture, prints, outputs, textures)?.hash(&mut h);
             for &t in d.textures.iter().flatten() {

@@ -171,6 +171,7 @@ impl Frame {
         let batch_geometry = pipelines.register_geometry(GeometryLayout {
             stride: 0,
             attributes: Vec::new(),
+            planar: Vec::new(),
         })?;
         let filters = crate::gpu::filters::FilterSystem::new(device, queue);
         let meshes = crate::gpu::meshes::MeshSystem::new(device, queue);
@@ -423,7 +424,7 @@ impl Frame {
         pipelines.set_target_state(base, desc.format);
         // Filter outputs get their storage before any bind group names them.
         self.size_filter_outputs(textures);
-        self.prepare_meshes(textures, (desc.width, desc.height), &mut frame)?;
+        self.prepare_meshes(pipelines, textures, (desc.width, desc.height), &mut frame)?;
         self.draws.clear();
         let mut stencil = StencilMode::Disabled;
         for b in self.batcher.batches() {
@@ -494,6 +495,7 @@ impl Frame {
     /// them).
     fn prepare_meshes(
         &mut self,
+        pipelines: &mut PipelineSystem,
         textures: &TextureSystem,
         target: (u32, u32),
         frame: &mut FrameStats,
@@ -503,6 +505,13 @@ impl Frame {
         if cm.draws.is_empty() {
             return Ok(());
         }
+        if cm
+            .draws
+            .iter()
+            .any(|d| d.shader == crate::gpu::meshes::DEFAULT_MESH_SHADER)
+        {
+            self.meshes.ensure_default(pipelines)?;
+        }
         let transforms = self.batcher.transforms.as_slice();
         for (tag, d) in cm.draws.iter().enumerate() {
             let g = transforms
@@ -510,6 +519,8 @@ impl Frame {
                 .map_or(Affine2::IDENTITY, |t| t.affine());
             self.meshes.prepare(tag, d, &cm.arena, g, target, frame);
         }
+        self.collector.caches.custom_meshes.release_geometries();
+        let cm = &self.collector.caches.custom_meshes;
         self.meshes.upload(textures, &cm.draws, frame)
     }
 
@@ -532,9 +543,13 @@ impl Frame {
         for (slot, (id, group, offset)) in b.groups.into_iter().enumerate() {
             enc.set_bind_group_at(slot as u32, id, group, offset);
         }
-        enc.set_vertex_buffer(0, b.vertices);
+        for (slot, block) in b.blocks.iter().enumerate() {
+            // An empty block (a geometry of no vertices is not drawn; per-instance data of none) binds 4 bytes.
+            let range = block.0..block.1.max(block.0 + 4).min(b.vertices.size());
+            enc.set_vertex_buffer_range(slot as u32, b.vertices, range);
+        }
         enc.set_index_buffer(b.indices.0, b.indices.1);
-        enc.draw_indexed(0..b.count);
+        enc.draw_indexed_instanced(0..b.count, b.instances);
         self.streams.bind(enc);
     }
 

@@ -209,6 +209,7 @@ impl FilterSystem {
         let g = pipelines.register_geometry(GeometryLayout {
             stride: 0,
             attributes: Vec::new(),
+            planar: Vec::new(),
         })?;
         self.geometry = Some(g);
         Ok(g)

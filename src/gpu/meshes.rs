@@ -1,8 +1,10 @@
 //! Custom mesh shaders: checked with naga against the geometry layout they are made for, registered with the
 //! PipelineSystem (the module cached by source, the vertex layout registered as a geometry layout: both ids in
-//! the graphics key), each mesh's vertices and indices kept in buffers of their own (uploaded again when the
-//! geometry changes), and a uniform ring for the prelude's globals and the shaders' uniforms, bound at dynamic
-//! offsets (uniforms change every frame creating nothing).
+//! the graphics key), each geometry's vertices and indices kept in buffers of their own (one block an attribute,
+//! each bound as a vertex buffer of its own, so a change uploads just the byte ranges it changed), and a uniform
+//! ring for the prelude's globals and the shaders' uniforms, bound at dynamic offsets (uniforms change every frame
+//! creating nothing). Default-shader meshes that draw on their own (large, or culling) use a built-in shader made
+//! here on first use.
 
 use crate::base::stats::FrameStats;
 use crate::filter::passes::MAX_CUSTOM_TEXTURES;
@@ -17,15 +19,36 @@ use crate::gpu::wgsl::{fit_uniform_ring, sampler_entry, texture_entry, uniform_e
 use crate::graphics::mesh::{MeshGeometry, MeshLayout, MeshShader};
 use crate::{BlendMode, Error, Result, TextureId};
 use std::collections::HashMap;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 const PRELUDE: &str = include_str!("../../shaders/mesh_prelude.wgsl");
+
+/// The shader of default-shader meshes drawn on their own: the texture's frame (turned for a rotated sheet
+/// frame) times the tint, as the batch shader draws them.
+const DEFAULT_SHADER: &str = "struct DefaultParams { rotated: vec4<f32> };
+@group(1) @binding(0) var<uniform> params: DefaultParams;
+struct DefaultOut { @builtin(position) position: vec4<f32>, @location(0) uv: vec2<f32> };
+@vertex fn mainVertex(@location(0) p: vec2<f32>, @location(1) uv: vec2<f32>) -> DefaultOut {
+    let l = select(uv, vec2<f32>(1.0 - uv.y, uv.x), params.rotated.x > 0.5);
+    return DefaultOut(toClip(p), frameUv(l));
+}
+@fragment fn mainFragment(in: DefaultOut) -> @location(0) vec4<f32> {
+    return textureSample(uTexture, uSampler, in.uv) * globals.uColor;
+}
+";
+
+/// [`MeshDraw::shader`] of a default-shader mesh drawn on its own.
+pub(crate) const DEFAULT_MESH_SHADER: u32 = u32::MAX;
 
 /// Bytes of the prelude's globals (`MeshGlobals`: a mat3x3 as three vec4 columns, then three vec4).
 const GLOBALS_BYTES: u64 = 96;
 
-/// Frames a geometry's buffers or a bind group are kept unused.
+/// Frames a bind group is kept unused.
 const MAX_IDLE_FRAMES: u64 = 120;
+
+/// Frames a geometry's buffers are kept undrawn (half a second at 60 frames a second: a geometry dropped by
+/// its node lets go of its buffers soon after).
+const MAX_IDLE_GEOMETRY_FRAMES: u64 = 30;
 
 /// Bind-group and buffer ids of this system, apart from the texture system's and the streams' (the Encoder
 /// compares ids).
@@ -44,8 +67,15 @@ pub(crate) struct MeshGlobals {
 /// A custom mesh draw the walk found: what prepare needs, CPU only.
 #[derive(Clone, Debug)]
 pub(crate) struct MeshDraw {
-    pub geometry: Arc<MeshGeometry>,
+    /// The geometry, held until the frame's buffers are prepared.
+    pub geometry: Option<Arc<MeshGeometry>>,
+    /// The geometry's identity and version (for kept filter results).
+    pub geometry_id: u64,
+    pub geometry_version: u64,
+    /// The shader's index, or [`DEFAULT_MESH_SHADER`].
     pub shader: u32,
+    /// Face culling.
+    pub flags: StateFlags,
     pub texture: TextureId,
     /// The texture's frame: top-left and size in 0..1.
     pub frame: [f32; 4],
@@ -75,21 +105,32 @@ impl CustomMeshes {
         self.draws.clear();
         self.arena.clear();
     }
+
+    /// Lets go of the geometries once their buffers are prepared (a node may then change its geometry in place
+    /// without copying it).
+    pub fn release_geometries(&mut self) {
+        for d in &mut self.draws {
+            d.geometry = None;
+        }
+    }
 }
 
 /// What recording a prepared draw binds (see [`MeshSystem::binding`]).
 pub(crate) struct MeshBinding<'a> {
     pub groups: [(BindGroupId, &'a wgpu::BindGroup, u32); 2],
+    /// The vertex buffer and where each slot's block starts and ends in it.
     pub vertices: &'a wgpu::Buffer,
+    pub blocks: &'a [(u64, u64)],
     pub indices: (BufferBinding, &'a wgpu::Buffer),
     pub count: u32,
+    pub instances: u32,
 }
 
 /// What recording one draw binds.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PreparedMesh {
     groups: [(BindGroupId, u32); 2],
-    geometry: usize,
+    geometry: u64,
 }
 
 #[derive(Debug)]
@@ -98,14 +139,20 @@ struct Custom {
     geometry: GeometryLayoutId,
     uniform_bytes: u32,
     textures: u8,
+    /// Vertex buffers it reads (one an attribute).
+    slots: u8,
+    /// Whether it draws every instance (the default shader draws one).
+    instanced: bool,
 }
 
 #[derive(Debug)]
 struct GpuGeometry {
-    source: Weak<MeshGeometry>,
     vertices: wgpu::Buffer,
+    /// Each block's start and end in `vertices`.
+    blocks: Vec<(u64, u64)>,
     indices: wgpu::Buffer,
     index_count: u32,
+    instances: u32,
     version: u64,
     id: u32,
     used: u64,
@@ -122,8 +169,13 @@ pub(crate) struct MeshSystem {
     layout0: wgpu::BindGroupLayout,
     layout1: Vec<wgpu::BindGroupLayout>,
     customs: Vec<Custom>,
+    /// The built-in shader's index in `customs`, once made.
+    default: Option<u32>,
     owner: u32,
-    geometries: HashMap<usize, GpuGeometry>,
+    geometries: HashMap<u64, GpuGeometry>,
+    /// Changed ranges and their bytes, reused.
+    ranges: Vec<(u8, u32, u32)>,
+    bytes: Vec<u8>,
     ring: Option<wgpu::Buffer>,
     ring_capacity: u64,
     staging: Vec<u8>,
@@ -179,8 +231,11 @@ impl MeshSystem {
             layout0,
             layout1,
             customs: Vec::new(),
+            default: None,
             owner,
             geometries: HashMap::new(),
+            ranges: Vec::new(),
+            bytes: Vec::new(),
             ring: None,
             ring_capacity: 0,
             staging: Vec::new(),
@@ -260,32 +315,63 @@ impl MeshSystem {
                 ));
             }
         }
-        let mut offset = 0;
+        self.register(
+            pipelines,
+            full,
+            layout,
+            checked.uniform_bytes,
+            checked.textures,
+            true,
+        )?;
+        Ok(MeshShader {
+            index: self.customs.len() as u32 - 1,
+            owner: self.owner,
+            uniform_size: checked.uniform_bytes,
+            textures: checked.textures,
+            layout: layout.clone(),
+        })
+    }
+
+    /// Registers a checked shader and its planar vertex layout (one buffer an attribute).
+    fn register(
+        &mut self,
+        pipelines: &mut PipelineSystem,
+        source: String,
+        layout: &MeshLayout,
+        uniform_bytes: u32,
+        textures: u8,
+        instanced: bool,
+    ) -> Result<()> {
         let attributes = layout
             .attributes
             .iter()
-            .map(|&(location, format)| {
-                let a = wgpu::VertexAttribute {
-                    format,
-                    offset,
-                    shader_location: location,
-                };
-                offset += format.size().next_multiple_of(4);
-                a
+            .map(|&(location, format)| wgpu::VertexAttribute {
+                format,
+                offset: 0,
+                shader_location: location,
+            })
+            .collect();
+        let planar = layout
+            .attributes
+            .iter()
+            .map(|&(location, _)| match layout.is_per_instance(location) {
+                true => wgpu::VertexStepMode::Instance,
+                false => wgpu::VertexStepMode::Vertex,
             })
             .collect();
         let geometry = pipelines.register_geometry(GeometryLayout {
-            stride: layout.stride(),
+            stride: 0,
             attributes,
+            planar,
         })?;
         let desc = ShaderDesc {
             label: "stage2d mesh",
-            source: full,
+            source,
             vertex_entry: "mainVertex",
             fragment_entry: "mainFragment",
             bind_group_layouts: vec![
                 self.layout0.clone(),
-                self.layout1[checked.textures as usize].clone(),
+                self.layout1[textures as usize].clone(),
             ],
         };
         let device = self.device.clone();
@@ -295,16 +381,38 @@ impl MeshSystem {
         self.customs.push(Custom {
             shader,
             geometry,
-            uniform_bytes: checked.uniform_bytes,
-            textures: checked.textures,
+            uniform_bytes,
+            textures,
+            slots: layout.attributes.len() as u8,
+            instanced,
         });
-        Ok(MeshShader {
-            index: self.customs.len() as u32 - 1,
-            owner: self.owner,
-            uniform_size: checked.uniform_bytes,
-            textures: checked.textures,
-            layout: layout.clone(),
-        })
+        Ok(())
+    }
+
+    /// Makes the built-in shader of default-shader meshes drawn on their own, once.
+    pub fn ensure_default(&mut self, pipelines: &mut PipelineSystem) -> Result<()> {
+        if self.default.is_none() {
+            let layout = MeshLayout {
+                attributes: vec![
+                    (0, wgpu::VertexFormat::Float32x2),
+                    (1, wgpu::VertexFormat::Float32x2),
+                ],
+                per_instance: 0,
+            };
+            let source = format!("{PRELUDE}\n{DEFAULT_SHADER}");
+            self.register(pipelines, source, &layout, 16, 0, false)?;
+            self.default = Some(self.customs.len() as u32 - 1);
+        }
+        Ok(())
+    }
+
+    /// The shader a draw names.
+    fn custom(&self, shader: u32) -> Option<&Custom> {
+        let index = match shader {
+            DEFAULT_MESH_SHADER => self.default?,
+            i => i,
+        };
+        self.customs.get(index as usize)
     }
 
     /// Starts a frame's draws.
@@ -330,7 +438,7 @@ impl MeshSystem {
 
     /// Binding size of a shader's uniform block (at least 16 bytes: a shader without uniforms binds 16).
     fn uniform_binding(&self, shader: u32) -> u64 {
-        (self.customs[shader as usize].uniform_bytes as u64)
+        (self.custom(shader).map_or(0, |c| c.uniform_bytes) as u64)
             .max(16)
             .next_multiple_of(16)
     }
@@ -338,16 +446,100 @@ impl MeshSystem {
     /// The pipeline of `draw` under the target state the caller set.
     pub fn pipeline(&self, pipelines: &mut PipelineSystem, draw: &MeshDraw) -> Result<PipelineId> {
         let c = self
-            .customs
-            .get(draw.shader as usize)
+            .custom(draw.shader)
             .ok_or_else(|| Error::InvalidMesh("a mesh shader of another renderer".into()))?;
         pipelines.get_pipeline(GraphicsState {
             geometry: c.geometry,
             shader: c.shader,
-            flags: StateFlags::default(),
+            flags: draw.flags,
             blend: draw.blend,
             topology: Topology::TriangleList,
         })
+    }
+
+    /// Brings the GPU buffers of `g` up to its version: the changed ranges written where the log reaches and
+    /// the sizes hold, new buffers otherwise.
+    fn upload_geometry(&mut self, g: &MeshGeometry, stats: &mut FrameStats) {
+        let frame = self.frame;
+        if let Some(e) = self.geometries.get_mut(&g.id()) {
+            e.used = frame;
+            if e.version == g.version() {
+                return;
+            }
+            let same = e.index_count as usize == g.triangles().len()
+                && e.instances == g.instance_count()
+                && e.blocks.len() == g.blocks().count()
+                && e.blocks
+                    .iter()
+                    .zip(g.blocks())
+                    .all(|(b, (size, n))| b.1 - b.0 == size * n);
+            if same && g.changes_since(e.version, &mut self.ranges) {
+                for &(block, lo, hi) in &self.ranges {
+                    self.bytes.clear();
+                    g.block_bytes(block, lo as usize..hi as usize, &mut self.bytes);
+                    let size = g.blocks().nth(block as usize).map_or(0, |b| b.0);
+                    let at = e.blocks[block as usize].0 + lo as u64 * size;
+                    if !self.bytes.is_empty() {
+                        self.queue.write_buffer(&e.vertices, at, &self.bytes);
+                        stats.bytes_uploaded += self.bytes.len() as u64;
+                    }
+                }
+                e.version = g.version();
+                return;
+            }
+        }
+        let mut blocks = Vec::new();
+        let mut end = 0;
+        for (size, n) in g.blocks() {
+            blocks.push((end, end + size * n));
+            end += size * n;
+        }
+        let vertices = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("stage2d mesh vertices"),
+            size: end.max(16),
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        for (block, &(start, stop)) in blocks.iter().enumerate() {
+            self.bytes.clear();
+            let n = g.blocks().nth(block).map_or(0, |b| b.1);
+            g.block_bytes(block as u8, 0..n as usize, &mut self.bytes);
+            debug_assert_eq!(self.bytes.len() as u64, stop - start);
+            if !self.bytes.is_empty() {
+                self.queue.write_buffer(&vertices, start, &self.bytes);
+            }
+        }
+        let list = g.triangles();
+        let indices = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("stage2d mesh indices"),
+            size: (list.len() as u64 * 4).max(16),
+            usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        if !list.is_empty() {
+            self.queue
+                .write_buffer(&indices, 0, bytemuck::cast_slice(list));
+        }
+        stats.buffers_created += 2;
+        stats.bytes_uploaded += end + list.len() as u64 * 4;
+        let id = self.next_id();
+        let old = self.geometries.insert(
+            g.id(),
+            GpuGeometry {
+                vertices,
+                blocks,
+                indices,
+                index_count: list.len() as u32,
+                instances: g.instance_count(),
+                version: g.version(),
+                id,
+                used: frame,
+            },
+        );
+        if let Some(old) = old {
+            self.retired.push(Retired::Buffer(old.vertices));
+            self.retired.push(Retired::Buffer(old.indices));
+        }
     }
 
     /// Prepares draw `tag`: its geometry's buffers (made or written again when it changed) and its uniforms,
@@ -362,61 +554,14 @@ impl MeshSystem {
         target: (u32, u32),
         stats: &mut FrameStats,
     ) {
-        if draw.shader as usize >= self.customs.len() {
+        if self.custom(draw.shader).is_none() {
             return;
         }
-        let key = Arc::as_ptr(&draw.geometry) as usize;
-        let g = &*draw.geometry;
-        let fresh = self
-            .geometries
-            .get(&key)
-            .is_some_and(|e| e.version == g.version() && e.source.strong_count() > 0);
-        if !fresh {
-            let vertices = g.interleaved();
-            let indices = g.triangles();
-            let id = self.next_id();
-            let make = |label, bytes: &[u8], usage| {
-                let b = self.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some(label),
-                    size: (bytes.len() as u64).max(16).next_multiple_of(4),
-                    usage: usage | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                });
-                self.queue.write_buffer(&b, 0, bytes);
-                b
-            };
-            let vb = make(
-                "stage2d mesh vertices",
-                &vertices,
-                wgpu::BufferUsages::VERTEX,
-            );
-            let ib = make(
-                "stage2d mesh indices",
-                bytemuck::cast_slice(indices),
-                wgpu::BufferUsages::INDEX,
-            );
-            stats.buffers_created += 2;
-            stats.bytes_uploaded += (vertices.len() + indices.len() * 4) as u64;
-            let old = self.geometries.insert(
-                key,
-                GpuGeometry {
-                    source: Arc::downgrade(&draw.geometry),
-                    vertices: vb,
-                    indices: ib,
-                    index_count: indices.len() as u32,
-                    version: g.version(),
-                    id,
-                    used: self.frame,
-                },
-            );
-            if let Some(old) = old {
-                self.retired.push(Retired::Buffer(old.vertices));
-                self.retired.push(Retired::Buffer(old.indices));
-            }
-        }
-        if let Some(e) = self.geometries.get_mut(&key) {
-            e.used = self.frame;
-        }
+        let Some(g) = draw.geometry.as_deref() else {
+            return;
+        };
+        self.upload_geometry(g, stats);
+        let key = g.id();
         let m = group * draw.transform;
         let globals = MeshGlobals {
             transform: [
@@ -529,7 +674,7 @@ impl MeshSystem {
                 }
                 None => {
                     let binding = self.uniform_binding(d.shader);
-                    let n = self.customs[d.shader as usize].textures as usize;
+                    let n = self.custom(d.shader).map_or(0, |c| c.textures as usize);
                     let mut entries = vec![ring_entry(ring, 0, binding)];
                     let mut held = Vec::new();
                     for (k, t) in d.textures[..n].iter().enumerate() {
@@ -574,9 +719,15 @@ impl MeshSystem {
         let g = self.geometries.get(&p.geometry)?;
         let g0 = self.group0.get(&draw.texture)?;
         let g1 = self.group1.get(&(draw.shader, draw.textures))?;
+        let c = self.custom(draw.shader)?;
+        if g.index_count == 0 {
+            return None;
+        }
         Some(MeshBinding {
             groups: [(g0.0, &g0.1, p.groups[0].1), (g1.0, &g1.1, p.groups[1].1)],
             vertices: &g.vertices,
+            blocks: &g.blocks[..(c.slots as usize).min(g.blocks.len())],
+            instances: if c.instanced { g.instances } else { 1 },
             indices: (
                 BufferBinding {
                     buffer: g.id,
@@ -594,7 +745,7 @@ impl MeshSystem {
         let frame = self.frame;
         let retired = &mut self.retired;
         self.geometries.retain(|_, g| {
-            let keep = frame - g.used < MAX_IDLE_FRAMES && g.source.strong_count() > 0;
+            let keep = frame - g.used < MAX_IDLE_GEOMETRY_FRAMES;
             if !keep {
                 retired.push(Retired::Buffer(g.vertices.clone()));
                 retired.push(Retired::Buffer(g.indices.clone()));

@@ -228,6 +228,14 @@ impl NodeProps {
         }
     }
 
+    /// The mesh, if this node is one.
+    pub fn mesh(&self) -> Option<&crate::Mesh> {
+        match &self.kind {
+            NodeKind::Mesh(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// The mesh for changing, if this node is one (its geometry through
     /// [`Mesh::geometry_mut`](crate::Mesh::geometry_mut), copied first if it is shared).
     pub fn mesh_mut(&mut self) -> Option<&mut crate::Mesh> {

@@ -81,8 +81,9 @@ fn recordable(slot: crate::scene::SlotRef<'_>) -> bool {
     if matches!(slot.node.kind, crate::NodeKind::Text(_)) {
         return false;
     }
-    // A custom-shader mesh draws on its own, from the walk's list: the group is walked as a container.
-    if matches!(&slot.node.kind, crate::NodeKind::Mesh(m) if m.shader.is_some()) {
+    // A mesh drawn on its own (custom shader, culling, large) is drawn from the walk's list: the group is walked as
+    // a container.
+    if matches!(&slot.node.kind, crate::NodeKind::Mesh(m) if m.draws_alone()) {
         return false;
     }
     !slot.masks_involved() && !slot.node.blend_mode.is_advanced()

@@ -364,21 +364,12 @@ fn custom_mesh<F: Fn(TextureId) -> bool>(
     caches: &mut Caches,
     id: NodeId,
     m: &crate::Mesh,
-    sh: &crate::MeshShading,
     inh: &Inherited,
     (lo, hi): (Vec2, Vec2),
 ) -> Option<()> {
     let cm = &mut caches.custom_meshes;
-    let why = if sh.shader.owner != cm.owner {
-        Some("its mesh shader belongs to another renderer")
-    } else if sh.uniforms.len() != sh.shader.uniform_size as usize {
-        Some("its mesh shader's uniform bytes are not the size of the shader's uniform struct")
-    } else if sh.textures.len() != sh.shader.textures as usize {
-        Some("its mesh shader is given another number of textures than it declares")
-    } else if !m.geometry.has_layout(&sh.shader.layout) {
-        Some("its geometry has another vertex layout than its mesh shader was made for")
-    } else if sh.textures.iter().any(|t| !(cx.is_live)(t.id())) {
-        Some("a texture of its mesh shader was destroyed")
+    let why = if let Some(sh) = &m.shader {
+        custom_shader_fault(cx, m, sh, cm.owner)
     } else {
         None
     };
@@ -396,17 +387,31 @@ fn custom_mesh<F: Fn(TextureId) -> bool>(
         }
     }
     let start = cm.arena.len();
-    cm.arena.extend_from_slice(&sh.uniforms);
     let mut textures = [None; crate::filter::passes::MAX_CUSTOM_TEXTURES];
-    for (slot, t) in textures.iter_mut().zip(&sh.textures) {
-        *slot = Some(t.id());
-    }
+    let shader = match &m.shader {
+        Some(sh) => {
+            cm.arena.extend_from_slice(&sh.uniforms);
+            for (slot, t) in textures.iter_mut().zip(&sh.textures) {
+                *slot = Some(t.id());
+            }
+            sh.shader.index
+        }
+        None => {
+            let rotated = if m.texture.is_rotated() { 1.0f32 } else { 0.0 };
+            cm.arena
+                .extend_from_slice(bytemuck::bytes_of(&[rotated, 0.0, 0.0, 0.0]));
+            crate::gpu::meshes::DEFAULT_MESH_SHADER
+        }
+    };
     let [u0, v0, u1, v1] = m.texture.uvs();
     let c = inh.color;
     let tag = cm.draws.len() as u32;
     cm.draws.push(crate::gpu::meshes::MeshDraw {
-        geometry: m.geometry.clone(),
-        shader: sh.shader.index,
+        geometry: Some(m.geometry.clone()),
+        geometry_id: m.geometry.id(),
+        geometry_version: m.geometry.version(),
+        shader,
+        flags: crate::gpu::pipeline::StateFlags::culling(m.cull, m.clockwise_front_face),
         texture: m.texture.id(),
         frame: [u0, v0, u1 - u0, v1 - v0],
         textures,
@@ -422,6 +427,28 @@ fn custom_mesh<F: Fn(TextureId) -> bool>(
     cx.incomplete = true;
     cx.stats.meshes += 1;
     Some(())
+}
+
+/// Why a custom-shader mesh cannot be drawn, if it cannot.
+fn custom_shader_fault<F: Fn(TextureId) -> bool>(
+    cx: &Ctx<'_, F>,
+    m: &crate::Mesh,
+    sh: &crate::MeshShading,
+    owner: u32,
+) -> Option<&'static str> {
+    if sh.shader.owner != owner {
+        Some("its mesh shader belongs to another renderer")
+    } else if sh.uniforms.len() != sh.shader.uniform_size as usize {
+        Some("its mesh shader's uniform bytes are not the size of the shader's uniform struct")
+    } else if sh.textures.len() != sh.shader.textures as usize {
+        Some("its mesh shader is given another number of textures than it declares")
+    } else if !m.geometry.has_layout(&sh.shader.layout) {
+        Some("its geometry has another vertex layout than its mesh shader was made for")
+    } else if sh.textures.iter().any(|t| !(cx.is_live)(t.id())) {
+        Some("a texture of its mesh shader was destroyed")
+    } else {
+        None
+    }
 }
 
 /// Draws one node; returns what its children inherit and whether it has any, or `None` if the subtree is not
@@ -632,8 +659,8 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             if !texture_usable(cx, id, m.texture.id()) {
                 return None;
             }
-            if let (Some(sh), false) = (&m.shader, mask) {
-                custom_mesh(cx, caches, id, m, sh, &inh, (lo, hi))?;
+            if !mask && m.draws_alone() {
+                custom_mesh(cx, caches, id, m, &inh, (lo, hi))?;
                 return Some((inh, slot.child_count() != 0));
             }
             if cx.track {

@@ -235,7 +235,8 @@ impl GlobalState {
     }
 }
 
-/// Small per-draw state bits (6 bits in the graphics key; reserved for culling and depth, 0 in 2D).
+/// Small per-draw state bits (6 bits in the graphics key): face culling in the low three (bits 0-1: 0 none,
+/// 1 back faces, 2 front faces; bit 2: clockwise triangles face front), the rest reserved (depth), 0 in 2D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct StateFlags(u8);
 
@@ -244,6 +245,34 @@ impl StateFlags {
     #[cfg(test)]
     pub fn new(bits: u8) -> Option<StateFlags> {
         (bits < 64).then_some(StateFlags(bits))
+    }
+
+    /// The flags of a face-culling state (PixiJS's `State.culling` and `clockwiseFrontFace`).
+    pub fn culling(cull: crate::CullMode, clockwise_front: bool) -> StateFlags {
+        let face = match cull {
+            crate::CullMode::None => 0,
+            crate::CullMode::Back => 1,
+            crate::CullMode::Front => 2,
+        };
+        StateFlags(face | (clockwise_front as u8) << 2)
+    }
+
+    /// The faces culled.
+    pub fn cull_mode(self) -> Option<wgpu::Face> {
+        match self.0 & 0b11 {
+            1 => Some(wgpu::Face::Back),
+            2 => Some(wgpu::Face::Front),
+            _ => None,
+        }
+    }
+
+    /// Which winding faces front.
+    pub fn front_face(self) -> wgpu::FrontFace {
+        if self.0 & 0b100 != 0 {
+            wgpu::FrontFace::Cw
+        } else {
+            wgpu::FrontFace::Ccw
+        }
     }
 }
 

@@ -25,13 +25,16 @@ pub struct ShaderDesc {
     pub bind_group_layouts: Vec<wgpu::BindGroupLayout>,
 }
 
-/// An interleaved vertex-buffer layout.
+/// A vertex-buffer layout: one interleaved buffer, or one buffer an attribute.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GeometryLayout {
-    /// Bytes per vertex.
+    /// Bytes per vertex (of the interleaved buffer).
     pub stride: u64,
     /// The attributes with their shader locations.
     pub attributes: Vec<wgpu::VertexAttribute>,
+    /// Empty: the attributes interleaved in one buffer of `stride`. Otherwise one step mode an attribute: each
+    /// attribute reads a buffer of its own (slot = its index, offset 0, stride = its size rounded up to 4).
+    pub planar: Vec<wgpu::VertexStepMode>,
 }
 
 #[derive(Debug)]
@@ -68,7 +71,7 @@ pub struct PipelineSystem {
     modules: HashMap<String, wgpu::ShaderModule>,
     geometry_ids: IdRegistry<GeometryLayout>,
     geometries: Vec<GeometryLayout>,
-    vertex_layouts: HashMap<(GeometryLayoutId, ShaderId), (u64, Vec<wgpu::VertexAttribute>)>,
+    vertex_layouts: HashMap<(GeometryLayoutId, ShaderId), GeometryLayout>,
     pipelines: Vec<wgpu::RenderPipeline>,
     counters: PipelineCounters,
     wgpu_cache: Option<wgpu::PipelineCache>,
@@ -152,6 +155,9 @@ impl PipelineSystem {
                 let desc = format!("{:?}@{}:{}\0", a.format, a.offset, a.shader_location);
                 h = super::persist::fnv1a_from(h, desc.as_bytes());
             }
+            for step in &layout.planar {
+                h = super::persist::fnv1a_from(h, format!("{step:?}\0").as_bytes());
+            }
             self.fingerprint = h;
             self.geometries.push(layout);
         }
@@ -204,21 +210,11 @@ impl PipelineSystem {
         cache.get_or_insert_with(state.key(), |tier| {
             let start = std::time::Instant::now();
             let shader = &shaders[state.shader.0 as usize];
-            let (stride, attributes) = vertex_layouts
+            let layout = vertex_layouts
                 .entry((state.geometry, state.shader))
-                .or_insert_with(|| {
-                    let g = &geometries[state.geometry.0 as usize];
-                    (g.stride, g.attributes.clone())
-                });
-            let pipeline = create_pipeline(
-                device,
-                shader,
-                *stride,
-                attributes,
-                tier,
-                state,
-                wgpu_cache.as_ref(),
-            );
+                .or_insert_with(|| geometries[state.geometry.0 as usize].clone());
+            let pipeline =
+                create_pipeline(device, shader, layout, tier, state, wgpu_cache.as_ref());
             pipelines.push(pipeline);
             counters.pipelines_created += 1;
             counters.creation_time += start.elapsed();
@@ -300,8 +296,7 @@ pub fn stencil_state(mode: StencilMode) -> wgpu::StencilState {
 fn create_pipeline(
     device: &wgpu::Device,
     shader: &ShaderEntry,
-    stride: u64,
-    attributes: &[wgpu::VertexAttribute],
+    layout: &GeometryLayout,
     tier: TierKey,
     state: GraphicsState,
     cache: Option<&wgpu::PipelineCache>,
@@ -328,11 +323,26 @@ fn create_pipeline(
             bias: wgpu::DepthBiasState::default(),
         }
     });
-    let buffer = [Some(wgpu::VertexBufferLayout {
-        array_stride: stride,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes,
-    })];
+    let attributes = &layout.attributes;
+    let buffers: Vec<_> = if layout.planar.is_empty() {
+        vec![Some(wgpu::VertexBufferLayout {
+            array_stride: layout.stride,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes,
+        })]
+    } else {
+        attributes
+            .iter()
+            .zip(&layout.planar)
+            .map(|(a, &step_mode)| {
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: a.format.size().next_multiple_of(4),
+                    step_mode,
+                    attributes: std::slice::from_ref(a),
+                })
+            })
+            .collect()
+    };
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("stage2d pipeline"),
         layout: Some(&shader.layout),
@@ -341,10 +351,12 @@ fn create_pipeline(
             entry_point: Some(shader.vertex_entry),
             compilation_options: Default::default(),
             // A layout without attributes pulls its vertices from storage: no vertex buffer.
-            buffers: if attributes.is_empty() { &[] } else { &buffer },
+            buffers: if attributes.is_empty() { &[] } else { &buffers },
         },
         primitive: wgpu::PrimitiveState {
             topology: state.topology.to_wgpu(),
+            front_face: state.flags.front_face(),
+            cull_mode: state.flags.cull_mode(),
             ..Default::default()
         },
         depth_stencil,

@@ -1,7 +1,7 @@
 //! The geometries PixiJS builds for meshes: `MeshPlane`'s grid, `MeshRope`'s strip and `PerspectiveMesh`'s
 //! projected grid.
 
-use super::{bounds_of, invalid, next_version, MeshGeometry, MeshTopology, MAX_MESH_VERTICES};
+use super::{invalid, MeshGeometry, MeshTopology, MAX_MESH_VERTICES};
 use crate::Result;
 use glam::Vec2;
 
@@ -25,11 +25,13 @@ impl MeshGeometry {
     pub fn set_corners(&mut self, corners: [Vec2; 4]) -> Result<()> {
         let h = Homography::square_to_quad(corners)
             .ok_or_else(|| invalid("perspective corners that are not finite or fold over"))?;
-        for (p, u) in self.positions.iter_mut().zip(&self.uvs) {
-            *p = h.apply(*u);
-        }
-        self.bounds = bounds_of(&self.positions);
-        self.version = next_version();
+        let uvs = std::mem::take(&mut self.uvs);
+        self.update_positions(|positions| {
+            for (p, u) in positions.iter_mut().zip(&uvs) {
+                *p = h.apply(*u);
+            }
+        });
+        self.uvs = uvs;
         Ok(())
     }
 
@@ -81,16 +83,7 @@ impl MeshGeometry {
         if !(width.is_finite() && texture_scale.is_finite()) {
             return Err(invalid("a rope width or texture scale that is not finite"));
         }
-        let mut g = MeshGeometry {
-            positions: Vec::new(),
-            uvs: Vec::new(),
-            indices: Vec::new(),
-            topology: MeshTopology::TriangleList,
-            list: Vec::new(),
-            bounds: Some((Vec2::ZERO, Vec2::ZERO)),
-            attributes: Vec::new(),
-            version: next_version(),
-        };
+        let mut g = MeshGeometry::empty();
         g.set_rope(points, width, texture_scale)?;
         Ok(g)
     }
@@ -105,61 +98,67 @@ impl MeshGeometry {
             return Err(invalid("a rope point is not a finite number"));
         }
         let n = points.len();
-        self.version = next_version();
-        self.attributes.clear();
-        if n < 2 {
+        let same = self.positions.len() == 2 * n.max(2) && self.attributes.is_empty() && n >= 2;
+        if !same {
+            self.attributes.clear();
+            self.instances = 1;
             self.positions.clear();
             self.uvs.clear();
             self.indices.clear();
             self.list.clear();
-            self.bounds = Some((Vec2::ZERO, Vec2::ZERO));
-            return Ok(());
-        }
-        self.positions.resize(2 * n, Vec2::ZERO);
-        self.uvs.resize(2 * n, Vec2::ZERO);
-        let repeat = texture_scale > 0.0;
-        let texture_width = width * texture_scale;
-        let mut amount = 0.0f32;
-        let mut prev = points[0];
-        for (i, p) in points.iter().enumerate() {
-            if repeat {
-                amount += (prev - *p).length() / texture_width;
-                prev = *p;
-            } else {
-                amount = i as f32 / (n - 1) as f32;
-            }
-            if !amount.is_finite() {
-                amount = 0.0;
-            }
-            self.uvs[2 * i] = Vec2::new(amount, 0.0);
-            self.uvs[2 * i + 1] = Vec2::new(amount, 1.0);
-        }
-        let half = if repeat { texture_width } else { width } / 2.0;
-        let mut last = points[0];
-        for (i, &p) in points.iter().enumerate() {
-            let next = points.get(i + 1).copied().unwrap_or(p);
-            let mut perp = Vec2::new(next.y - last.y, -(next.x - last.x));
-            let len = perp.length();
-            perp = if len < 1e-6 {
-                Vec2::ZERO
-            } else {
-                perp / len * half
-            };
-            self.positions[2 * i] = p + perp;
-            self.positions[2 * i + 1] = p - perp;
-            last = p;
-        }
-        if self.indices.len() != (n - 1) * 6 {
-            self.indices.clear();
-            for i in 0..(n - 1) as u32 {
-                let k = 2 * i;
-                self.indices
-                    .extend_from_slice(&[k, k + 1, k + 2, k + 2, k + 1, k + 3]);
+            if n >= 2 {
+                self.positions.resize(2 * n, Vec2::ZERO);
+                self.uvs.resize(2 * n, Vec2::ZERO);
+                for i in 0..(n - 1) as u32 {
+                    let k = 2 * i;
+                    self.indices
+                        .extend_from_slice(&[k, k + 1, k + 2, k + 2, k + 1, k + 3]);
+                }
             }
             self.topology = MeshTopology::TriangleList;
             self.make_list();
+            self.reshaped();
+            if n < 2 {
+                self.bounds = Some((Vec2::ZERO, Vec2::ZERO));
+                return Ok(());
+            }
         }
-        self.bounds = bounds_of(&self.positions);
+        let repeat = texture_scale > 0.0;
+        let texture_width = width * texture_scale;
+        self.update_uvs(|uvs| {
+            let mut amount = 0.0f32;
+            let mut prev = points[0];
+            for (i, p) in points.iter().enumerate() {
+                if repeat {
+                    amount += (prev - *p).length() / texture_width;
+                    prev = *p;
+                } else {
+                    amount = i as f32 / (n - 1) as f32;
+                }
+                if !amount.is_finite() {
+                    amount = 0.0;
+                }
+                uvs[2 * i] = Vec2::new(amount, 0.0);
+                uvs[2 * i + 1] = Vec2::new(amount, 1.0);
+            }
+        });
+        let half = if repeat { texture_width } else { width } / 2.0;
+        self.update_positions(|positions| {
+            let mut last = points[0];
+            for (i, &p) in points.iter().enumerate() {
+                let next = points.get(i + 1).copied().unwrap_or(p);
+                let mut perp = Vec2::new(next.y - last.y, -(next.x - last.x));
+                let len = perp.length();
+                perp = if len < 1e-6 {
+                    Vec2::ZERO
+                } else {
+                    perp / len * half
+                };
+                positions[2 * i] = p + perp;
+                positions[2 * i + 1] = p - perp;
+                last = p;
+            }
+        });
         Ok(())
     }
 }

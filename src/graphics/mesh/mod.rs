@@ -4,8 +4,11 @@
 //!
 //! A mesh node holds its geometry behind an `Arc`: nodes may share one, and changing it through
 //! [`NodeProps::mesh_mut`](crate::NodeProps::mesh_mut) copies it first only while it is shared. With the default
-//! shader, meshes are drawn like shapes: their vertices join the frame's vertex stream and batch with sprites and
-//! shapes (one draw call for many meshes of a few textures), and only the vertices that changed are uploaded.
+//! shader, small meshes (at most [`MESH_BATCH_VERTICES`] vertices, as PixiJS's `batchMode: 'auto'`) are drawn
+//! like shapes: their vertices join the frame's vertex stream and batch with sprites and shapes (one draw call for
+//! many meshes of a few textures). Larger ones, and meshes with a custom shader or face culling, draw on their
+//! own from buffers of their own that stay on the GPU: a move costs a uniform, and a change to the geometry
+//! uploads only the byte ranges that changed.
 
 use crate::{Error, Result, Texture};
 use glam::Vec2;
@@ -15,6 +18,37 @@ mod builders;
 
 /// Most vertices one geometry holds (a 2048x2048 plane).
 pub const MAX_MESH_VERTICES: usize = 1 << 22;
+
+/// Most vertices of a default-shader mesh batched with sprites under [`MeshBatchMode::Auto`] (PixiJS's 100).
+pub const MESH_BATCH_VERTICES: usize = 100;
+
+/// Most instances one geometry draws.
+pub const MAX_MESH_INSTANCES: usize = 1 << 20;
+
+/// Whether a default-shader mesh joins the sprite batches (PixiJS's `MeshGeometry.batchMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MeshBatchMode {
+    /// Batched when it has at most [`MESH_BATCH_VERTICES`] vertices, drawn on its own otherwise.
+    #[default]
+    Auto,
+    /// Always batched: its vertices, transformed on the CPU, join the frame's vertex stream.
+    Batch,
+    /// Always drawn on its own, from buffers that stay on the GPU.
+    Own,
+}
+
+/// Which triangles a mesh drawn on its own leaves out (PixiJS's `State.culling`). Batched meshes are never
+/// culled: a culling mesh draws on its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CullMode {
+    /// Both faces drawn.
+    #[default]
+    None,
+    /// Triangles facing away left out.
+    Back,
+    /// Triangles facing the viewer left out.
+    Front,
+}
 
 /// How a geometry's indices make triangles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -28,7 +62,7 @@ pub enum MeshTopology {
 
 /// A mesh's vertices (positions and texture coordinates, in the node's space and in 0..1 of the texture's
 /// frame) and the indices that join them into triangles. Checked when made: [`MeshGeometry::new`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct MeshGeometry {
     positions: Vec<Vec2>,
     uvs: Vec<Vec2>,
@@ -40,27 +74,91 @@ pub struct MeshGeometry {
     bounds: Option<(Vec2, Vec2)>,
     /// Further vertex attributes for custom shaders, by shader location.
     attributes: Vec<MeshAttribute>,
-    /// Changes with every change to the vertices or indices (custom-shader meshes upload their buffers again).
+    /// Instances drawn (1 without per-instance attributes).
+    instances: u32,
+    batch_mode: MeshBatchMode,
+    /// This geometry's identity: its GPU buffers are found by it (a clone is another geometry).
+    id: u64,
+    /// Changes with every change to the vertices or indices.
     version: u64,
+    /// What changed since `changes.base`: meshes drawn on their own upload just those ranges.
+    changes: Changes,
+}
+
+/// The parts of a geometry's vertex data, each a block of its own in the GPU buffer: positions, texture
+/// coordinates, then the further attributes in location order.
+pub(crate) type Block = u8;
+
+/// A short log of the ranges changed, by version.
+#[derive(Clone, Debug, Default)]
+struct Changes {
+    /// The oldest version the log reaches back to: a buffer at this version or later catches up from the log.
+    base: u64,
+    /// (version made, block, first and past-last element changed).
+    list: Vec<(u64, Block, u32, u32)>,
+}
+
+/// Changes logged before the oldest is forgotten (and a buffer that far behind is uploaded whole).
+const LOGGED_CHANGES: usize = 16;
+
+impl Clone for MeshGeometry {
+    fn clone(&self) -> MeshGeometry {
+        let version = next_version();
+        MeshGeometry {
+            positions: self.positions.clone(),
+            uvs: self.uvs.clone(),
+            indices: self.indices.clone(),
+            topology: self.topology,
+            list: self.list.clone(),
+            bounds: self.bounds,
+            attributes: self.attributes.clone(),
+            instances: self.instances,
+            batch_mode: self.batch_mode,
+            id: next_version(),
+            version,
+            changes: Changes {
+                base: version,
+                list: Vec::new(),
+            },
+        }
+    }
+}
+
+impl PartialEq for MeshGeometry {
+    /// Equal content: the same vertices, attributes, indices, topology and batch mode.
+    fn eq(&self, other: &MeshGeometry) -> bool {
+        self.positions == other.positions
+            && self.uvs == other.uvs
+            && self.indices == other.indices
+            && self.topology == other.topology
+            && self.attributes == other.attributes
+            && self.instances == other.instances
+            && self.batch_mode == other.batch_mode
+    }
 }
 
 /// A vertex attribute beside the position (`@location(0)`, `vec2<f32>`) and texture coordinate (`@location(1)`,
-/// `vec2<f32>`), for custom shaders: one value of `format` a vertex, at `location` (2 to 15).
+/// `vec2<f32>`), for custom shaders: one value of `format` a vertex (or an instance), at `location` (2 to 15).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshAttribute {
     /// The shader location.
     pub location: u32,
     /// The format of each value.
     pub format: wgpu::VertexFormat,
-    /// The values, one a vertex, tightly packed.
+    /// The values, one a vertex (or an instance), tightly packed.
     pub data: Vec<u8>,
+    /// One value an instance rather than a vertex (PixiJS's `instance: true`).
+    pub per_instance: bool,
 }
 
 /// The vertex layout of a geometry: each attribute's location and format (position and texture coordinate
-/// first). Custom mesh shaders are made for one ([`MeshGeometry::layout`]).
+/// first), and which attributes step per instance. Custom mesh shaders are made for one
+/// ([`MeshGeometry::layout`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MeshLayout {
     pub(crate) attributes: Vec<(u32, wgpu::VertexFormat)>,
+    /// Bit `location` set: that attribute steps per instance.
+    pub(crate) per_instance: u16,
 }
 
 impl MeshLayout {
@@ -69,12 +167,9 @@ impl MeshLayout {
         &self.attributes
     }
 
-    /// Bytes a vertex takes, interleaved, each attribute aligned to 4 bytes.
-    pub(crate) fn stride(&self) -> u64 {
-        self.attributes
-            .iter()
-            .map(|(_, f)| f.size().next_multiple_of(4))
-            .sum()
+    /// Whether the attribute at `location` holds one value an instance.
+    pub fn is_per_instance(&self, location: u32) -> bool {
+        location < 16 && self.per_instance & (1 << location) != 0
     }
 }
 
@@ -154,49 +249,218 @@ impl MeshGeometry {
         if bounds.is_none() {
             return Err(invalid("a position is not a finite number"));
         }
-        let mut g = MeshGeometry {
-            positions,
-            uvs,
-            indices,
-            topology,
-            list: Vec::new(),
-            bounds,
-            attributes: Vec::new(),
-            version: next_version(),
-        };
+        let mut g = MeshGeometry::empty();
+        g.positions = positions;
+        g.uvs = uvs;
+        g.indices = indices;
+        g.topology = topology;
+        g.bounds = bounds;
         g.make_list();
         Ok(g)
+    }
+
+    /// No vertices, a triangle list.
+    pub(crate) fn empty() -> MeshGeometry {
+        let version = next_version();
+        MeshGeometry {
+            positions: Vec::new(),
+            uvs: Vec::new(),
+            indices: Vec::new(),
+            topology: MeshTopology::TriangleList,
+            list: Vec::new(),
+            bounds: Some((Vec2::ZERO, Vec2::ZERO)),
+            attributes: Vec::new(),
+            instances: 1,
+            batch_mode: MeshBatchMode::Auto,
+            id: next_version(),
+            version,
+            changes: Changes {
+                base: version,
+                list: Vec::new(),
+            },
+        }
+    }
+
+    /// With another batch mode (see [`MeshBatchMode`]).
+    pub fn with_batch_mode(mut self, mode: MeshBatchMode) -> MeshGeometry {
+        self.batch_mode = mode;
+        self
+    }
+
+    /// The batch mode.
+    pub fn batch_mode(&self) -> MeshBatchMode {
+        self.batch_mode
+    }
+
+    /// Whether a default-shader mesh of this geometry joins the sprite batches.
+    pub(crate) fn batched(&self) -> bool {
+        match self.batch_mode {
+            MeshBatchMode::Auto => self.positions.len() <= MESH_BATCH_VERTICES,
+            MeshBatchMode::Batch => true,
+            MeshBatchMode::Own => false,
+        }
+    }
+
+    /// A new version for a change to everything (buffers are uploaded whole).
+    pub(crate) fn reshaped(&mut self) {
+        self.version = next_version();
+        self.changes.base = self.version;
+        self.changes.list.clear();
+    }
+
+    /// A new version for a change to elements `range` of `block`.
+    fn touched(&mut self, block: Block, range: std::ops::Range<usize>) {
+        self.version = next_version();
+        let c = &mut self.changes;
+        if c.list.len() == LOGGED_CHANGES {
+            c.base = c.list.remove(0).0;
+        }
+        c.list
+            .push((self.version, block, range.start as u32, range.end as u32));
+    }
+
+    /// The element ranges changed since `version`, at most one a block (block, start, end), or `None` when the
+    /// log does not reach back that far (upload everything).
+    pub(crate) fn changes_since(&self, version: u64, out: &mut Vec<(Block, u32, u32)>) -> bool {
+        out.clear();
+        if version < self.changes.base || version > self.version {
+            return false;
+        }
+        for &(v, block, lo, hi) in &self.changes.list {
+            if v <= version {
+                continue;
+            }
+            match out.iter_mut().find(|e| e.0 == block) {
+                Some(e) => {
+                    e.1 = e.1.min(lo);
+                    e.2 = e.2.max(hi);
+                }
+                None => out.push((block, lo, hi)),
+            }
+        }
+        true
+    }
+
+    /// Runs `f` on `block`'s values and logs the range of elements (of `size` bytes) it changed.
+    fn edit_block<T: bytemuck::Pod>(
+        &mut self,
+        block: Block,
+        values: impl Fn(&mut MeshGeometry) -> &mut [T],
+        size: usize,
+        f: impl FnOnce(&mut [T]),
+    ) {
+        thread_local! {
+            static BEFORE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BEFORE.with_borrow_mut(|before| {
+            before.clear();
+            before.extend_from_slice(bytemuck::cast_slice(values(self)));
+            f(values(self));
+            let after: &[u8] = bytemuck::cast_slice(values(self));
+            let first = before.iter().zip(after).position(|(a, b)| a != b);
+            if let Some(first) = first {
+                let last = before
+                    .iter()
+                    .zip(after)
+                    .rposition(|(a, b)| a != b)
+                    .unwrap_or(first);
+                let range = first / size..last / size + 1;
+                self.touched(block, range);
+            }
+        });
     }
 
     /// Adds a vertex attribute for custom shaders (see [`MeshAttribute`]): `data` holds one value of `format`
     /// for each vertex. Errors: a location outside 2..=15 or already used, data of another length.
     pub fn with_attribute(
+        self,
+        location: u32,
+        format: wgpu::VertexFormat,
+        data: Vec<u8>,
+    ) -> Result<MeshGeometry> {
+        self.add_attribute(location, format, data, false)
+    }
+
+    /// Adds a per-instance attribute for custom shaders (PixiJS's `instance: true`): `data` holds one value of
+    /// `format` an instance, and the geometry is drawn once for each (every per-instance attribute gives the
+    /// same count). The default shader draws one instance. Errors: as [`MeshGeometry::with_attribute`], data
+    /// that is not a whole number of values, a count other than the other per-instance attributes' or more
+    /// than [`MAX_MESH_INSTANCES`].
+    pub fn with_instance_attribute(
+        self,
+        location: u32,
+        format: wgpu::VertexFormat,
+        data: Vec<u8>,
+    ) -> Result<MeshGeometry> {
+        self.add_attribute(location, format, data, true)
+    }
+
+    fn add_attribute(
         mut self,
         location: u32,
         format: wgpu::VertexFormat,
         data: Vec<u8>,
+        per_instance: bool,
     ) -> Result<MeshGeometry> {
         if !(2..=15).contains(&location) || self.attributes.iter().any(|a| a.location == location) {
             return Err(invalid(format!(
                 "attribute location {location} (2 to 15, each once; 0 and 1 are the position and texture coordinate)"
             )));
         }
-        let want = format.size() as usize * self.positions.len();
-        if data.len() != want {
-            return Err(invalid(format!(
-                "attribute {location}: {} bytes for {} vertices of {format:?} ({want} expected)",
-                data.len(),
-                self.positions.len()
-            )));
+        let size = format.size() as usize;
+        if per_instance {
+            let n = data.len() / size;
+            let instanced = self.attributes.iter().any(|a| a.per_instance);
+            if !data.len().is_multiple_of(size) || n == 0 || n > MAX_MESH_INSTANCES {
+                return Err(invalid(format!(
+                    "instance attribute {location}: {} bytes is not 1 to {MAX_MESH_INSTANCES} values of {format:?}",
+                    data.len()
+                )));
+            }
+            if instanced && n as u32 != self.instances {
+                return Err(invalid(format!(
+                    "instance attribute {location}: {n} instances, the others have {}",
+                    self.instances
+                )));
+            }
+            self.instances = n as u32;
+        } else {
+            let want = size * self.positions.len();
+            if data.len() != want {
+                return Err(invalid(format!(
+                    "attribute {location}: {} bytes for {} vertices of {format:?} ({want} expected)",
+                    data.len(),
+                    self.positions.len()
+                )));
+            }
         }
         self.attributes.push(MeshAttribute {
             location,
             format,
             data,
+            per_instance,
         });
         self.attributes.sort_by_key(|a| a.location);
-        self.version = next_version();
+        self.reshaped();
         Ok(self)
+    }
+
+    /// Instances drawn with a custom shader (1 without per-instance attributes).
+    pub fn instance_count(&self) -> u32 {
+        self.instances
+    }
+
+    /// Changes the values of the attribute at `location` in place (their count stays); only the values that
+    /// changed are uploaded. Errors: no attribute there.
+    pub fn update_attribute(&mut self, location: u32, f: impl FnOnce(&mut [u8])) -> Result<()> {
+        let k = self
+            .attributes
+            .iter()
+            .position(|a| a.location == location)
+            .ok_or_else(|| invalid(format!("no attribute at location {location}")))?;
+        let size = self.attributes[k].format.size() as usize;
+        self.edit_block(2 + k as Block, |g| &mut g.attributes[k].data, size, f);
+        Ok(())
     }
 
     /// The further attributes, by location.
@@ -211,7 +475,15 @@ impl MeshGeometry {
             (1, wgpu::VertexFormat::Float32x2),
         ];
         attributes.extend(self.attributes.iter().map(|a| (a.location, a.format)));
-        MeshLayout { attributes }
+        let per_instance = self
+            .attributes
+            .iter()
+            .filter(|a| a.per_instance)
+            .fold(0u16, |m, a| m | 1 << a.location);
+        MeshLayout {
+            attributes,
+            per_instance,
+        }
     }
 
     /// Whether [`MeshGeometry::layout`] is `layout` (without building it).
@@ -220,10 +492,9 @@ impl MeshGeometry {
         a.len() == self.attributes.len() + 2
             && a[0] == (0, wgpu::VertexFormat::Float32x2)
             && a[1] == (1, wgpu::VertexFormat::Float32x2)
-            && a[2..]
-                .iter()
-                .zip(&self.attributes)
-                .all(|(l, m)| *l == (m.location, m.format))
+            && a[2..].iter().zip(&self.attributes).all(|(l, m)| {
+                *l == (m.location, m.format) && layout.is_per_instance(m.location) == m.per_instance
+            })
     }
 
     /// A number that changes whenever the vertices or indices change.
@@ -231,20 +502,51 @@ impl MeshGeometry {
         self.version
     }
 
-    /// The vertices interleaved in [`MeshGeometry::layout`]'s order (each attribute padded to 4 bytes).
-    pub(crate) fn interleaved(&self) -> Vec<u8> {
-        let stride = self.layout().stride() as usize;
-        let mut out = Vec::with_capacity(stride * self.positions.len());
-        for i in 0..self.positions.len() {
-            out.extend_from_slice(bytemuck::bytes_of(&self.positions[i]));
-            out.extend_from_slice(bytemuck::bytes_of(&self.uvs[i]));
-            for a in &self.attributes {
-                let n = a.format.size() as usize;
-                out.extend_from_slice(&a.data[i * n..(i + 1) * n]);
-                out.resize(out.len().next_multiple_of(4), 0);
+    /// This geometry's identity (a clone has another).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The blocks of the GPU vertex buffer: (bytes a value, values) for the positions, the texture coordinates
+    /// and each further attribute in location order; each value padded to 4 bytes.
+    pub(crate) fn blocks(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let n = self.positions.len() as u64;
+        [(8, n), (8, n)]
+            .into_iter()
+            .chain(self.attributes.iter().map(move |a| {
+                let count = if a.per_instance {
+                    self.instances as u64
+                } else {
+                    n
+                };
+                (a.format.size().next_multiple_of(4), count)
+            }))
+    }
+
+    /// Writes elements `range` of `block` into `out` as the GPU buffer holds them (each value padded to 4 bytes).
+    pub(crate) fn block_bytes(
+        &self,
+        block: Block,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        match block {
+            0 => out.extend_from_slice(bytemuck::cast_slice(&self.positions[range])),
+            1 => out.extend_from_slice(bytemuck::cast_slice(&self.uvs[range])),
+            k => {
+                let a = &self.attributes[k as usize - 2];
+                let size = a.format.size() as usize;
+                let bytes = &a.data[range.start * size..range.end * size];
+                if size.is_multiple_of(4) {
+                    out.extend_from_slice(bytes);
+                } else {
+                    for v in bytes.chunks_exact(size) {
+                        out.extend_from_slice(v);
+                        out.resize(out.len().next_multiple_of(4), 0);
+                    }
+                }
             }
         }
-        out
     }
 
     fn make_list(&mut self) {
@@ -295,22 +597,28 @@ impl MeshGeometry {
     }
 
     /// Changes the positions in place (a waving plane, a moving rope): the vertex count stays. Only the
-    /// vertices that changed are uploaded.
+    /// vertices that changed are uploaded (the range from the first to the last).
     pub fn update_positions(&mut self, f: impl FnOnce(&mut [Vec2])) {
-        f(&mut self.positions);
+        self.edit_block(0, |g| &mut g.positions, 8, f);
         self.bounds = bounds_of(&self.positions);
-        self.version = next_version();
     }
 
-    /// Changes the texture coordinates in place; one that is not finite becomes 0.
+    /// Changes the texture coordinates in place; one that is not finite becomes 0. Only the ones that changed
+    /// are uploaded.
     pub fn update_uvs(&mut self, f: impl FnOnce(&mut [Vec2])) {
-        f(&mut self.uvs);
-        for u in &mut self.uvs {
-            if !u.is_finite() {
-                *u = Vec2::ZERO;
-            }
-        }
-        self.version = next_version();
+        self.edit_block(
+            1,
+            |g| &mut g.uvs,
+            8,
+            |uvs| {
+                f(uvs);
+                for u in uvs {
+                    if !u.is_finite() {
+                        *u = Vec2::ZERO;
+                    }
+                }
+            },
+        );
     }
 
     /// PixiJS's `buildGeometryFromPath`: the triangles of `context`'s fills and strokes (curves within a quarter
@@ -368,6 +676,11 @@ pub struct Mesh {
     pub texture: Texture,
     /// A custom shader with its uniforms and textures (`None`: the default shader, batched with sprites).
     pub shader: Option<MeshShading>,
+    /// Triangles left out by their winding (a culling mesh draws on its own; not applied as a mask).
+    pub cull: CullMode,
+    /// Whether clockwise triangles (on screen, y down) face front; counter-clockwise ones do by default
+    /// (PixiJS's `State.clockwiseFrontFace`).
+    pub clockwise_front_face: bool,
 }
 
 /// A custom mesh shader made by [`Renderer::create_mesh_shader`](crate::Renderer::create_mesh_shader): a handle
@@ -418,7 +731,21 @@ impl Mesh {
             geometry: geometry.into(),
             texture,
             shader: None,
+            cull: CullMode::None,
+            clockwise_front_face: false,
         }
+    }
+
+    /// With face culling (PixiJS's `mesh.state.culling`, `clockwiseFrontFace`).
+    pub fn with_culling(mut self, cull: CullMode, clockwise_front_face: bool) -> Mesh {
+        self.cull = cull;
+        self.clockwise_front_face = clockwise_front_face;
+        self
+    }
+
+    /// Whether it draws on its own rather than in the sprite batches.
+    pub(crate) fn draws_alone(&self) -> bool {
+        self.shader.is_some() || self.cull != CullMode::None || !self.geometry.batched()
     }
 
     /// With a custom shader, its uniform bytes and textures (PixiJS's `Mesh({ geometry, shader })`).
@@ -578,6 +905,69 @@ mod tests {
         assert!((p.positions()[0] - t[0]).length() < 1e-4);
         assert!((p.positions()[8] - t[2]).length() < 1e-4);
         assert!(p.positions()[4].y < 4.0, "{}", p.positions()[4]);
+    }
+
+    #[test]
+    fn the_change_log_merges_ranges_by_block_and_runs_out() {
+        let mut g = MeshGeometry::plane(4.0, 4.0, 4, 4).unwrap();
+        let v0 = g.version();
+        let mut out = Vec::new();
+        assert!(g.changes_since(v0, &mut out) && out.is_empty());
+        g.update_positions(|p| p[3].x += 1.0);
+        let v1 = g.version();
+        g.update_positions(|p| p[7].y += 1.0);
+        g.update_uvs(|u| u[1].x = 0.5);
+        // Nothing changed: no new version.
+        g.update_uvs(|_| {});
+        assert!(g.changes_since(v0, &mut out));
+        assert_eq!(out, vec![(0, 3, 8), (1, 1, 2)]);
+        assert!(g.changes_since(v1, &mut out));
+        assert_eq!(out, vec![(0, 7, 8), (1, 1, 2)]);
+        // A NaN written in place changes the bits: logged, and the bounds become `None`.
+        g.update_positions(|p| p[0].x = f32::NAN);
+        assert!(g.bounds().is_none());
+        for _ in 0..LOGGED_CHANGES {
+            g.update_positions(|p| p[5].x += 1.0);
+        }
+        assert!(
+            !g.changes_since(v0, &mut out),
+            "the log no longer reaches v0"
+        );
+        g.update_positions(|p| p[0].x = 0.0);
+        let mut c = g.clone();
+        assert_ne!(c.id(), g.id());
+        assert_eq!(c, g, "equal content");
+        c.update_attribute(2, |_| {}).unwrap_err();
+        let mut a = MeshGeometry::plane(4.0, 4.0, 2, 2)
+            .unwrap()
+            .with_attribute(3, wgpu::VertexFormat::Unorm8x2, vec![0; 8])
+            .unwrap();
+        let v = a.version();
+        a.update_attribute(3, |d| d[5] = 9).unwrap();
+        assert!(a.changes_since(v, &mut out));
+        assert_eq!(out, vec![(2, 2, 3)]);
+        let mut bytes = Vec::new();
+        a.block_bytes(2, 2..3, &mut bytes);
+        assert_eq!(bytes, vec![0, 9, 0, 0], "padded to 4 bytes");
+        assert_eq!(a.blocks().collect::<Vec<_>>(), vec![(8, 4), (8, 4), (4, 4)]);
+    }
+
+    #[test]
+    fn batch_modes_choose_by_vertex_count() {
+        let small = MeshGeometry::plane(4.0, 4.0, 10, 10).unwrap();
+        let large = MeshGeometry::plane(4.0, 4.0, 11, 10).unwrap();
+        assert!(small.batched() && !large.batched());
+        assert!(large.with_batch_mode(MeshBatchMode::Batch).batched());
+        assert!(!small.clone().with_batch_mode(MeshBatchMode::Own).batched());
+        let tex = Texture::new(
+            crate::TextureId::new(0, crate::base::handle::Owner::NONE, 0),
+            1,
+            1,
+        );
+        assert!(!Mesh::new(small.clone(), tex).draws_alone());
+        assert!(Mesh::new(small, tex)
+            .with_culling(CullMode::Back, false)
+            .draws_alone());
     }
 
     proptest! {

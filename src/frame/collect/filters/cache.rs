@@ -167,6 +167,10 @@ impl FilterWalk {
             cx.batcher.transforms.set_value::<8>(open.xform as usize, g);
         };
         if local.is_empty() || !(local.min.is_finite() && local.max.is_finite()) {
+            // Nothing to cache: its texture is not drawn, but keeps a size a texture can have.
+            let group = &mut self.groups[open.group as usize];
+            group.size = (1, 1);
+            group.extent = (1, 1);
             drop(cx);
             return None;
         }
