@@ -1,19 +1,22 @@
-//! Meshes: a waving flag (a `MeshPlane` whose vertices move every frame), a snake (a `MeshRope` along a moving
-//! path), a perspective card, and a plasma drawn by a custom WGSL mesh shader.
+//! Meshes: a waving flag (a `MeshPlane` whose vertices move every frame), a snake (a `MeshRope` that follows the
+//! pointer in a window, and a moving path without one), a perspective card, and a plasma drawn by a custom WGSL
+//! mesh shader.
 //!
 //! `cargo run --release --example mesh` opens a window; `-- --headless --out mesh.png` (or no display) writes the
 //! picture after `--frames F` steps (default 60).
 //!
 //! `-- --headless --bench [--frames F] [--warmup W]` prints one JSON line per scene instead: 10,000 small meshes
 //! with the default shader (draw calls, as for sprites), a 256x256-vertex plane waving every frame (bytes
-//! uploaded a frame), 1,000 ropes of 64 points following moving paths, and 100 meshes with 10 custom shaders
-//! alternating (`set_pipeline` issued, pipelines created after warm-up); CPU ms and objects created after
-//! warm-up for each.
+//! uploaded a frame), the same plane still while its node moves (drawn alone, then batched), 1,000 ropes of 64
+//! points following moving paths (batched, then alone; `--rope-points N` for another length), and 100 meshes with
+//! 10 custom shaders alternating (`set_pipeline` issued, pipelines created after warm-up); CPU ms and objects
+//! created after warm-up for each.
 
 mod common;
 use stage2d::glam::Vec2;
 use stage2d::{
-    Color, Mesh, MeshGeometry, MeshShader, Node, NodeId, Renderer, RendererOptions, Sampling, Scene,
+    Color, Mesh, MeshBatchMode, MeshGeometry, MeshShader, Node, NodeId, Renderer, RendererOptions,
+    Sampling, Scene,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -57,7 +60,15 @@ struct MeshScene {
     snake: NodeId,
     plasma: NodeId,
     time: f32,
+    /// The snake's points while the pointer leads it (in a window), head first, in the snake's space.
+    trail: Option<Vec<Vec2>>,
 }
+
+/// Where the snake node sits.
+const SNAKE_AT: Vec2 = Vec2::new(420.0, 120.0);
+
+/// Pixels between two of the snake's points.
+const SNAKE_STEP: f32 = 8.0;
 
 impl MeshScene {
     fn new(r: &mut Renderer) -> stage2d::Result<MeshScene> {
@@ -68,7 +79,10 @@ impl MeshScene {
         let flag = scene.add(scene.root(), Node::mesh(plane, bunny).at(40.0, 60.0))?;
         // A snake along a moving path.
         let rope = MeshGeometry::rope(&snake_path(0.0, 40, Vec2::ZERO, 320.0), 26.0, 0.0)?;
-        let snake = scene.add(scene.root(), Node::mesh(rope, bunny).at(420.0, 120.0))?;
+        let snake = scene.add(
+            scene.root(),
+            Node::mesh(rope, bunny).at(SNAKE_AT.x, SNAKE_AT.y),
+        )?;
         // A perspective card.
         let card = MeshGeometry::perspective(
             [
@@ -93,7 +107,25 @@ impl MeshScene {
             snake,
             plasma,
             time: 0.0,
+            trail: None,
         })
+    }
+
+    /// The pointer at `p` (window pixels): the snake's head follows it, each point following the one before.
+    fn follow(&mut self, p: Vec2) {
+        let trail = self
+            .trail
+            .get_or_insert_with(|| snake_path(0.0, 40, Vec2::ZERO, 320.0));
+        let head = p - SNAKE_AT;
+        let first = trail[0];
+        trail[0] = first + (head - first) * 0.3;
+        for i in 1..trail.len() {
+            let d = trail[i] - trail[i - 1];
+            let len = d.length();
+            if len > SNAKE_STEP {
+                trail[i] = trail[i - 1] + d / len * SNAKE_STEP;
+            }
+        }
     }
 
     fn update(&mut self, dt: f32) {
@@ -103,7 +135,10 @@ impl MeshScene {
             wave(m, t, 24, Vec2::new(260.0, 180.0));
         }
         if let Some(m) = self.scene.get_mut(self.snake).and_then(|n| n.mesh_mut()) {
-            let path = snake_path(t, 40, Vec2::ZERO, 320.0);
+            let path = match &self.trail {
+                Some(trail) => trail.clone(),
+                None => snake_path(t, 40, Vec2::ZERO, 320.0),
+            };
             let _ = m.geometry_mut().set_rope(&path, 26.0, 0.0);
         }
         if let Some(m) = self.scene.get_mut(self.plasma).and_then(|n| n.mesh_mut()) {
@@ -136,6 +171,12 @@ impl common::Demo for MeshScene {
     }
     fn update(&mut self, _renderer: &mut Renderer, dt: f32) {
         MeshScene::update(self, dt);
+    }
+    fn pointer(&mut self, position: Vec2) {
+        // The snake waits on its path until the pointer first comes over the window.
+        if self.trail.is_some() || position != Vec2::ZERO {
+            self.follow(position);
+        }
     }
 }
 
@@ -220,30 +261,51 @@ fn bench(flags: &common::Flags) -> stage2d::Result<()> {
         },
     )?;
 
-    // 3. 1,000 ropes of 64 points following moving paths.
-    let mut scene = Scene::new();
-    let mut ropes = Vec::new();
-    for i in 0..1000 {
-        let origin = Vec2::new((i % 10) as f32 * 125.0, (i / 10) as f32 * 7.0);
-        let g = MeshGeometry::rope(&snake_path(0.0, 64, origin, 110.0), 6.0, 0.0)?;
-        ropes.push((scene.add(scene.root(), Node::mesh(g, bunny))?, origin));
+    // 2b. The same plane still, its node moving: drawn on its own (the default for more than 200 vertices) a move
+    // costs its transform; batched, every vertex is transformed on the CPU and uploaded again.
+    for (name, mode) in [
+        ("plane_256x256_moved", MeshBatchMode::Auto),
+        ("plane_256x256_moved_batched", MeshBatchMode::Batch),
+    ] {
+        let mut scene = Scene::new();
+        let plane = MeshGeometry::plane(1200.0, 680.0, 256, 256)?.with_batch_mode(mode);
+        let still = scene.add(scene.root(), Node::mesh(plane, bunny))?;
+        measure(name, &mut r, &mut scene, (warmup, frames), |s, i| {
+            if let Some(t) = s.transform_mut(still) {
+                t.position = Vec2::new(40.0 + (i % 20) as f32, 20.0);
+            }
+        })?;
     }
-    measure(
-        "ropes_1000x64_moving",
-        &mut r,
-        &mut scene,
-        (warmup, frames),
-        |s, i| {
+
+    // 3. 1,000 ropes of 64 points (128 vertices) following moving paths, batched by default (PixiJS would draw
+    // them one by one: more than 100 vertices), then each drawn on its own.
+    let points = flags.num("--rope-points", 64usize).clamp(2, 4096);
+    for (name, mode) in [
+        (format!("ropes_1000x{points}_moving"), MeshBatchMode::Auto),
+        (
+            format!("ropes_1000x{points}_moving_batched"),
+            MeshBatchMode::Batch,
+        ),
+    ] {
+        let mut scene = Scene::new();
+        let mut ropes = Vec::new();
+        for i in 0..1000 {
+            let origin = Vec2::new((i % 10) as f32 * 125.0, (i / 10) as f32 * 7.0);
+            let g = MeshGeometry::rope(&snake_path(0.0, points, origin, 110.0), 6.0, 0.0)?
+                .with_batch_mode(mode);
+            ropes.push((scene.add(scene.root(), Node::mesh(g, bunny))?, origin));
+        }
+        measure(&name, &mut r, &mut scene, (warmup, frames), |s, i| {
             let t = i as f32 / 60.0;
             for &(n, origin) in &ropes {
                 if let Some(m) = s.get_mut(n).and_then(|n| n.mesh_mut()) {
-                    let _ = m
-                        .geometry_mut()
-                        .set_rope(&snake_path(t, 64, origin, 110.0), 6.0, 0.0);
+                    let _ =
+                        m.geometry_mut()
+                            .set_rope(&snake_path(t, points, origin, 110.0), 6.0, 0.0);
                 }
             }
-        },
-    )?;
+        })?;
+    }
 
     // 4. 100 meshes, 10 custom shaders, ten of a shader in a row, uniforms changing every frame.
     let mut scene = Scene::new();

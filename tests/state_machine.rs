@@ -418,8 +418,8 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                     4,
                     4,
                 ),
-                // Drawn on its own: more than 100 vertices.
-                4 => stage2d::MeshGeometry::plane(9.0, 7.0, 12, 12),
+                // Drawn on its own: more than 200 vertices.
+                4 => stage2d::MeshGeometry::plane(9.0, 7.0, 16, 16),
                 // Per-instance data (the default shader draws one).
                 6 => stage2d::MeshGeometry::plane(7.0, 5.0, 3, 3).and_then(|g| {
                     g.with_instance_attribute(2, stage2d::wgpu::VertexFormat::Float32, vec![0; 12])

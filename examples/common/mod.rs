@@ -103,6 +103,8 @@ pub trait Demo: Sized {
     fn scene(&self) -> &stage2d::Scene;
     /// Advances animation by `dt` seconds.
     fn update(&mut self, _renderer: &mut stage2d::Renderer, _dt: f32) {}
+    /// Where the pointer is over the window, in logical pixels (called before `update` in a window).
+    fn pointer(&mut self, _position: stage2d::glam::Vec2) {}
 }
 
 struct DemoApp<D: Demo>(Option<D>);
@@ -115,6 +117,7 @@ impl<D: Demo> stage2d::app::App for DemoApp<D> {
     fn update(&mut self, ctx: &mut stage2d::app::AppContext) -> stage2d::Result<()> {
         let dt = ctx.ticker.delta_seconds;
         if let Some(d) = self.0.as_mut() {
+            d.pointer(ctx.input.mouse_position);
             d.update(ctx.renderer, dt);
         }
         Ok(())

@@ -425,6 +425,7 @@ impl Frame {
         // Filter outputs get their storage before any bind group names them.
         self.size_filter_outputs(textures);
         self.prepare_meshes(pipelines, textures, (desc.width, desc.height), &mut frame)?;
+        self.meshes.copy_changes(encoder, &mut frame);
         self.draws.clear();
         let mut stencil = StencilMode::Disabled;
         for b in self.batcher.batches() {

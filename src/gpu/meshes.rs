@@ -176,6 +176,12 @@ pub(crate) struct MeshSystem {
     /// Changed ranges and their bytes, reused.
     ranges: Vec<(u8, u32, u32)>,
     bytes: Vec<u8>,
+    /// This frame's changed ranges, gathered: their bytes go to the GPU in one write to `stage`, and are copied
+    /// from there into each geometry's buffer (one write a range would cost a staging allocation each).
+    changed: Vec<u8>,
+    /// (geometry, offset in `changed`, offset in its buffer, bytes).
+    copies: Vec<(u64, u64, u64, u64)>,
+    stage: Option<wgpu::Buffer>,
     ring: Option<wgpu::Buffer>,
     ring_capacity: u64,
     staging: Vec<u8>,
@@ -236,6 +242,9 @@ impl MeshSystem {
             geometries: HashMap::new(),
             ranges: Vec::new(),
             bytes: Vec::new(),
+            changed: Vec::new(),
+            copies: Vec::new(),
+            stage: None,
             ring: None,
             ring_capacity: 0,
             staging: Vec::new(),
@@ -415,9 +424,39 @@ impl MeshSystem {
         self.customs.get(index as usize)
     }
 
+    /// Records the copies of this frame's changed ranges: one write of their bytes to the staging buffer (grown
+    /// when they do not fit), then a copy into each geometry's buffer.
+    pub fn copy_changes(&mut self, encoder: &mut wgpu::CommandEncoder, stats: &mut FrameStats) {
+        if self.copies.is_empty() {
+            return;
+        }
+        let need = self.changed.len() as u64;
+        if self.stage.as_ref().is_none_or(|b| b.size() < need) {
+            if let Some(old) = self.stage.take() {
+                self.retired.push(Retired::Buffer(old));
+            }
+            self.stage = Some(self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("stage2d mesh changes"),
+                size: need.next_power_of_two().max(4096),
+                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+            stats.buffers_created += 1;
+        }
+        let stage = self.stage.as_ref().expect("made above");
+        self.queue.write_buffer(stage, 0, &self.changed);
+        for &(id, from, at, len) in &self.copies {
+            if let Some(g) = self.geometries.get(&id) {
+                encoder.copy_buffer_to_buffer(stage, from, &g.vertices, at, len);
+            }
+        }
+    }
+
     /// Starts a frame's draws.
     pub fn begin_frame(&mut self, draws: usize) {
         self.frame += 1;
+        self.changed.clear();
+        self.copies.clear();
         self.staging.clear();
         self.prepared.clear();
         self.prepared.resize(draws, None);
@@ -475,13 +514,14 @@ impl MeshSystem {
                     .all(|(b, (size, n))| b.1 - b.0 == size * n);
             if same && g.changes_since(e.version, &mut self.ranges) {
                 for &(block, lo, hi) in &self.ranges {
-                    self.bytes.clear();
-                    g.block_bytes(block, lo as usize..hi as usize, &mut self.bytes);
+                    let from = self.changed.len();
+                    g.block_bytes(block, lo as usize..hi as usize, &mut self.changed);
                     let size = g.blocks().nth(block as usize).map_or(0, |b| b.0);
                     let at = e.blocks[block as usize].0 + lo as u64 * size;
-                    if !self.bytes.is_empty() {
-                        self.queue.write_buffer(&e.vertices, at, &self.bytes);
-                        stats.bytes_uploaded += self.bytes.len() as u64;
+                    let len = (self.changed.len() - from) as u64;
+                    if len > 0 {
+                        self.copies.push((g.id(), from as u64, at, len));
+                        stats.bytes_uploaded += len;
                     }
                 }
                 e.version = g.version();
