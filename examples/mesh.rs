@@ -283,8 +283,8 @@ fn bench(flags: &common::Flags) -> stage2d::Result<()> {
     for (name, mode) in [
         (format!("ropes_1000x{points}_moving"), MeshBatchMode::Auto),
         (
-            format!("ropes_1000x{points}_moving_batched"),
-            MeshBatchMode::Batch,
+            format!("ropes_1000x{points}_moving_alone"),
+            MeshBatchMode::Own,
         ),
     ] {
         let mut scene = Scene::new();
