@@ -124,14 +124,14 @@ fn refused(bytes: Vec<u8>, reason: &str) {
 fn the_real_font_and_a_rebuilt_copy_load() {
     let t = Instant::now();
     let f = load_within(DEJAVU.to_vec(), SECOND).unwrap();
-    assert_ne!(f.fontdue().lookup_glyph_index('A'), 0);
+    assert_ne!(f.fontdue().unwrap().lookup_glyph_index('A'), 0);
     eprintln!("DejaVu Sans loads in {:?}", t.elapsed());
     // The rebuilding helper keeps a font intact.
     let cmap = &DEJAVU[48896..48896 + 7056];
     let same = load_within(with_table(DEJAVU, b"cmap", cmap), SECOND).unwrap();
     assert_eq!(
-        same.fontdue().lookup_glyph_index('A'),
-        f.fontdue().lookup_glyph_index('A')
+        same.fontdue().unwrap().lookup_glyph_index('A'),
+        f.fontdue().unwrap().lookup_glyph_index('A')
     );
 }
 
@@ -145,7 +145,7 @@ fn a_well_formed_map_covering_unicode_from_four_records_loads() {
         "a font mapping all of Unicode from four records loads in {:?}",
         t.elapsed()
     );
-    assert_eq!(f.fontdue().lookup_glyph_index('\u{10FFFF}'), 3);
+    assert_eq!(f.fontdue().unwrap().lookup_glyph_index('\u{10FFFF}'), 3);
 }
 
 #[test]

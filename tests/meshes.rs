@@ -1194,3 +1194,76 @@ fn bad_instance_attributes_are_refused() {
     probe(&img, 12, 2, [255, 255, 255, 255], 0);
     probe(&img, 1, 1, [0, 0, 0, 255], 0);
 }
+
+/// The PipelineSystem's 8-bit id spaces: the 257th distinct mesh shader source, and the 257th distinct vertex layout,
+/// are `Error::TooManyIds`; a source or layout made before is found again; the renderer still draws.
+#[test]
+fn mesh_shaders_and_layouts_beyond_the_id_space_are_errors() {
+    let mut r = renderer_with_msaa(false);
+    let tri = MeshGeometry::new(
+        vec![v(0.0, 0.0), v(8.0, 0.0), v(0.0, 8.0)],
+        vec![Vec2::ZERO; 3],
+        vec![0, 1, 2],
+        MeshTopology::TriangleList,
+    )
+    .unwrap();
+    let source = |k: u32| {
+        format!(
+            "@vertex fn mainVertex(@location(0) p: vec2<f32>) -> @builtin(position) vec4<f32> {{ return toClip(p); }}
+             @fragment fn mainFragment() -> @location(0) vec4<f32> {{ return vec4<f32>(1.0 - f32({k}) / 512.0); }}"
+        )
+    };
+    let mut refused = None;
+    for k in 0..300 {
+        match r.create_mesh_shader(&source(k), &tri.layout()) {
+            Ok(_) => {}
+            Err(Error::TooManyIds { .. }) => {
+                refused = Some(k);
+                break;
+            }
+            Err(e) => panic!("shader {k}: {e}"),
+        }
+    }
+    // The renderer's own shaders (the batch shader for each texture count, filters) hold some ids: the user's
+    // stop short of 256.
+    let refused = refused.expect("a 257th shader is refused");
+    assert!((200..=256).contains(&refused), "refused at {refused}");
+    // One made before is found again (cached by source): no new id.
+    let again = r.create_mesh_shader(&source(0), &tri.layout()).unwrap();
+    // Layouts: subsets of nine further attributes, all read by no shader, each a new layout of one cached source.
+    let mut refused = None;
+    for bits in 1u32..512 {
+        let mut g = tri.clone();
+        for loc in 2..11 {
+            if bits & (1 << (loc - 2)) != 0 {
+                g = g
+                    .with_attribute(loc, stage2d::wgpu::VertexFormat::Float32, vec![0; 12])
+                    .unwrap();
+            }
+        }
+        match r.create_mesh_shader(&source(0), &g.layout()) {
+            Ok(_) => {}
+            Err(Error::TooManyIds { .. }) => {
+                refused = Some(bits);
+                break;
+            }
+            Err(e) => panic!("layout {bits}: {e}"),
+        }
+    }
+    assert!(refused.is_some_and(|b| b >= 200), "{refused:?}");
+    // Still drawing: a mesh of the first shader and a sprite.
+    let white = r.white_texture();
+    let mut scene = Scene::new();
+    scene
+        .add(
+            scene.root(),
+            Node::mesh_of(Mesh::new(tri, white).with_shader(again, &[], &[])),
+        )
+        .unwrap();
+    scene
+        .add(scene.root(), Node::sprite(white).at(10.0, 0.0).scaled(4.0))
+        .unwrap();
+    let img = render(&mut r, &scene, 16, 8, Color::BLACK);
+    probe(&img, 12, 2, [255, 255, 255, 255], 0);
+    probe(&img, 1, 1, [255, 255, 255, 255], 0);
+}

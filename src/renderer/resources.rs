@@ -70,6 +70,50 @@ impl Renderer {
         self.texture_from_image(&img.to_rgba8(), sampling)
     }
 
+    /// A bitmap font (PixiJS's `Assets.load('font.fnt')`): the AngelCode BMFont description at `path` (text or
+    /// XML form, read up to [`MAX_FNT_BYTES`](crate::text::MAX_FNT_BYTES)) and the page images it names, next to
+    /// it, loaded as textures (linear sampling). See [`Font::from_fnt`](crate::Font::from_fnt) for what it draws
+    /// and refuses. A missing or unreadable description is [`Error::FontFile`](crate::Error::FontFile) naming it, a
+    /// page image that does not load is [`Error::ImageFile`](crate::Error::ImageFile); nothing of a failed load
+    /// stays alive.
+    #[cfg(feature = "text")]
+    pub fn load_bitmap_font(&mut self, path: impl AsRef<Path>) -> Result<crate::Font> {
+        use std::io::Read;
+        let path = path.as_ref();
+        let file_error = |reason: String| crate::Error::FontFile {
+            path: path.to_owned(),
+            reason,
+        };
+        let cap = crate::text::MAX_FNT_BYTES;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(cap as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| file_error(e.to_string()))?;
+        let data = crate::text::bitmap::parse_fnt(&bytes).map_err(|e| file_error(e.to_string()))?;
+        if data.distance_field.is_some() {
+            // Refused before any page is loaded.
+            return crate::Font::from_fnt_data(data, Vec::new());
+        }
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let mut pages = Vec::with_capacity(data.pages.len());
+        for name in &data.pages {
+            match self.load_texture(dir.join(name), Sampling::LINEAR) {
+                Ok(t) => pages.push(t),
+                Err(e) => {
+                    for t in pages {
+                        let _ = self.destroy_texture(t);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        crate::Font::from_fnt_data(data, pages.clone()).inspect_err(|_| {
+            for t in pages {
+                let _ = self.destroy_texture(t);
+            }
+        })
+    }
+
     /// Destroys a texture and the bind groups holding it. Nodes still showing it are skipped with a warning. Its
     /// memory is freed once the GPU has finished the frames that drew it. A render target whose texture is
     /// destroyed can no longer be drawn into or read ([`Error::StaleTexture`]); another renderer's texture is

@@ -12,7 +12,13 @@ static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 #[derive(Clone)]
 pub struct Font {
     id: u32,
-    inner: Arc<fontdue::Font>,
+    inner: Arc<Face>,
+}
+
+/// What a font draws from: outlines rasterised into the glyph atlas, or a bitmap font's pages.
+enum Face {
+    Outline(fontdue::Font),
+    Bitmap(super::bitmap::BitmapFont),
 }
 
 impl std::fmt::Debug for Font {
@@ -65,8 +71,64 @@ impl Font {
             fontdue::Font::from_bytes(bytes, settings).map_err(|e| Error::Font(e.to_string()))?;
         Ok(Font {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            inner: Arc::new(font),
+            inner: Arc::new(Face::Outline(font)),
         })
+    }
+
+    /// A bitmap font (PixiJS's `BitmapFont` from a `.fnt` file) from its AngelCode BMFont description `fnt` (the
+    /// text or the XML form) and its pages, one texture for each page the description names, in page order (a
+    /// page may be a sheet frame that is not rotated). [`Renderer::load_bitmap_font`](crate::Renderer::load_bitmap_font)
+    /// loads the pages it names for you. Texts of it lay out by the font's advances, offsets and kerning, scaled
+    /// from the size it was made at, and draw its glyphs' regions as quads in the sprites' batches.
+    ///
+    /// Errors ([`Error::Font`], naming the tag and attribute): a description that does not parse or holds numbers
+    /// out of range (see [`MAX_BITMAP_GLYPHS`](super::bitmap::MAX_BITMAP_GLYPHS) and the other limits), another
+    /// number of pages, a glyph outside its page, a rotated page frame, and distance-field fonts (their
+    /// `distanceField` tag), which need a distance-field shader stage2d does not have yet.
+    pub fn from_fnt(fnt: &[u8], pages: Vec<crate::Texture>) -> Result<Font> {
+        Font::from_fnt_data(super::bitmap::parse_fnt(fnt)?, pages)
+    }
+
+    /// [`Font::from_fnt`] of a parsed description.
+    pub(crate) fn from_fnt_data(
+        data: super::bitmap::FntData,
+        pages: Vec<crate::Texture>,
+    ) -> Result<Font> {
+        if let Some(df) = data.distance_field {
+            return Err(Error::Font(format!(
+                "bitmap font: a {} distance-field font (range {}): distance-field fonts are not drawn yet; \
+                 use a plain bitmap font",
+                if df.multi_channel { "multi-channel" } else { "single-channel" },
+                df.range
+            )));
+        }
+        if pages.iter().any(|p| p.is_rotated()) {
+            return Err(Error::Font("bitmap font: a rotated page frame".into()));
+        }
+        let font = super::bitmap::BitmapFont::new(data, pages)?;
+        Ok(Font {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            inner: Arc::new(Face::Bitmap(font)),
+        })
+    }
+
+    /// Whether this is a bitmap font ([`Font::from_fnt`]).
+    pub fn is_bitmap(&self) -> bool {
+        matches!(*self.inner, Face::Bitmap(_))
+    }
+
+    /// A bitmap font's page textures, in page order (empty for other fonts): destroy them when the font is no
+    /// longer drawn (a text whose page is destroyed is skipped and counted).
+    pub fn bitmap_pages(&self) -> &[crate::Texture] {
+        self.bitmap().map_or(&[], |b| &b.pages)
+    }
+
+    /// The bitmap font, if this is one.
+    pub(crate) fn bitmap(&self) -> Option<&super::bitmap::BitmapFont> {
+        match &*self.inner {
+            Face::Bitmap(b) => Some(b),
+            Face::Outline(_) => None,
+        }
     }
 
     /// Reads and parses a font file; a missing or unreadable file is [`Error::FontFile`] naming it.
@@ -87,9 +149,12 @@ impl Font {
         self.id
     }
 
-    /// The fontdue font.
-    pub fn fontdue(&self) -> &fontdue::Font {
-        &self.inner
+    /// The fontdue font (`None` for a bitmap font).
+    pub fn fontdue(&self) -> Option<&fontdue::Font> {
+        match &*self.inner {
+            Face::Outline(f) => Some(f),
+            Face::Bitmap(_) => None,
+        }
     }
 
     /// Rasterises `glyph` at `px` pixels if its bitmap is at most `max_side` pixels each way; `None` (without
@@ -99,18 +164,18 @@ impl Font {
     /// at `f32::MAX` the bounds are infinite and the size it computes is garbage. The bounds come from
     /// `metrics_indexed`, which only scales numbers, so they are checked first.
     pub(crate) fn rasterize_within(&self, glyph: u16, px: f32, max_side: u32) -> Option<Raster> {
-        if !(px.is_finite() && px > 0.0) || usize::from(glyph) >= self.inner.glyph_count() as usize
-        {
+        let font = self.fontdue()?;
+        if !(px.is_finite() && px > 0.0) || usize::from(glyph) >= font.glyph_count() as usize {
             return None;
         }
-        let m = self.inner.metrics_indexed(glyph, px);
+        let m = font.metrics_indexed(glyph, px);
         let b = m.bounds;
         // fontdue adds a sub-pixel offset (< 1) before rounding up: allow for it.
         let fits = |v: f32| v.is_finite() && v.abs() + 2.0 <= max_side as f32;
         if !(fits(b.width) && fits(b.height) && b.xmin.is_finite() && b.ymin.is_finite()) {
             return None;
         }
-        let (m, coverage) = self.inner.rasterize_indexed(glyph, px);
+        let (m, coverage) = font.rasterize_indexed(glyph, px);
         Some(Raster {
             width: m.width as u32,
             height: m.height as u32,
@@ -123,25 +188,36 @@ impl Font {
 
 impl super::layout::GlyphSource for Font {
     fn glyph(&self, c: char) -> u16 {
-        self.inner.lookup_glyph_index(c)
+        match &*self.inner {
+            Face::Outline(f) => f.lookup_glyph_index(c),
+            Face::Bitmap(b) => b.glyph(c),
+        }
     }
     fn advance(&self, glyph: u16, px: f32) -> f32 {
-        self.inner.metrics_indexed(glyph, px).advance_width
+        match &*self.inner {
+            Face::Outline(f) => f.metrics_indexed(glyph, px).advance_width,
+            Face::Bitmap(b) => b.advance(glyph, px),
+        }
     }
     fn kern(&self, left: u16, right: u16, px: f32) -> f32 {
-        self.inner
-            .horizontal_kern_indexed(left, right, px)
-            .unwrap_or(0.0)
+        match &*self.inner {
+            Face::Outline(f) => f.horizontal_kern_indexed(left, right, px).unwrap_or(0.0),
+            Face::Bitmap(b) => b.kern(left, right, px),
+        }
     }
     fn ascent(&self, px: f32) -> f32 {
-        self.inner
-            .horizontal_line_metrics(px)
-            .map_or(px * 0.8, |m| m.ascent)
+        match &*self.inner {
+            Face::Outline(f) => f.horizontal_line_metrics(px).map_or(px * 0.8, |m| m.ascent),
+            Face::Bitmap(b) => b.ascent(px),
+        }
     }
     fn line_height(&self, px: f32) -> f32 {
-        self.inner
-            .horizontal_line_metrics(px)
-            .map_or(px * 1.2, |m| m.new_line_size)
+        match &*self.inner {
+            Face::Outline(f) => f
+                .horizontal_line_metrics(px)
+                .map_or(px * 1.2, |m| m.new_line_size),
+            Face::Bitmap(b) => b.line_height(px),
+        }
     }
 }
 
@@ -152,7 +228,7 @@ mod tests {
     #[test]
     fn glyphs_too_large_or_of_bad_sizes_are_refused_before_rasterising() {
         let font = Font::from_bytes(include_bytes!("../../assets/DejaVuSans.ttf")).unwrap();
-        let w = font.fontdue().lookup_glyph_index('W');
+        let w = font.fontdue().unwrap().lookup_glyph_index('W');
         let r = font.rasterize_within(w, 20.0, 1022).unwrap();
         assert!(r.width > 10 && r.height > 10);
         assert_eq!(r.coverage.len(), (r.width * r.height) as usize);

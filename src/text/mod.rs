@@ -10,11 +10,13 @@
 //! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
 
 pub(crate) mod atlas;
+pub(crate) mod bitmap;
 mod font;
 mod font_check;
 mod layout;
 
 pub(crate) use atlas::{GlyphAtlas, GlyphKey};
+pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use font::Font;
 pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout};
 

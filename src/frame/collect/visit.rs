@@ -707,6 +707,59 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             let size = text.style().size;
             let font = text.font();
             let origin = -text.anchor * Vec2::from(layout.size);
+            if let Some(bm) = font.bitmap() {
+                if let Some(page) = bm.pages.iter().find(|p| !(cx.is_live)(p.id())) {
+                    let _ = page;
+                    return skip(
+                        cx.stats,
+                        cx.skips,
+                        id,
+                        "a page of its bitmap font was destroyed",
+                    );
+                }
+                let s = size / bm.size;
+                for g in &layout.glyphs {
+                    let Some(bg) = bm.glyphs.get(g.glyph as usize) else {
+                        continue;
+                    };
+                    let Some(page) = bm.pages.get(bg.page as usize) else {
+                        continue;
+                    };
+                    if bg.rect[2] == 0 || bg.rect[3] == 0 {
+                        continue;
+                    }
+                    let [x, y, w, h] = bg.rect.map(f32::from);
+                    let local = origin
+                        + Vec2::new(
+                            g.x + bg.offset[0] * s,
+                            g.baseline + (bg.offset[1] - bm.base) * s,
+                        );
+                    let p0 = matrix.transform_point2(local);
+                    let dx = matrix.matrix2.x_axis * (w * s);
+                    let dy = matrix.matrix2.y_axis * (h * s);
+                    if cx.track {
+                        cx.acc.add_quad(p0, dx, dy);
+                    }
+                    let [fx, fy, _, _] = page.frame_rect().map(|v| v as f32);
+                    let [tw, th] = page.source_size().map(|v| v as f32);
+                    cx.batcher.push_quad(
+                        page.id(),
+                        [p0.into(), dx.into(), dy.into()],
+                        [
+                            (fx + x) / tw,
+                            (fy + y) / th,
+                            (fx + x + w) / tw,
+                            (fy + y + h) / th,
+                        ],
+                        color,
+                        inh.blend,
+                    );
+                }
+                if !mask {
+                    cx.stats.texts += 1;
+                }
+                return Some((inh, slot.child_count() != 0));
+            }
             // Glyphs are rasterised at the size they cover on the target (the node's world scale, which includes
             // a window's scale factor), bucketed so a continuous zoom makes a few sizes, not one per frame.
             let px_x = matrix.matrix2.x_axis * cx.view.half_size;
