@@ -20,10 +20,13 @@
 const QUAD_BIT: u32 = /*{{QUAD_BIT}}*/0x80000000u;
 // Flags in a quad's `texture` below the transform index: TILING quads (tiling sprites) take their corners'
 // texture coordinates, in tiles, from the next quad (a DATA quad, which draws nothing) and wrap them into their
-// frame `uv0..uv1` per fragment. The slot is the low 6 bits.
+// frame `uv0..uv1` per fragment. DISTANCE_FIELD quads (distance-field glyphs) sample a signed distance field (one
+// channel, or the median of three) and draw its coverage, with the next quad's origin.x as the screen pixels the
+// field's 0..1 range spans. The slot is the low 4 bits.
 const TILING: u32 = 0x80u;
 const DATA: u32 = 0x40u;
-const SLOT_MASK: u32 = 0x3fu;
+const DISTANCE_FIELD: u32 = 0x20u;
+const SLOT_MASK: u32 = 0x0fu;
 
 // Corner c: origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3); uv0 / uv1 picked the same way.
 struct Corners {
@@ -64,6 +67,8 @@ struct VertexOut {
     @location(2) @interpolate(flat) texture: u32,
     // A tiling quad's frame: u0, v0, u1, v1.
     @location(3) @interpolate(flat) frame: vec4<f32>,
+    // A distance-field glyph's screen distance factor.
+    @location(4) @interpolate(flat) distance: f32,
 };
 
 @vertex
@@ -73,6 +78,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var color: u32;
     var texture: u32;
     var frame = vec4<f32>(0.0);
+    var distance = 0.0;
     if (index & QUAD_BIT) != 0u {
         let qi = (index - QUAD_BIT) >> 2u;
         let q = quad_rest[qi];
@@ -99,6 +105,9 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
             uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom);
             frame = vec4<f32>(q.uv0, q.uv1);
         }
+        if (q.texture & DISTANCE_FIELD) != 0u {
+            distance = corners[qi + 1u].origin.x;
+        }
         color = q.color;
         texture = q.texture;
     } else {
@@ -118,6 +127,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     out.color = vec4<f32>(c.rgb * c.a, c.a);
     out.texture = texture & 0xffu;
     out.frame = frame;
+    out.distance = distance;
     return out;
 }
 
@@ -142,5 +152,25 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 //{{CASES}}
         default: { texel = /*{{SAMPLE0}}*/; }
     }
+    if (in.texture & DISTANCE_FIELD) != 0u {
+        texel = vec4<f32>(field_coverage(texel, in.color, in.distance));
+    }
     return texel * in.color;
+}
+
+// Coverage of a distance-field texel (PixiJS's msdf bit): the median of the three channels (a one-channel field
+// has them equal), at most alpha; `distance` screen pixels per unit of the field; gamma-corrected by the colour's
+// luma so that light text on dark stays as heavy as dark on light.
+fn field_coverage(field: vec4<f32>, color: vec4<f32>, distance: f32) -> f32 {
+    var median = field.r + field.g + field.b - min(field.r, min(field.g, field.b)) - max(field.r, max(field.g, field.b));
+    median = min(median, field.a);
+    var alpha = clamp(distance * (median - 0.5) + 0.5, 0.0, 1.0);
+    if median < 0.01 {
+        alpha = 0.0;
+    } else if median > 0.99 {
+        alpha = 1.0;
+    }
+    let luma = dot(color.rgb, vec3<f32>(0.299, 0.587, 0.114));
+    let gamma = mix(1.0, 1.0 / 2.2, luma);
+    return pow(color.a * alpha, gamma);
 }

@@ -67,27 +67,30 @@ fn glyphs_sit_by_their_offsets_advances_and_kerning() {
                 Node::text(Text::new("AB", &font, 32.0)).at(40.0, 4.0),
             )
             .unwrap();
-        let img = render(&mut r, &scene, 80, 48, Color::BLACK);
+        let img = render(&mut r, &scene, 80, 60, Color::BLACK);
         let s = r.stats().last_frame;
         assert_eq!((s.texts, s.draw_calls), (2, 1), "msaa {msaa}");
-        // A: pen 0 + offset 1, top 0 + offset 4: pixels 5..13 x 8..18.
-        probe(&img, 5, 8, [255, 0, 0, 255], 0);
-        probe(&img, 10, 17, [255, 0, 0, 255], 0);
-        probe(&img, 4, 12, [0, 0, 0, 255], 0);
+        // As PixiJS places bitmap text, lines start `lineHeight - base` = 6 down. A: pen 0 + offset 1, top 6 +
+        // offset 4: pixels 5..13 x 14..24.
+        probe(&img, 5, 14, [255, 0, 0, 255], 0);
+        probe(&img, 10, 23, [255, 0, 0, 255], 0);
+        probe(&img, 4, 18, [0, 0, 0, 255], 0);
+        probe(&img, 8, 13, [0, 0, 0, 255], 0);
         // B: pen 9 - 2 (kerning): pixels 11..17, drawn over A's last columns.
-        probe(&img, 11, 12, [0, 255, 0, 255], 0);
-        probe(&img, 16, 17, [0, 255, 0, 255], 0);
-        probe(&img, 17, 12, [0, 0, 0, 255], 0);
+        probe(&img, 11, 18, [0, 255, 0, 255], 0);
+        probe(&img, 16, 23, [0, 255, 0, 255], 0);
+        probe(&img, 17, 18, [0, 0, 0, 255], 0);
         // The second line, 20 pixels down.
-        probe(&img, 5, 28, [255, 0, 0, 255], 0);
-        probe(&img, 12, 37, [255, 0, 0, 255], 0);
-        // At 32: A at 40 + 2, 4 + 8, 16x20; B at 40 + 14, 12x20 (inside them: their edges blend with the page
-        // around them, sampled linearly at twice the size).
-        probe(&img, 44, 14, [255, 0, 0, 255], 0);
-        probe(&img, 52, 29, [255, 0, 0, 255], 0);
-        probe(&img, 56, 14, [0, 255, 0, 255], 0);
-        probe(&img, 64, 29, [0, 255, 0, 255], 0);
-        probe(&img, 67, 20, [0, 0, 0, 255], 0);
+        probe(&img, 5, 34, [255, 0, 0, 255], 0);
+        probe(&img, 12, 43, [255, 0, 0, 255], 0);
+        // At 32: A at 40 + 2, 4 + 12 + 8, 16x20; B at 40 + 14, 12x20 (inside them: their edges blend with the
+        // page around them, sampled linearly at twice the size).
+        probe(&img, 44, 26, [255, 0, 0, 255], 0);
+        probe(&img, 52, 41, [255, 0, 0, 255], 0);
+        probe(&img, 56, 26, [0, 255, 0, 255], 0);
+        probe(&img, 64, 41, [0, 255, 0, 255], 0);
+        probe(&img, 67, 32, [0, 0, 0, 255], 0);
+        probe(&img, 50, 22, [0, 0, 0, 255], 0);
     }
 }
 
@@ -147,13 +150,13 @@ fn bitmap_texts_batch_with_sprites_align_and_tint() {
     let img = render(&mut r, &scene, 300, 300, Color::BLACK);
     let s = r.stats().last_frame;
     assert_eq!((s.texts, s.sprites, s.draw_calls), (101, 100, 1));
-    // The lone A: pixels 292..300 x 254..264; nothing left of it.
-    probe(&img, 292, 254, [128, 0, 0, 255], 1);
-    probe(&img, 299, 263, [128, 0, 0, 255], 1);
-    probe(&img, 291, 258, [0, 0, 0, 255], 0);
+    // The lone A: pixels 292..300 x 260..270 (lines start 6 down); nothing left of it.
+    probe(&img, 292, 260, [128, 0, 0, 255], 1);
+    probe(&img, 299, 269, [128, 0, 0, 255], 1);
+    probe(&img, 291, 264, [0, 0, 0, 255], 0);
     // The second line: A at 287, B at 293..299.
-    probe(&img, 287, 278, [128, 0, 0, 255], 1);
-    probe(&img, 296, 278, [0, 128, 0, 255], 1);
+    probe(&img, 287, 284, [128, 0, 0, 255], 1);
+    probe(&img, 296, 284, [0, 128, 0, 255], 1);
 }
 
 #[test]
@@ -173,16 +176,6 @@ fn bad_fonts_and_pages_are_errors() {
         &FNT.replace("x=10 y=2 width=6", "x=30 y=2 width=6"),
     );
     assert!(matches!(r.load_bitmap_font(&path), Err(Error::Font(_))));
-    // A distance-field font: refused with a clear message until stage2d draws distance fields.
-    let df = FNT.replace(
-        "kernings count=1",
-        "distanceField fieldType=msdf distanceRange=4\nkernings count=1",
-    );
-    let path = write_font("df", &df);
-    match r.load_bitmap_font(&path) {
-        Err(Error::Font(m)) => assert!(m.contains("distance"), "{m}"),
-        other => panic!("{other:?}"),
-    }
     // Not a description at all, and a file that is not there.
     let path = write_font("junk", "\u{0}\u{1}garbage");
     assert!(matches!(
@@ -206,7 +199,7 @@ fn bad_fonts_and_pages_are_errors() {
         .add(scene.root(), Node::sprite(white).at(12.0, 0.0).scaled(4.0))
         .unwrap();
     let img = render(&mut r, &scene, 16, 16, Color::BLACK);
-    probe(&img, 3, 8, [255, 0, 0, 255], 0);
+    probe(&img, 3, 12, [255, 0, 0, 255], 0);
     // A page destroyed under a text: the text is skipped and counted, the rest drawn.
     let page = stage2d::text::layout(&font, "A", &stage2d::text::LayoutStyle::default());
     assert_eq!(page.glyphs.len(), 1);
@@ -221,5 +214,48 @@ fn bad_fonts_and_pages_are_errors() {
     let img = render(&mut r, &scene, 16, 16, Color::BLACK);
     assert_eq!(r.stats().last_frame.nodes_skipped, 1);
     probe(&img, 14, 2, [255, 255, 255, 255], 0);
-    probe(&img, 3, 8, [255, 0, 0, 255], 0);
+    probe(&img, 3, 12, [255, 0, 0, 255], 0);
+}
+
+fn pixijs_font(r: &mut stage2d::Renderer, path: &str) -> Font {
+    let path = format!("{}/tests/pixijs/fonts/{path}", env!("CARGO_MANIFEST_DIR"));
+    r.load_bitmap_font(path).unwrap()
+}
+
+/// PixiJS's `text-bitmap/msdf-text` scene: "MXA" in Roboto's multi-channel distance field (5 pages), size 70
+/// (the atlas is made at 42), anchored at its centre, turned 45 degrees at the middle of the target.
+#[test]
+fn pixijs_msdf_text() {
+    let mut r = renderer();
+    let font = pixijs_font(&mut r, "msdf/Roboto-Regular.fnt");
+    assert_eq!(font.bitmap_pages().len(), 5);
+    let mut scene = Scene::new();
+    scene
+        .add(
+            scene.root(),
+            Node::text(Text::new("MXA", &font, 70.0).anchored(0.5, 0.5))
+                .at(64.0, 64.0)
+                .rotated(std::f32::consts::FRAC_PI_4),
+        )
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    pixijs("msdf-text", &img, 100);
+}
+
+/// PixiJS's `text-bitmap/sdf-text` scene: "M" in a one-channel distance field made at 42, drawn at 150 (the field
+/// keeps its edge sharp at 3.6 times its size), at (-3, -50).
+#[test]
+fn pixijs_sdf_text() {
+    let mut r = renderer();
+    let font = pixijs_font(&mut r, "sdf/comicsdf.fnt");
+    let mut scene = Scene::new();
+    scene
+        .add(
+            scene.root(),
+            Node::text(Text::new("M", &font, 150.0)).at(-3.0, -50.0),
+        )
+        .unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("sdf-text", &img, 100);
 }

@@ -132,8 +132,16 @@ pub const TRANSFORM_SHIFT: u32 = 8;
 /// In [`Quad::texture`]: the quad repeats its frame, with its corners' tile coordinates in the next quad.
 pub const TILING_FLAG: u32 = 0x80;
 
-/// In [`Quad::texture`]: the quad holds a tiling quad's tile coordinates and draws nothing.
+/// In [`Quad::texture`]: the quad holds a tiling quad's tile coordinates, or a distance-field glyph's distance
+/// factor, and draws nothing.
 pub const DATA_FLAG: u32 = 0x40;
+
+/// In [`Quad::texture`]: the quad is a distance-field glyph (its texels a signed distance field, SDF or MSDF),
+/// with its screen distance factor in the next quad (`origin.x`).
+pub const DISTANCE_FIELD_FLAG: u32 = 0x20;
+
+/// The bits of [`Quad::texture`] and [`Vertex::texture`] holding the texture's slot in its batch.
+pub const SLOT_BITS: u32 = 0x0f;
 
 /// The transform and colour a render group's geometry is drawn through (the transform stream, 32 bytes each):
 /// `clip = x_axis * x + y_axis * y + translation`, colour multiplied by `color` (RGBA8, straight alpha). Entry 0

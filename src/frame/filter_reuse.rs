@@ -178,7 +178,7 @@ fn fingerprint(
                 let q = ((ix - bit) >> 2) as usize;
                 let quad = quads.get(q)?;
                 bytemuck::bytes_of(quad).hash(&mut h);
-                if quad.texture & TILING_FLAG != 0 {
+                if quad.texture & (TILING_FLAG | crate::frame::elements::DISTANCE_FIELD_FLAG) != 0 {
                     bytemuck::bytes_of(quads.get(q + 1)?).hash(&mut h);
                 }
                 quad.texture

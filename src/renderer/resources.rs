@@ -90,10 +90,6 @@ impl Renderer {
             .and_then(|f| f.take(cap as u64 + 1).read_to_end(&mut bytes))
             .map_err(|e| file_error(e.to_string()))?;
         let data = crate::text::bitmap::parse_fnt(&bytes).map_err(|e| file_error(e.to_string()))?;
-        if data.distance_field.is_some() {
-            // Refused before any page is loaded.
-            return crate::Font::from_fnt_data(data, Vec::new());
-        }
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut pages = Vec::with_capacity(data.pages.len());
         for name in &data.pages {

@@ -135,7 +135,18 @@ fn tags(text: &str) -> Vec<Tag<'_>> {
     if xml {
         let mut rest = text;
         while let Some(open) = rest.find('<') {
-            let Some(close) = rest[open..].find('>') else {
+            // The tag ends at the first `>` outside quotes (`char=">"` is an attribute).
+            let mut quote = None;
+            let close = rest[open..].char_indices().find_map(|(i, c)| {
+                match (quote, c) {
+                    (None, '"' | '\'') => quote = Some(c),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, '>') => return Some(i),
+                    _ => {}
+                }
+                None
+            });
+            let Some(close) = close else {
                 break;
             };
             let inner = rest[open + 1..open + close].trim().trim_end_matches('/');
@@ -308,6 +319,8 @@ pub(crate) struct BitmapFont {
     pub by_char: FxHashMap<char, u16>,
     pub kerning: FxHashMap<(u16, u16), f32>,
     pub pages: Vec<Texture>,
+    /// A distance-field font's range in page pixels.
+    pub distance_range: Option<f32>,
 }
 
 impl BitmapFont {
@@ -359,6 +372,7 @@ impl BitmapFont {
             by_char,
             kerning,
             pages,
+            distance_range: data.distance_field.map(|d| d.range),
         })
     }
 
@@ -411,7 +425,7 @@ kerning first=65 second=66 amount=-2
   </pages>
   <chars count="2">
     <char id="65" x="0" y="0" width="8" height="10" xoffset="1" yoffset="4" xadvance="9" page="0"/>
-    <char id="66" x="10" y="2" width="6" height="10" xoffset="0" yoffset="4" xadvance="7" page="1"/>
+    <char id="66" char=">" x="10" y="2" width="6" height="10" xoffset="0" yoffset="4" xadvance="7" page="1"/>
   </chars>
   <kernings count="1"><kerning first="65" second="66" amount="-2"/></kernings>
 </font>"#;

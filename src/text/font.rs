@@ -83,8 +83,10 @@ impl Font {
     ///
     /// Errors ([`Error::Font`], naming the tag and attribute): a description that does not parse or holds numbers
     /// out of range (see [`MAX_BITMAP_GLYPHS`](super::bitmap::MAX_BITMAP_GLYPHS) and the other limits), another
-    /// number of pages, a glyph outside its page, a rotated page frame, and distance-field fonts (their
-    /// `distanceField` tag), which need a distance-field shader stage2d does not have yet.
+    /// number of pages, a glyph outside its page, a rotated page frame.
+    ///
+    /// Distance-field fonts (msdf-bmfont's `distanceField` tag: SDF or MSDF pages) are drawn from their fields, as
+    /// PixiJS draws them: crisp at any scale from one atlas, still in the sprites' batches.
     pub fn from_fnt(fnt: &[u8], pages: Vec<crate::Texture>) -> Result<Font> {
         Font::from_fnt_data(super::bitmap::parse_fnt(fnt)?, pages)
     }
@@ -94,14 +96,6 @@ impl Font {
         data: super::bitmap::FntData,
         pages: Vec<crate::Texture>,
     ) -> Result<Font> {
-        if let Some(df) = data.distance_field {
-            return Err(Error::Font(format!(
-                "bitmap font: a {} distance-field font (range {}): distance-field fonts are not drawn yet; \
-                 use a plain bitmap font",
-                if df.multi_channel { "multi-channel" } else { "single-channel" },
-                df.range
-            )));
-        }
         if pages.iter().any(|p| p.is_rotated()) {
             return Err(Error::Font("bitmap font: a rotated page frame".into()));
         }

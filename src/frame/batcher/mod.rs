@@ -21,7 +21,8 @@
 //! touches wgpu.
 
 pub use crate::frame::elements::{
-    GroupTransform, Quad, Vertex, DATA_FLAG, QUAD_INDEX_BIT, TILING_FLAG, TRANSFORM_SHIFT,
+    GroupTransform, Quad, Vertex, DATA_FLAG, DISTANCE_FIELD_FLAG, QUAD_INDEX_BIT, TILING_FLAG,
+    TRANSFORM_SHIFT,
 };
 use crate::gpu::pipeline::{StencilMode, Topology};
 pub use crate::gpu::shader::MAX_BATCH_TEXTURES;
@@ -729,6 +730,34 @@ impl Batcher {
             .push_value::<12>(Quad::new(geometry, uv, color, slot | TILING_FLAG | x));
         self.quads
             .push_value::<12>(Quad::new(tile, [0.0; 4], 0, slot | DATA_FLAG | x));
+    }
+
+    /// Adds a distance-field glyph: the parallelogram `geometry` showing the region `uv` of a distance-field page,
+    /// its coverage worked out from the field with `distance` (screen pixels a unit of the field's 0..1 range
+    /// spans). Stored as two quads: the drawn one, flagged [`DISTANCE_FIELD_FLAG`], and one holding `distance`,
+    /// flagged [`DATA_FLAG`].
+    pub fn push_distance_field(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        color: u32,
+        blend: BlendMode,
+        distance: f32,
+    ) {
+        let Some(slot) = self.open_quads(2, texture, blend) else {
+            return;
+        };
+        let x = self.xform;
+        self.quads.push_value::<12>(Quad::new(
+            geometry,
+            uv,
+            color,
+            slot | DISTANCE_FIELD_FLAG | x,
+        ));
+        let data = [[distance, 0.0], [0.0; 2], [0.0; 2]];
+        self.quads
+            .push_value::<12>(Quad::new(data, [0.0; 4], 0, slot | DATA_FLAG | x));
     }
 
     /// Makes room for `n` more quads of `texture` in the open quad run and returns the texture's slot, or `None`

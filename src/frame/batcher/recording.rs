@@ -51,7 +51,7 @@ impl Recorded {
     /// recordings showing the same textures share one bind group whatever order their walks met them in (a tile
     /// map's chunks would otherwise make a bind group for each order as the view reaches them). `seen` is scratch.
     pub fn sort_slots(&mut self, quad_bit: u32, seen: &mut Vec<bool>) {
-        const SLOT: u32 = 0x3f;
+        const SLOT: u32 = crate::frame::elements::SLOT_BITS;
         // A mesh vertex belongs to one batch: one pass over the vertices' marks serves every batch.
         seen.clear();
         seen.resize(self.vertices.len(), false);

@@ -718,6 +718,33 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                     );
                 }
                 let s = size / bm.size;
+                // Placed as PixiJS places a bitmap text: in the font's units, each glyph's top-left rounded, lines
+                // starting `lineHeight - base` down (PixiJS's baseLineOffset), moved down by half the line height
+                // beyond the font size where that is more; the anchor spans the lines and that offset.
+                let line_fu = text
+                    .style()
+                    .line_height
+                    .filter(|h| h.is_finite())
+                    .map_or(bm.line_height, |h| h / s);
+                let size_fu = if text.style().line_height.is_some() {
+                    size / s
+                } else {
+                    bm.size
+                };
+                let base_offset = bm.line_height - bm.base;
+                let mut shift = (line_fu - size_fu) / 2.0;
+                if shift - base_offset < 0.0 {
+                    shift = 0.0;
+                }
+                let block = Vec2::from(layout.size) + Vec2::new(0.0, base_offset * s);
+                let origin = -text.anchor * block;
+                // A distance-field font: the screen pixels a unit of the field spans (PixiJS's uDistance: the
+                // field's range in page pixels, times page pixels to the text's, times the text's to the target's).
+                let distance = bm.distance_range.map(|range| {
+                    let px_x = matrix.matrix2.x_axis * cx.view.half_size;
+                    let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+                    range * s * (px_x.length() + px_y.length()) / 2.0
+                });
                 for g in &layout.glyphs {
                     let Some(bg) = bm.glyphs.get(g.glyph as usize) else {
                         continue;
@@ -729,11 +756,12 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                         continue;
                     }
                     let [x, y, w, h] = bg.rect.map(f32::from);
+                    let line_top = (g.baseline - bm.base * s) / s + base_offset;
                     let local = origin
                         + Vec2::new(
-                            g.x + bg.offset[0] * s,
-                            g.baseline + (bg.offset[1] - bm.base) * s,
-                        );
+                            (g.x / s + bg.offset[0]).round(),
+                            (line_top + bg.offset[1] + shift).round(),
+                        ) * s;
                     let p0 = matrix.transform_point2(local);
                     let dx = matrix.matrix2.x_axis * (w * s);
                     let dy = matrix.matrix2.y_axis * (h * s);
@@ -742,18 +770,26 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                     }
                     let [fx, fy, _, _] = page.frame_rect().map(|v| v as f32);
                     let [tw, th] = page.source_size().map(|v| v as f32);
-                    cx.batcher.push_quad(
-                        page.id(),
-                        [p0.into(), dx.into(), dy.into()],
-                        [
-                            (fx + x) / tw,
-                            (fy + y) / th,
-                            (fx + x + w) / tw,
-                            (fy + y + h) / th,
-                        ],
-                        color,
-                        inh.blend,
-                    );
+                    let corners = [p0.into(), dx.into(), dy.into()];
+                    let uv = [
+                        (fx + x) / tw,
+                        (fy + y) / th,
+                        (fx + x + w) / tw,
+                        (fy + y + h) / th,
+                    ];
+                    match distance {
+                        Some(d) => cx.batcher.push_distance_field(
+                            page.id(),
+                            corners,
+                            uv,
+                            color,
+                            inh.blend,
+                            d,
+                        ),
+                        None => cx
+                            .batcher
+                            .push_quad(page.id(), corners, uv, color, inh.blend),
+                    }
                 }
                 if !mask {
                     cx.stats.texts += 1;
