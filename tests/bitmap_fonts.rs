@@ -259,3 +259,40 @@ fn pixijs_sdf_text() {
     let img = render_pixijs(&mut r, &scene);
     pixijs("sdf-text", &img, 100);
 }
+
+/// Through `Assets`: the same path gives the same font; its pages go through the cache (a page loaded on its own
+/// stays when the font is unloaded); unloading the font frees the rest; a failed load leaves nothing cached.
+#[test]
+fn assets_cache_bitmap_fonts_and_their_pages() {
+    let mut r = renderer_with_msaa(false);
+    let mut assets = stage2d::Assets::new();
+    let path = write_font("assets", FNT);
+    let live = r.stats().live.textures;
+    let page0 = assets
+        .load(
+            &mut r,
+            path.with_file_name("blocks_0.png"),
+            stage2d::Sampling::LINEAR,
+        )
+        .unwrap();
+    let a = assets.load_bitmap_font(&mut r, &path).unwrap();
+    let b = assets.load_bitmap_font(&mut r, &path).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(
+        a.bitmap_pages()[0],
+        page0,
+        "the page loaded on its own is shared"
+    );
+    assert_eq!(r.stats().live.textures, live + 2);
+    assert!(assets.unload(&mut r, &path).unwrap());
+    assert_eq!(
+        r.stats().live.textures,
+        live + 1,
+        "page 0 stays: loaded by its own path"
+    );
+    assert!(!assets.unload(&mut r, &path).unwrap());
+    // A font whose second page is missing: its first page is not left behind.
+    let bad = write_font("assets-bad", &FNT.replace("blocks_1.png", "missing.png"));
+    assert!(assets.load_bitmap_font(&mut r, &bad).is_err());
+    assert_eq!(r.stats().live.textures, live + 1);
+}

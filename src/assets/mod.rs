@@ -121,6 +121,9 @@ pub struct Assets {
     pub(crate) textures: FxHashMap<PathBuf, Texture>,
     /// Spritesheets by the path of their JSON.
     pub(crate) sheets: FxHashMap<PathBuf, Spritesheet>,
+    /// Bitmap fonts by the path of their `.fnt`, with the paths of their pages.
+    #[cfg(feature = "text")]
+    pub(crate) fonts: FxHashMap<PathBuf, (crate::Font, Vec<PathBuf>)>,
     /// Images loaded by their own path (not only as a sheet's image): unloading a sheet keeps them.
     pub(crate) explicit: rustc_hash::FxHashSet<PathBuf>,
     /// Files being decoded, and the bundles waiting for each.
@@ -139,6 +142,8 @@ impl Default for Assets {
         Assets {
             textures: FxHashMap::default(),
             sheets: FxHashMap::default(),
+            #[cfg(feature = "text")]
+            fonts: FxHashMap::default(),
             explicit: Default::default(),
             in_flight: FxHashMap::default(),
             bundles: FxHashMap::default(),

@@ -65,12 +65,86 @@ impl Assets {
         Ok(t)
     }
 
+    /// The bitmap font of the AngelCode BMFont description at `path` (PixiJS's `Assets.load('font.fnt')`), loaded
+    /// now if it is not cached: its page images go through this cache (a page another font or a sprite loaded is
+    /// shared), and the same path gives the same font until [`Assets::unload`]. See
+    /// [`Renderer::load_bitmap_font`] for what it reads and refuses; nothing of a failed load stays cached.
+    #[cfg(feature = "text")]
+    pub fn load_bitmap_font(
+        &mut self,
+        renderer: &mut Renderer,
+        path: impl AsRef<Path>,
+    ) -> Result<crate::Font> {
+        let k = key(path.as_ref());
+        if let Some((font, _)) = self.fonts.get(&k) {
+            return Ok(font.clone());
+        }
+        let (data, dir) = crate::text::bitmap::read_fnt(path.as_ref())?;
+        let mut pages = Vec::with_capacity(data.pages.len());
+        let mut paths = Vec::with_capacity(data.pages.len());
+        let mut fresh = Vec::new();
+        for name in &data.pages {
+            let p = key(&dir.join(name));
+            let t = match self.textures.get(&p) {
+                Some(&t) => t,
+                None => match renderer.load_texture(&p, Sampling::LINEAR) {
+                    Ok(t) => {
+                        self.textures.insert(p.clone(), t);
+                        fresh.push(p.clone());
+                        t
+                    }
+                    Err(e) => {
+                        self.drop_pages(renderer, &fresh);
+                        return Err(e);
+                    }
+                },
+            };
+            pages.push(t);
+            paths.push(p);
+        }
+        match crate::Font::from_fnt_data(data, pages) {
+            Ok(font) => {
+                self.fonts.insert(k, (font.clone(), paths));
+                Ok(font)
+            }
+            Err(e) => {
+                self.drop_pages(renderer, &fresh);
+                Err(e)
+            }
+        }
+    }
+
+    /// Forgets and destroys the page textures at `paths` that nothing else holds: not loaded by their own path,
+    /// not a page of a cached font.
+    #[cfg(feature = "text")]
+    fn drop_pages(&mut self, renderer: &mut Renderer, paths: &[PathBuf]) {
+        for p in paths {
+            let used = self.explicit.contains(p)
+                || self.fonts.values().any(|(_, pages)| pages.contains(p))
+                || self
+                    .sheets
+                    .values()
+                    .any(|s| Some(&s.texture()) == self.textures.get(p));
+            if !used {
+                if let Some(t) = self.textures.remove(p) {
+                    let _ = renderer.destroy_texture(t);
+                }
+            }
+        }
+    }
+
     /// Forgets `path` and destroys its texture (sprites still showing it are skipped; its memory is freed once
     /// the GPU is done with it). `false` if it was not loaded.
     ///
-    /// Unloading a spritesheet's JSON forgets the sheet and unloads its image.
+    /// Unloading a spritesheet's JSON forgets the sheet and unloads its image; unloading a bitmap font's `.fnt`
+    /// forgets the font and unloads its pages that nothing else holds.
     pub fn unload(&mut self, renderer: &mut Renderer, path: impl AsRef<Path>) -> Result<bool> {
         let k = key(path.as_ref());
+        #[cfg(feature = "text")]
+        if let Some((_, pages)) = self.fonts.remove(&k) {
+            self.drop_pages(renderer, &pages);
+            return Ok(true);
+        }
         if let Some(sheet) = self.sheets.remove(&k) {
             // Its image goes too, unless another sheet shows it or it was loaded by its own path.
             let id = sheet.texture().id();

@@ -78,19 +78,7 @@ impl Renderer {
     /// stays alive.
     #[cfg(feature = "text")]
     pub fn load_bitmap_font(&mut self, path: impl AsRef<Path>) -> Result<crate::Font> {
-        use std::io::Read;
-        let path = path.as_ref();
-        let file_error = |reason: String| crate::Error::FontFile {
-            path: path.to_owned(),
-            reason,
-        };
-        let cap = crate::text::MAX_FNT_BYTES;
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(cap as u64 + 1).read_to_end(&mut bytes))
-            .map_err(|e| file_error(e.to_string()))?;
-        let data = crate::text::bitmap::parse_fnt(&bytes).map_err(|e| file_error(e.to_string()))?;
-        let dir = path.parent().unwrap_or(Path::new(""));
+        let (data, dir) = crate::text::bitmap::read_fnt(path.as_ref())?;
         let mut pages = Vec::with_capacity(data.pages.len());
         for name in &data.pages {
             match self.load_texture(dir.join(name), Sampling::LINEAR) {

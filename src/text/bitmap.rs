@@ -309,6 +309,23 @@ pub(crate) fn parse_fnt(bytes: &[u8]) -> Result<FntData> {
     Ok(data)
 }
 
+/// Reads (at most [`MAX_FNT_BYTES`], whatever size the file system reports) and parses the description at `path`;
+/// returns it with the directory its pages are named from. Errors are [`Error::FontFile`] naming the file.
+pub(crate) fn read_fnt(path: &std::path::Path) -> Result<(FntData, std::path::PathBuf)> {
+    use std::io::Read;
+    let file_error = |reason: String| Error::FontFile {
+        path: path.to_owned(),
+        reason,
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FNT_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| file_error(e.to_string()))?;
+    let data = parse_fnt(&bytes).map_err(|e| file_error(e.to_string()))?;
+    let dir = path.parent().unwrap_or(std::path::Path::new("")).to_owned();
+    Ok((data, dir))
+}
+
 /// A bitmap font: its glyphs (index 0 the missing glyph: an empty one), their pages and kerning.
 #[derive(Debug)]
 pub(crate) struct BitmapFont {
