@@ -1,9 +1,12 @@
-//! Text: paragraphs at several sizes, alignments, wrapping and a live counter.
+//! Text: paragraphs at several sizes, alignments, wrapping, a live counter, and a label in a multi-channel
+//! distance-field bitmap font (Roboto, `assets/fonts/msdf/`) zooming without blurring.
 //!
 //! `cargo run --release --example text` opens a window; `-- --headless --out text.png` (or no display) writes the
 //! picture instead.
-//! `cargo run --release --example text -- --headless --bench` runs the text benchmark: 1,000 text nodes of 20
-//! characters, half of them changing every frame, printing one JSON line.
+//! `cargo run --release --example text -- --headless --bench` runs the text benchmarks, a JSON line each: 1,000
+//! text nodes of 20 characters, half of them changing every frame; then 1,000 texts zooming (their container's
+//! scale changing every frame) in the MSDF bitmap font, and the same in the TTF font (rasterised again at the
+//! sizes the zoom reaches).
 
 mod common;
 use common::{Flags, Samples};
@@ -58,6 +61,21 @@ fn page(f: &Font) -> stage2d::Result<(Scene, NodeId)> {
         .at(400.0, 480.0),
     )?;
     Ok((s, counter))
+}
+
+/// A label in the MSDF font, anchored at its centre, under a container the demo zooms.
+fn zooming_label(r: &mut Renderer, s: &mut Scene) -> stage2d::Result<NodeId> {
+    let msdf = r.load_bitmap_font(common::asset("fonts/msdf/Roboto-Regular.fnt"))?;
+    let zoom = s.add(s.root(), Node::container().at(400.0, 550.0))?;
+    s.add(
+        zoom,
+        Node::text(
+            Text::new("MSDF: sharp at any scale", &msdf, 24.0)
+                .colored(Color::hex(0xe67e22))
+                .anchored(0.5, 0.5),
+        ),
+    )?;
+    Ok(zoom)
 }
 
 fn bench(flags: &Flags) -> stage2d::Result<()> {
@@ -123,21 +141,83 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
         t.textures_created - warm.textures_created,
         per(t.collect_ns, warm.collect_ns) / 1e6,
     );
+    let msdf = r.load_bitmap_font(common::asset("fonts/msdf/Roboto-Regular.fnt"))?;
+    for (name, font) in [("text_zoom_msdf", &msdf), ("text_zoom_ttf", &f)] {
+        zoom_bench(&mut r, name, font, n, frames)?;
+    }
+    Ok(())
+}
+
+/// `n` static texts in `font` under a container whose scale sweeps 0.5..3 and back every 120 frames.
+fn zoom_bench(
+    r: &mut Renderer,
+    name: &str,
+    font: &Font,
+    n: usize,
+    frames: usize,
+) -> stage2d::Result<()> {
+    let mut s = Scene::new();
+    let zoom = s.add(s.root(), Node::container().at(400.0, 300.0))?;
+    for i in 0..n {
+        let t = Text::new(format!("label {i:05} value 000"), font, 12.0);
+        let (x, y) = (
+            (i % 5) as f32 * 160.0 - 400.0,
+            (i / 5 % 50) as f32 * 12.0 - 300.0,
+        );
+        s.add(zoom, Node::text(t).at(x, y))?;
+    }
+    let target = r.create_render_target(800, 600)?;
+    let step = |s: &mut Scene, frame: usize| {
+        let k = (frame % 120) as f32 / 120.0 * std::f32::consts::TAU;
+        let scale = 1.75 - 1.25 * k.cos();
+        if let Some(t) = s.transform_mut(zoom) {
+            t.scale = stage2d::glam::Vec2::splat(scale);
+        }
+    };
+    for frame in 0..30 {
+        step(&mut s, frame);
+        r.render(&s, &target, Some(Color::BLACK))?;
+        r.wait_idle()?;
+    }
+    let warm = r.stats().total;
+    let mut cpu = Samples::default();
+    for frame in 30..30 + frames {
+        let t0 = Instant::now();
+        step(&mut s, frame);
+        r.render(&s, &target, Some(Color::BLACK))?;
+        cpu.push_since(t0);
+        r.wait_idle()?;
+    }
+    let t = r.stats().total;
+    let per = |a: u64, b: u64| (a - b) as f64 / frames as f64;
+    println!(
+        "{{\"scene\":\"{name}\",\"texts\":{n},\"frames\":{frames},\"adapter\":\"{}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"draw_calls_per_frame\":{},\"glyph_uploads_per_frame\":{},\"text_layouts_per_frame\":{},\"textures_created_after_warmup\":{}}}",
+        r.adapter_info().name,
+        cpu.median(),
+        cpu.percentile(0.95),
+        per(t.draw_calls, warm.draw_calls),
+        per(t.glyph_uploads, warm.glyph_uploads),
+        per(t.text_layouts, warm.text_layouts),
+        t.textures_created - warm.textures_created,
+    );
     Ok(())
 }
 
 struct TextPage {
     scene: Scene,
     counter: NodeId,
+    zoom: NodeId,
     frame: u64,
 }
 
 impl common::Demo for TextPage {
-    fn build(_renderer: &mut Renderer) -> stage2d::Result<Self> {
-        let (scene, counter) = page(&font()?)?;
+    fn build(renderer: &mut Renderer) -> stage2d::Result<Self> {
+        let (mut scene, counter) = page(&font()?)?;
+        let zoom = zooming_label(renderer, &mut scene)?;
         Ok(TextPage {
             scene,
             counter,
+            zoom,
             frame: 0,
         })
     }
@@ -152,6 +232,10 @@ impl common::Demo for TextPage {
             .and_then(|n| n.as_text_mut())
         {
             t.set_text(&format!("frame {}", self.frame));
+        }
+        let k = (self.frame % 240) as f32 / 240.0 * std::f32::consts::TAU;
+        if let Some(t) = self.scene.transform_mut(self.zoom) {
+            t.scale = stage2d::glam::Vec2::splat(1.5 - 0.9 * k.cos());
         }
     }
 }
