@@ -92,6 +92,10 @@ enum Op {
     SetBlend(N, u8),
     /// A mesh node's geometry changed in place (a few vertices, texture coordinates, or all of it), or its culling.
     EditMesh(N, u8),
+    /// A text: the built-in font (0), the MSDF bitmap font (1), the same at an absurd size (2) or letter spacing
+    /// (3).
+    #[cfg(feature = "text")]
+    AddText(N, u8),
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -152,6 +156,8 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), any::<bool>()).prop_map(|(n, on)| Op::Cache(n, on)),
         (node(), 0u8..5).prop_map(|(n, b)| Op::SetBlend(n, b)),
         (node(), 0u8..4).prop_map(|(n, k)| Op::EditMesh(n, k)),
+        #[cfg(feature = "text")]
+        (node(), 0u8..4).prop_map(|(n, k)| Op::AddText(n, k)),
     ]
 }
 
@@ -193,6 +199,9 @@ const RT_SIZES: [(u32, u32); 4] = [(4, 4), (9, 7), (16, 16), (31, 5)];
 
 /// The other scene and renderer, for foreign ids; and the host's pass for embedded frames.
 struct Foreign {
+    /// A multi-channel distance-field bitmap font of the renderer under test.
+    #[cfg(feature = "text")]
+    msdf: stage2d::Font,
     node: NodeId,
     texture: Texture,
     target: RenderTarget,
@@ -520,6 +529,21 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             let cache = on.then(stage2d::CacheAsTexture::default);
             assert_eq!(got(&scene.set_cache_as_texture(id, cache)), want, "{op:?}");
         }
+        #[cfg(feature = "text")]
+        Op::AddText(n, k) => {
+            let text = match k {
+                0 => stage2d::Text::new("Ab\nc", &stage2d::Font::builtin(), 4.0),
+                1 => stage2d::Text::new("MXA", &f.msdf, 9.0).anchored(0.5, 0.5),
+                2 => stage2d::Text::new("M", &f.msdf, 1e30),
+                _ => {
+                    let mut t = stage2d::Text::new("AB", &f.msdf, 8.0);
+                    t.set_letter_spacing(1e9);
+                    t
+                }
+            };
+            // At the origin, small: clear of the final probe's (14, 14).
+            add(model, scene, f, n, Node::text(text));
+        }
         Op::EditMesh(n, k) => {
             let Some((id, _)) = model.pick(scene, f, n) else {
                 return;
@@ -833,6 +857,13 @@ fn random_scene_and_renderer_operations_match_the_model() {
     let mut other = common::renderer();
     let mut other_scene = Scene::new();
     let f = Foreign {
+        #[cfg(feature = "text")]
+        msdf: r
+            .load_bitmap_font(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/pixijs/fonts/msdf/Roboto-Regular.fnt"
+            ))
+            .unwrap(),
         node: other_scene
             .add(other_scene.root(), Node::container())
             .unwrap(),
@@ -876,6 +907,13 @@ fn a_found_sequence_prepares_without_error() {
     let mut other = common::renderer();
     let mut other_scene = Scene::new();
     let f = Foreign {
+        #[cfg(feature = "text")]
+        msdf: r
+            .load_bitmap_font(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/pixijs/fonts/msdf/Roboto-Regular.fnt"
+            ))
+            .unwrap(),
         node: other_scene
             .add(other_scene.root(), Node::container())
             .unwrap(),

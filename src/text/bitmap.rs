@@ -480,6 +480,29 @@ kerning first=65 second=66 amount=-2
         );
     }
 
+    proptest::proptest! {
+        /// A description with bytes changed, cut or repeated parses or is refused, never panics, and a font made
+        /// of what parses has every glyph inside its pages and every kerning pair between its glyphs.
+        #[test]
+        fn mangled_descriptions_never_panic(
+            edits in proptest::collection::vec((0usize..2000, proptest::prelude::any::<u8>()), 0..12),
+            cut in 0usize..2000,
+            xml in proptest::prelude::any::<bool>(),
+        ) {
+            let mut bytes = if xml { XML_FORM } else { TEXT_FORM }.as_bytes().to_vec();
+            for (at, b) in edits {
+                let n = bytes.len();
+                bytes[at % n] = b;
+            }
+            bytes.truncate(cut.max(1).min(bytes.len()));
+            if let Ok(data) = parse_fnt(&bytes) {
+                let n = data.pages.len();
+                proptest::prop_assert!(data.glyphs.iter().all(|(_, g)| (g.page as usize) < n));
+                proptest::prop_assert!(data.size > 0.0 && data.size.is_finite());
+            }
+        }
+    }
+
     #[test]
     fn bad_descriptions_are_errors_naming_the_tag() {
         let cases: &[(&str, &str, &str)] = &[
