@@ -13,6 +13,52 @@ pub enum Align {
     Centre,
     /// Flush right.
     Right,
+    /// Both edges flush: the spaces of each line but a paragraph's last are widened to the block's width (the
+    /// wrap width, or the widest line without wrapping), as PixiJS's `justify`.
+    Justify,
+}
+
+/// How spaces and line breaks in the string are kept (PixiJS's `whiteSpace`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WhiteSpace {
+    /// Every space and line break kept (PixiJS's `pre`, its default for text).
+    #[default]
+    Pre,
+    /// Runs of spaces and tabs collapsed to one space, line breaks kept (`pre-line`).
+    PreLine,
+    /// Runs of whitespace, line breaks included, collapsed to one space (`normal`).
+    Normal,
+}
+
+/// `text` with its whitespace collapsed as `mode` says (borrowed when nothing changes).
+fn collapse(text: &str, mode: WhiteSpace) -> std::borrow::Cow<'_, str> {
+    let keep_breaks = match mode {
+        WhiteSpace::Pre => return std::borrow::Cow::Borrowed(text),
+        WhiteSpace::PreLine => true,
+        WhiteSpace::Normal => false,
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut in_space = false;
+    for c in text.chars() {
+        if c == '\n' && keep_breaks {
+            // A break ends a run of spaces, which is dropped before it.
+            while out.ends_with(' ') {
+                out.pop();
+            }
+            out.push('\n');
+            in_space = true;
+        } else if c.is_whitespace() {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+        } else {
+            out.push(c);
+            in_space = false;
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// What layout needs to know about a font.
@@ -43,6 +89,8 @@ pub struct LayoutStyle {
     pub letter_spacing: f32,
     /// Wrap lines longer than this many pixels.
     pub wrap_width: Option<f32>,
+    /// How spaces and line breaks are kept.
+    pub white_space: WhiteSpace,
 }
 
 impl Default for LayoutStyle {
@@ -53,6 +101,7 @@ impl Default for LayoutStyle {
             line_height: None,
             letter_spacing: 0.0,
             wrap_width: None,
+            white_space: WhiteSpace::Pre,
         }
     }
 }
@@ -82,6 +131,8 @@ pub struct TextLayout {
 struct Line {
     glyphs: Vec<(u16, f32)>, // glyph, pen x
     width: f32,
+    /// Whether the line ends a paragraph (justified lines do not).
+    last: bool,
 }
 
 /// Lays out `text` with `font` and `style`. Non-finite or non-positive sizes give an empty layout; a
@@ -99,11 +150,13 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
         0.0
     };
     let wrap = style.wrap_width.filter(|w| w.is_finite() && *w > 0.0);
+    let text = collapse(text, style.white_space);
     let mut lines: Vec<Line> = Vec::new();
     for paragraph in text.split('\n') {
         let mut line = Line {
             glyphs: Vec::new(),
             width: 0.0,
+            last: false,
         };
         let mut pen = 0.0f32;
         let mut prev: Option<u16> = None;
@@ -128,6 +181,7 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
                     line = Line {
                         glyphs: Vec::new(),
                         width: 0.0,
+                        last: false,
                     };
                     pen = 0.0;
                     prev = None;
@@ -154,6 +208,7 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
             prev = Some(g);
         }
         line.width = pen;
+        line.last = true;
         trim_trailing_space(font, &mut line, px, spacing);
         lines.push(line);
     }
@@ -164,20 +219,36 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
     let ascent = font.ascent(px);
     let block_width = wrap.unwrap_or_else(|| lines.iter().map(|l| l.width).fold(0.0, f32::max));
     let mut out = TextLayout::default();
+    let space = font.glyph(' ');
     for (i, l) in lines.iter().enumerate() {
         let offset = match style.align {
-            Align::Left => 0.0,
+            Align::Left | Align::Justify => 0.0,
             Align::Centre => (block_width - l.width) / 2.0,
             Align::Right => block_width - l.width,
         };
+        // Justified: each space of the line widened by an equal share of what it lacks.
+        let spaces = l.glyphs.iter().filter(|g| g.0 == space).count();
+        let widen = match style.align {
+            Align::Justify if !l.last && spaces > 0 && block_width > l.width => {
+                (block_width - l.width) / spaces as f32
+            }
+            _ => 0.0,
+        };
         let baseline = ascent + i as f32 * line_height;
-        out.glyphs
-            .extend(l.glyphs.iter().map(|&(glyph, x)| PlacedGlyph {
+        let mut seen = 0.0;
+        out.glyphs.extend(l.glyphs.iter().map(|&(glyph, x)| {
+            let g = PlacedGlyph {
                 glyph,
-                x: x + offset,
+                x: x + offset + seen * widen,
                 baseline,
-            }));
-        out.line_widths.push(l.width);
+            };
+            if glyph == space {
+                seen += 1.0;
+            }
+            g
+        }));
+        let width = if widen > 0.0 { block_width } else { l.width };
+        out.line_widths.push(width);
     }
     let height = if lines.is_empty() {
         0.0
@@ -253,6 +324,92 @@ pub(crate) mod tests {
 
     fn xs(l: &TextLayout) -> Vec<f32> {
         l.glyphs.iter().map(|g| g.x).collect()
+    }
+
+    #[test]
+    fn justified_lines_widen_their_spaces_but_the_last() {
+        // Wrapped at 100: "ab cd" (50) / "efgh ij" (70) / "k" (10, a paragraph's last) then "l m" after a break.
+        let s = LayoutStyle {
+            wrap_width: Some(75.0),
+            align: Align::Justify,
+            ..style()
+        };
+        let l = layout(&Mono, "ab cd efgh\nl m", &s);
+        assert_eq!(l.line_widths.len(), 3, "{:?}", l.line_widths);
+        // Line 1: "ab cd" stretched to 75: its one space widened by 25, so "cd" starts at 30 + 25.
+        let line1: Vec<f32> = l
+            .glyphs
+            .iter()
+            .filter(|g| g.baseline == 8.0)
+            .map(|g| g.x)
+            .collect();
+        assert_eq!(line1, vec![0.0, 10.0, 20.0, 55.0, 65.0]);
+        assert_eq!(l.line_widths[0], 75.0);
+        // "efgh" ends its paragraph: not stretched; "l m" ends the text: not stretched.
+        assert_eq!(l.line_widths[1], 40.0);
+        assert_eq!(l.line_widths[2], 30.0);
+        // A line without spaces is left as it is.
+        let l = layout(&Mono, "abcdefghij", &s);
+        assert_eq!(xs(&l)[..2], [0.0, 10.0]);
+    }
+
+    proptest::proptest! {
+        /// Any mix of words, spaces, tabs and breaks, in every alignment and white-space mode, wrapped or not:
+        /// finite positions; with a wrap width, justified and other lines stay inside the block (a single glyph
+        /// wider than it aside), and each line's glyphs run left to right.
+        #[test]
+        fn layouts_stay_in_their_block(
+            text in "[ab \t\n]{0,40}",
+            wrap in proptest::option::of(15.0f32..80.0),
+            align in 0usize..4,
+            mode in 0usize..3,
+        ) {
+            let s = LayoutStyle {
+                wrap_width: wrap,
+                align: [Align::Left, Align::Centre, Align::Right, Align::Justify][align],
+                white_space: [WhiteSpace::Pre, WhiteSpace::PreLine, WhiteSpace::Normal][mode],
+                ..style()
+            };
+            let l = layout(&Mono, &text, &s);
+            for g in &l.glyphs {
+                proptest::prop_assert!(g.x.is_finite() && g.baseline.is_finite());
+                if g.glyph != ' ' as u16 && g.glyph != '\t' as u16 {
+                    if let Some(w) = wrap {
+                        proptest::prop_assert!(g.x + 10.0 <= w.max(10.0) + 1e-3, "{g:?} past {w}");
+                    }
+                }
+            }
+            for pair in l.glyphs.windows(2) {
+                if pair[0].baseline == pair[1].baseline {
+                    proptest::prop_assert!(pair[1].x >= pair[0].x);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn white_space_modes_collapse_as_pixijs() {
+        let text = "a  b\t\tc \n  d\n\ne";
+        let count = |mode| {
+            let s = LayoutStyle {
+                white_space: mode,
+                ..style()
+            };
+            let l = layout(&Mono, text, &s);
+            (l.glyphs.len(), l.line_widths.len())
+        };
+        // pre: everything kept; three breaks make four lines.
+        assert_eq!(count(WhiteSpace::Pre).1, 4);
+        // pre-line: runs of spaces become one, none at a line's start or end; the breaks (and the empty line) stay.
+        assert_eq!(collapse(text, WhiteSpace::PreLine), "a b c\nd\n\ne");
+        assert_eq!(count(WhiteSpace::PreLine).1, 4);
+        // normal: one line, single spaces.
+        assert_eq!(collapse(text, WhiteSpace::Normal), "a b c d e");
+        assert_eq!(count(WhiteSpace::Normal), (9, 1));
+        assert!(matches!(
+            collapse("no change", WhiteSpace::Pre),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

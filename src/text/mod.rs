@@ -18,7 +18,7 @@ mod layout;
 pub(crate) use atlas::{GlyphAtlas, GlyphKey};
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use font::Font;
-pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout};
+pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout, WhiteSpace};
 
 use crate::Color;
 use glam::Vec2;
@@ -164,6 +164,14 @@ impl Text {
     pub fn set_line_height(&mut self, line_height: Option<f32>) {
         self.set_style(LayoutStyle {
             line_height,
+            ..self.style
+        });
+    }
+
+    /// Changes how spaces and line breaks are kept (PixiJS's `whiteSpace`).
+    pub fn set_white_space(&mut self, white_space: WhiteSpace) {
+        self.set_style(LayoutStyle {
+            white_space,
             ..self.style
         });
     }
