@@ -393,3 +393,96 @@ fn the_builtin_font_draws_latin_text_as_the_full_font_does() {
     assert!(got.pixels().any(|p| p.0[0] > 200), "something was drawn");
     assert!(got == want, "the built-in font draws differently");
 }
+
+/// Outlines and shadows (PixiJS's `stroke` and `dropShadow`): an outline shows half its width outside the glyph
+/// and the fill covers the rest; a shadow sits at its offset under text and outline, blurred when asked; a styled
+/// text still draws in one call, and its bitmaps come from the atlas after the first frame.
+#[test]
+fn strokes_and_shadows_draw_around_and_under_the_glyphs() {
+    let mut r = renderer_with_msaa(false);
+    let f = font();
+    let draw = |r: &mut stage2d::Renderer, t: Text| {
+        let mut s = Scene::new();
+        s.add(s.root(), Node::text(t).at(10.0, 0.0)).unwrap();
+        render(r, &s, 64, 56, Color::BLACK)
+    };
+    let plain = draw(&mut r, Text::new("I", &f, 40.0));
+    // The stem's columns on the middle row.
+    let row = 25;
+    let white: Vec<u32> = (0..64).filter(|&x| px(&plain, x, row)[0] > 250).collect();
+    let (x0, x1) = (*white.first().unwrap(), *white.last().unwrap());
+    assert!(x1 - x0 >= 2, "{white:?}");
+    let stroked = draw(
+        &mut r,
+        Text::new("I", &f, 40.0).stroked(Color::hex(0x00ff00), 6.0),
+    );
+    probe(&stroked, x0 - 2, row, [0, 255, 0, 255], 2);
+    probe(&stroked, x1 + 2, row, [0, 255, 0, 255], 2);
+    probe(&stroked, (x0 + x1) / 2, row, [255, 255, 255, 255], 0);
+    probe(&stroked, x1 + 6, row, [0, 0, 0, 255], 0);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    let shadow = stage2d::TextShadow {
+        color: Color::hex(0xff0000),
+        angle: 0.0,
+        distance: 12.0,
+        ..Default::default()
+    };
+    let shadowed = draw(&mut r, Text::new("I", &f, 40.0).shadowed(shadow));
+    probe(&shadowed, (x0 + x1) / 2, row, [255, 255, 255, 255], 0);
+    probe(&shadowed, (x0 + x1) / 2 + 12, row, [255, 0, 0, 255], 0);
+    probe(&shadowed, x1 + 20, row, [0, 0, 0, 255], 0);
+    // Blurred: the shadow's middle weaker, its edges spread past where a sharp one ends.
+    let blurred = draw(
+        &mut r,
+        Text::new("I", &f, 40.0).shadowed(stage2d::TextShadow {
+            blur: 4.0,
+            ..shadow
+        }),
+    );
+    let mid = px(&blurred, (x0 + x1) / 2 + 12, row)[0];
+    let beyond = px(&blurred, x1 + 14, row)[0];
+    assert!(mid > 60 && mid < 255 && beyond > 0, "{mid} {beyond}");
+    // Drawn again: every bitmap from the atlas.
+    let again = draw(
+        &mut r,
+        Text::new("I", &f, 40.0).shadowed(stage2d::TextShadow {
+            blur: 4.0,
+            ..shadow
+        }),
+    );
+    assert_eq!(r.stats().last_frame.glyph_uploads, 0);
+    assert!(again == blurred);
+    // Absurd styles: drawn (or left out) without failing, the fill still there.
+    for (stroke, shadow) in [
+        (
+            f32::NAN,
+            stage2d::TextShadow {
+                distance: f32::NAN,
+                ..shadow
+            },
+        ),
+        (
+            1e9,
+            stage2d::TextShadow {
+                blur: 1e6,
+                ..shadow
+            },
+        ),
+        (
+            -3.0,
+            stage2d::TextShadow {
+                angle: f32::INFINITY,
+                ..shadow
+            },
+        ),
+    ] {
+        let img = draw(
+            &mut r,
+            Text::new("I", &f, 40.0)
+                .stroked(Color::hex(0x00ff00), stroke)
+                .shadowed(shadow),
+        );
+        let p = px(&img, (x0 + x1) / 2, row);
+        assert!(p[0] > 0 || p[1] > 0, "{stroke}: {p:?}");
+    }
+}

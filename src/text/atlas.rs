@@ -13,7 +13,7 @@
 //! again next frame) and counts each skipped glyph in [`GlyphAtlas::too_large_this_frame`]. Text that large would
 //! be drawn well only as tessellated outlines, not as atlas bitmaps.
 
-/// Which glyph bitmap: font, glyph index, size (f32 bits).
+/// Which glyph bitmap: font, glyph index, size (f32 bits), effect ([`effect_key`]: 0 the glyph itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GlyphKey {
     /// Font id.
@@ -22,6 +22,162 @@ pub struct GlyphKey {
     pub glyph: u16,
     /// Size in pixels, as `f32::to_bits`.
     pub size_bits: u32,
+    /// A stroke's or shadow's spread and blur ([`effect_key`]), 0 for the glyph itself.
+    pub effect: u16,
+}
+
+/// The effect part of a [`GlyphKey`]: the coverage grown by `spread` raster pixels (a stroke of twice that width
+/// around the outline, in quarter pixels up to 63.75) then blurred by `blur` raster pixels (in half pixels up to
+/// 127.5). Non-finite or negative values count as 0.
+pub fn effect_key(spread: f32, blur: f32) -> u16 {
+    let q = |v: f32, steps: f32| {
+        if v.is_finite() && v > 0.0 {
+            (v * steps).round().min(255.0) as u16
+        } else {
+            0
+        }
+    };
+    q(spread, 4.0) | q(blur, 2.0) << 8
+}
+
+/// Pixels an effect adds on each side of a glyph bitmap.
+pub fn effect_pad(effect: u16) -> u32 {
+    if effect == 0 {
+        return 0;
+    }
+    let spread = (effect & 0xff) as f32 / 4.0;
+    let blur = (effect >> 8) as f32 / 2.0;
+    spread.ceil() as u32 + 2 * (blur / 2.0).ceil() as u32 + 1
+}
+
+/// Squared distances along one line to the nearest zero of `f` (0 where covered, a large value elsewhere), by
+/// the lower envelope of parabolas (Felzenszwalb and Huttenlocher), in linear time.
+fn distance_1d(f: &[f32], d: &mut [f32], v: &mut [usize], z: &mut [f32]) {
+    let n = f.len();
+    if n == 0 {
+        return;
+    }
+    let mut k = 0;
+    v[0] = 0;
+    z[0] = f32::NEG_INFINITY;
+    z[1] = f32::INFINITY;
+    for q in 1..n {
+        loop {
+            let p = v[k];
+            let s = ((f[q] + (q * q) as f32) - (f[p] + (p * p) as f32)) / (2.0 * (q - p) as f32);
+            if s <= z[k] && k > 0 {
+                k -= 1;
+                continue;
+            }
+            if s <= z[k] {
+                // k == 0: the new parabola is lower everywhere to the left.
+                v[0] = q;
+                z[0] = f32::NEG_INFINITY;
+                z[1] = f32::INFINITY;
+                break;
+            }
+            k += 1;
+            v[k] = q;
+            z[k] = s;
+            z[k + 1] = f32::INFINITY;
+            break;
+        }
+    }
+    k = 0;
+    for (q, out) in d.iter_mut().enumerate() {
+        while z[k + 1] < q as f32 {
+            k += 1;
+        }
+        let p = v[k];
+        *out = (q as f32 - p as f32).powi(2) + f[p];
+    }
+}
+
+/// Box blur of radius `r` along rows (`stride` 1) or columns, with running sums.
+fn box_pass(src: &[f32], dst: &mut [f32], w: usize, h: usize, r: usize, rows: bool) {
+    let (lines, len) = if rows { (h, w) } else { (w, h) };
+    let at = |line: usize, i: usize| if rows { line * w + i } else { i * w + line };
+    let n = (2 * r + 1) as f32;
+    for line in 0..lines {
+        let mut sum = 0.0f32;
+        for i in 0..r.min(len) {
+            sum += src[at(line, i)];
+        }
+        for i in 0..len {
+            if i + r < len {
+                sum += src[at(line, i + r)];
+            }
+            if i > r {
+                sum -= src[at(line, i - r - 1)];
+            }
+            dst[at(line, i)] = sum / n;
+        }
+    }
+}
+
+/// A glyph bitmap with `effect` ([`effect_key`]) applied: padded by what it grows ([`effect_pad`]), its coverage
+/// grown by the spread (a disk, by the exact distance to the glyph, soft at its edge), then blurred by two box
+/// passes each way (about a Gaussian of that radius). Linear in the padded bitmap's size.
+pub fn apply_effect(r: Raster, effect: u16) -> Raster {
+    if effect == 0 {
+        return r;
+    }
+    let spread = (effect & 0xff) as f32 / 4.0;
+    let box_r = ((effect >> 8) as f32 / 4.0).ceil() as usize;
+    let pad = effect_pad(effect) as usize;
+    let (w0, h0) = (r.width as usize, r.height as usize);
+    let (w, h) = (w0 + 2 * pad, h0 + 2 * pad);
+    let mut cov = vec![0.0f32; w * h];
+    for y in 0..h0 {
+        for x in 0..w0 {
+            cov[(y + pad) * w + x + pad] = r.coverage[y * w0 + x] as f32 / 255.0;
+        }
+    }
+    if spread > 0.0 {
+        let big = ((w + h) * (w + h)) as f32;
+        let mut dist: Vec<f32> = cov
+            .iter()
+            .map(|&c| if c >= 0.5 { 0.0 } else { big })
+            .collect();
+        let longest = w.max(h);
+        let (mut f, mut d) = (vec![0.0f32; longest], vec![0.0f32; longest]);
+        let (mut v, mut z) = (vec![0usize; longest], vec![0.0f32; longest + 1]);
+        for x in 0..w {
+            for y in 0..h {
+                f[y] = dist[y * w + x];
+            }
+            distance_1d(&f[..h], &mut d[..h], &mut v, &mut z);
+            for y in 0..h {
+                dist[y * w + x] = d[y];
+            }
+        }
+        for y in 0..h {
+            f[..w].copy_from_slice(&dist[y * w..(y + 1) * w]);
+            distance_1d(&f[..w], &mut d[..w], &mut v, &mut z);
+            dist[y * w..(y + 1) * w].copy_from_slice(&d[..w]);
+        }
+        for (c, d2) in cov.iter_mut().zip(&dist) {
+            // Distances run between pixel centres; a covered pixel's centre lies half a pixel inside the edge.
+            *c = c.max((spread + 1.0 - d2.sqrt()).clamp(0.0, 1.0));
+        }
+    }
+    if box_r > 0 {
+        let mut tmp = vec![0.0f32; cov.len()];
+        for _ in 0..2 {
+            box_pass(&cov, &mut tmp, w, h, box_r, true);
+            box_pass(&tmp, &mut cov, w, h, box_r, false);
+        }
+    }
+    Raster {
+        width: w as u32,
+        height: h as u32,
+        xmin: r.xmin - pad as f32,
+        ymin: r.ymin - pad as f32,
+        coverage: cov
+            .iter()
+            .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
+            .collect(),
+    }
 }
 
 /// Where a glyph's bitmap lies and how to place it.
@@ -341,11 +497,69 @@ impl GlyphAtlas {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// The linear-time distances equal the brute-force nearest zero's.
+        #[test]
+        fn line_distances_are_exact(zeros in proptest::collection::vec(proptest::prelude::any::<bool>(), 1..40)) {
+            let big = 1e6f32;
+            let f: Vec<f32> = zeros.iter().map(|&z| if z { 0.0 } else { big }).collect();
+            let n = f.len();
+            let (mut d, mut v, mut z) = (vec![0.0; n], vec![0; n], vec![0.0; n + 1]);
+            distance_1d(&f, &mut d, &mut v, &mut z);
+            for (q, &got) in d.iter().enumerate() {
+                let want = (0..n)
+                    .filter(|&p| zeros[p])
+                    .map(|p| (q as f32 - p as f32).powi(2))
+                    .fold(f32::INFINITY, f32::min);
+                if want.is_finite() {
+                    proptest::prop_assert_eq!(got, want);
+                } else {
+                    proptest::prop_assert!(got >= big);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn effects_grow_and_soften_coverage() {
+        // A 2x2 solid square, its bottom 1 above the baseline.
+        let square = Raster {
+            width: 2,
+            height: 2,
+            xmin: 3.0,
+            ymin: 1.0,
+            coverage: vec![255; 4],
+        };
+        assert_eq!(effect_key(0.0, 0.0), 0);
+        assert_eq!(effect_key(f32::NAN, -1.0), 0);
+        assert_eq!(effect_key(1e9, 1e9), 0xffff);
+        let grown = apply_effect(square.clone(), effect_key(2.0, 0.0));
+        // Padded by 3 each side, placed 3 further out.
+        assert_eq!(
+            (grown.width, grown.height, grown.xmin, grown.ymin),
+            (8, 8, 0.0, -2.0)
+        );
+        let at = |r: &Raster, x: u32, y: u32| r.coverage[(y * r.width + x) as usize];
+        // The square (at 3..5) and 2 pixels around it covered; the corners of the disk's reach not.
+        assert_eq!(at(&grown, 3, 3), 255);
+        assert_eq!(at(&grown, 1, 3), 255);
+        assert_eq!(at(&grown, 6, 4), 255);
+        assert_eq!(at(&grown, 0, 3), 0);
+        assert!(at(&grown, 1, 1) < 255, "the disk's corner is soft");
+        // A blur keeps the total coverage (within rounding) and spreads it.
+        let soft = apply_effect(square.clone(), effect_key(0.0, 4.0));
+        let total: u32 = soft.coverage.iter().map(|&c| c as u32).sum();
+        assert!((total as i32 - 4 * 255).abs() < 4 * 255 / 10, "{total}");
+        assert!(soft.coverage.iter().all(|&c| c < 255));
+        assert_eq!(apply_effect(square.clone(), 0).coverage, square.coverage);
+    }
+
     fn key(glyph: u16) -> GlyphKey {
         GlyphKey {
             font: 1,
             glyph,
             size_bits: 16f32.to_bits(),
+            effect: 0,
         }
     }
 
@@ -482,6 +696,7 @@ mod tests {
                 font: 1,
                 glyph: 3,
                 size_bits: size,
+                effect: 0,
             };
             a.get_or_insert(k, |_| Some(raster(0, 0)));
             a.get_or_insert(GlyphKey { glyph: 4, ..k }, |_| None);

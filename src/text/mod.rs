@@ -15,7 +15,7 @@ mod font;
 mod font_check;
 mod layout;
 
-pub(crate) use atlas::{GlyphAtlas, GlyphKey};
+pub(crate) use atlas::{apply_effect, effect_key, effect_pad, GlyphAtlas, GlyphKey};
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use font::Font;
 pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout, WhiteSpace};
@@ -51,6 +51,48 @@ pub struct Text {
     pub color: Color,
     /// Which point of the text block sits at the node's origin: `(0, 0)` top-left, `(0.5, 0.5)` centre.
     pub anchor: Vec2,
+    /// An outline around the glyphs, under their fill (PixiJS's `stroke`).
+    pub stroke: Option<TextStroke>,
+    /// A shadow under the text and its outline (PixiJS's `dropShadow`).
+    pub shadow: Option<TextShadow>,
+}
+
+/// An outline around a text's glyphs (PixiJS's `stroke`: `{ color, width }`), centred on the outline as a canvas
+/// stroke is: half of it shows outside the glyph, the fill covers the rest. Outline fonts only: bitmap fonts
+/// draw their pages as they are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextStroke {
+    /// Colour (multiplied by the node's tint and alpha).
+    pub color: Color,
+    /// Width in the text's pixels.
+    pub width: f32,
+}
+
+/// A shadow under a text (PixiJS's `dropShadow`; its defaults: black, alpha 1, angle π/6, distance 5, no blur).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextShadow {
+    /// Colour (multiplied by the node's tint and alpha).
+    pub color: Color,
+    /// Opacity, multiplied into the colour's.
+    pub alpha: f32,
+    /// Direction of the offset, radians clockwise from +x (y down).
+    pub angle: f32,
+    /// Length of the offset in the text's pixels.
+    pub distance: f32,
+    /// Blur radius in the text's pixels.
+    pub blur: f32,
+}
+
+impl Default for TextShadow {
+    fn default() -> TextShadow {
+        TextShadow {
+            color: Color::BLACK,
+            alpha: 1.0,
+            angle: std::f32::consts::FRAC_PI_6,
+            distance: 5.0,
+            blur: 0.0,
+        }
+    }
 }
 
 impl Clone for Text {
@@ -63,6 +105,8 @@ impl Clone for Text {
             style: self.style,
             color: self.color,
             anchor: self.anchor,
+            stroke: self.stroke,
+            shadow: self.shadow,
         }
     }
 }
@@ -81,6 +125,8 @@ impl Text {
             },
             color: Color::WHITE,
             anchor: Vec2::ZERO,
+            stroke: None,
+            shadow: None,
         }
     }
 
@@ -187,6 +233,18 @@ impl Text {
     /// With an anchor (builder style).
     pub fn anchored(mut self, x: f32, y: f32) -> Text {
         self.anchor = Vec2::new(x, y);
+        self
+    }
+
+    /// With an outline of `width` pixels in `color` (builder style; PixiJS's `stroke`).
+    pub fn stroked(mut self, color: Color, width: f32) -> Text {
+        self.stroke = Some(TextStroke { color, width });
+        self
+    }
+
+    /// With a drop shadow (builder style; PixiJS's `dropShadow`).
+    pub fn shadowed(mut self, shadow: TextShadow) -> Text {
+        self.shadow = Some(shadow);
         self
     }
 

@@ -810,43 +810,74 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
             let page = caches.text.atlas.page_size() as f32;
             let dx_unit = matrix.matrix2.x_axis * inv;
             let dy_unit = matrix.matrix2.y_axis * inv;
-            for g in &layout.glyphs {
-                let key = GlyphKey {
-                    font: font.id(),
-                    glyph: g.glyph,
-                    size_bits: raster_size.to_bits(),
-                };
-                let Some(e) = caches
-                    .text
-                    .atlas
-                    .get_or_insert(key, |max| font.rasterize_within(g.glyph, raster_size, max))
-                else {
-                    continue;
-                };
-                if e.rect[2] == 0 {
-                    continue;
+            // Shadow, then outline, then fill: each pass draws every glyph, so no glyph's shadow or outline
+            // covers another's fill. Outlines and shadows are glyph bitmaps of their own (grown, blurred) in the
+            // atlas, so a styled text still draws in the sprites' batches.
+            let spread = text
+                .stroke
+                .filter(|s| !mask && s.width.is_finite() && s.width > 0.0)
+                .map_or(0.0, |s| s.width / 2.0);
+            let mut passes: [Option<(u16, u32, Vec2)>; 3] = [None; 3];
+            if let Some(sh) = text.shadow.filter(|_| !mask) {
+                let offset = Vec2::from_angle(sh.angle) * sh.distance;
+                if offset.is_finite() {
+                    let c = inh.color * sh.color;
+                    let c = crate::Color {
+                        a: c.a * sh.alpha.clamp(0.0, 1.0),
+                        ..c
+                    };
+                    let effect = crate::text::effect_key(spread * raster, sh.blur * raster);
+                    passes[0] = Some((effect, c.to_rgba8_u32(), offset));
                 }
-                let Some(tex) = caches.pages.get(e.page as usize) else {
-                    continue;
-                };
-                let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
-                let mut p0 = matrix.transform_point2(local);
-                if snap {
-                    p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+            }
+            if let Some(st) = text.stroke.filter(|_| spread > 0.0) {
+                let c = (inh.color * st.color).to_rgba8_u32();
+                passes[1] = Some((crate::text::effect_key(spread * raster, 0.0), c, Vec2::ZERO));
+            }
+            passes[2] = Some((0, color, Vec2::ZERO));
+            for (effect, color, offset) in passes.into_iter().flatten() {
+                for g in &layout.glyphs {
+                    let key = GlyphKey {
+                        font: font.id(),
+                        glyph: g.glyph,
+                        size_bits: raster_size.to_bits(),
+                        effect,
+                    };
+                    let Some(e) = caches.text.atlas.get_or_insert(key, |max| {
+                        // Refused before rasterising when the grown bitmap could not fit.
+                        let pad = 2 * crate::text::effect_pad(effect);
+                        let r =
+                            font.rasterize_within(g.glyph, raster_size, max.checked_sub(pad)?)?;
+                        Some(crate::text::apply_effect(r, effect))
+                    }) else {
+                        continue;
+                    };
+                    if e.rect[2] == 0 {
+                        continue;
+                    }
+                    let Some(tex) = caches.pages.get(e.page as usize) else {
+                        continue;
+                    };
+                    let local =
+                        origin + offset + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
+                    let mut p0 = matrix.transform_point2(local);
+                    if snap {
+                        p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+                    }
+                    let dx = dx_unit * e.rect[2] as f32;
+                    let dy = dy_unit * e.rect[3] as f32;
+                    if cx.track {
+                        cx.acc.add_quad(p0, dx, dy);
+                    }
+                    let [x, y, w, h] = e.rect.map(|v| v as f32);
+                    cx.batcher.push_quad(
+                        tex,
+                        [p0.into(), dx.into(), dy.into()],
+                        [x / page, y / page, (x + w) / page, (y + h) / page],
+                        color,
+                        inh.blend,
+                    );
                 }
-                let dx = dx_unit * e.rect[2] as f32;
-                let dy = dy_unit * e.rect[3] as f32;
-                if cx.track {
-                    cx.acc.add_quad(p0, dx, dy);
-                }
-                let [x, y, w, h] = e.rect.map(|v| v as f32);
-                cx.batcher.push_quad(
-                    tex,
-                    [p0.into(), dx.into(), dy.into()],
-                    [x / page, y / page, (x + w) / page, (y + h) / page],
-                    color,
-                    inh.blend,
-                );
             }
             if !mask {
                 cx.stats.texts += 1;
