@@ -4,7 +4,8 @@
 //! `cargo run --release --example text` opens a window; `-- --headless --out text.png` (or no display) writes the
 //! picture instead.
 //! `cargo run --release --example text -- --headless --bench` runs the text benchmarks, a JSON line each: 1,000
-//! text nodes of 20 characters, half of them changing every frame; then 1,000 texts zooming (their container's
+//! text nodes of 20 characters, half of them changing every frame, plain and outlined with a shadow (alternating,
+//! twice); then 1,000 texts zooming (their container's
 //! scale changing every frame) in the MSDF bitmap font, and the same in the TTF font (rasterised again at the
 //! sizes the zoom reaches).
 
@@ -85,10 +86,36 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
         flags.num("--frames", 300usize),
     );
     let mut r = Renderer::new_headless(RendererOptions::default())?;
+    // Plain, then outlined and shadowed (PixiJS's stroke and dropShadow), alternating twice in one run.
+    for styled in [false, true, false, true] {
+        changing_bench(&mut r, &f, n, frames, styled)?;
+    }
+    let msdf = r.load_bitmap_font(common::asset("fonts/msdf/Roboto-Regular.fnt"))?;
+    for (name, font) in [("text_zoom_msdf", &msdf), ("text_zoom_ttf", &f)] {
+        zoom_bench(&mut r, name, font, n, frames)?;
+    }
+    Ok(())
+}
+
+/// `n` texts of 20 characters, half of them changing every frame; `styled`: each with an outline and a shadow.
+fn changing_bench(
+    r: &mut Renderer,
+    f: &Font,
+    n: usize,
+    frames: usize,
+    styled: bool,
+) -> stage2d::Result<()> {
     let mut s = Scene::new();
     let ids: Vec<NodeId> = (0..n)
         .map(|i| {
-            let t = Text::new(format!("label {i:05} value 000"), &f, 12.0);
+            let mut t = Text::new(format!("label {i:05} value 000"), f, 12.0);
+            if styled {
+                t = t.stroked(Color::BLACK, 2.0).shadowed(stage2d::TextShadow {
+                    distance: 2.0,
+                    blur: 1.0,
+                    ..Default::default()
+                });
+            }
             s.add(
                 s.root(),
                 Node::text(t).at((i % 5) as f32 * 160.0, (i / 5 % 50) as f32 * 12.0),
@@ -128,7 +155,8 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
     let per = |a: u64, b: u64| (a - b) as f64 / frames as f64;
     let info = r.adapter_info();
     println!(
-        "{{\"scene\":\"text\",\"texts\":{n},\"changing\":{},\"chars_each\":20,\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"text_layouts_per_frame\":{},\"glyph_uploads_per_frame_after_warmup\":{},\"textures_created_after_warmup\":{},\"collect_ms_mean\":{:.4}}}",
+        "{{\"scene\":\"{}\",\"texts\":{n},\"changing\":{},\"chars_each\":20,\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"text_layouts_per_frame\":{},\"glyph_uploads_per_frame_after_warmup\":{},\"textures_created_after_warmup\":{},\"collect_ms_mean\":{:.4}}}",
+        if styled { "text_styled" } else { "text" },
         n / 2 + n % 2,
         info.name,
         info.backend,
@@ -141,10 +169,6 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
         t.textures_created - warm.textures_created,
         per(t.collect_ns, warm.collect_ns) / 1e6,
     );
-    let msdf = r.load_bitmap_font(common::asset("fonts/msdf/Roboto-Regular.fnt"))?;
-    for (name, font) in [("text_zoom_msdf", &msdf), ("text_zoom_ttf", &f)] {
-        zoom_bench(&mut r, name, font, n, frames)?;
-    }
     Ok(())
 }
 
