@@ -136,21 +136,7 @@ fn changing_bench(
                 .set_text(&buf);
         }
     };
-    for frame in 0..30 {
-        step(&mut s, frame);
-        r.render(&s, &target, Some(Color::BLACK))?;
-        r.wait_idle()?;
-    }
-    let warm = r.stats().total;
-    let (mut cpu, mut wall) = (Samples::default(), Samples::default());
-    for frame in 30..30 + frames {
-        let t0 = Instant::now();
-        step(&mut s, frame);
-        r.render(&s, &target, Some(Color::BLACK))?;
-        cpu.push_since(t0);
-        r.wait_idle()?;
-        wall.push_since(t0);
-    }
+    let (warm, cpu, wall) = run_frames(r, &mut s, &target, frames, &mut step)?;
     let t = r.stats().total;
     let per = |a: u64, b: u64| (a - b) as f64 / frames as f64;
     let info = r.adapter_info();
@@ -170,6 +156,33 @@ fn changing_bench(
         per(t.collect_ns, warm.collect_ns) / 1e6,
     );
     Ok(())
+}
+
+/// Renders 30 frames of `step`, then `frames` measured ones; returns the totals after warm-up and the CPU and
+/// whole-frame samples.
+fn run_frames(
+    r: &mut Renderer,
+    s: &mut Scene,
+    target: &stage2d::RenderTarget,
+    frames: usize,
+    mut step: impl FnMut(&mut Scene, usize),
+) -> stage2d::Result<(stage2d::FrameStats, Samples, Samples)> {
+    for frame in 0..30 {
+        step(s, frame);
+        r.render(s, target, Some(Color::BLACK))?;
+        r.wait_idle()?;
+    }
+    let warm = r.stats().total;
+    let (mut cpu, mut wall) = (Samples::default(), Samples::default());
+    for frame in 30..30 + frames {
+        let t0 = Instant::now();
+        step(s, frame);
+        r.render(s, target, Some(Color::BLACK))?;
+        cpu.push_since(t0);
+        r.wait_idle()?;
+        wall.push_since(t0);
+    }
+    Ok((warm, cpu, wall))
 }
 
 /// `n` static texts in `font` under a container whose scale sweeps 0.5..3 and back every 120 frames.
@@ -198,20 +211,7 @@ fn zoom_bench(
             t.scale = stage2d::glam::Vec2::splat(scale);
         }
     };
-    for frame in 0..30 {
-        step(&mut s, frame);
-        r.render(&s, &target, Some(Color::BLACK))?;
-        r.wait_idle()?;
-    }
-    let warm = r.stats().total;
-    let mut cpu = Samples::default();
-    for frame in 30..30 + frames {
-        let t0 = Instant::now();
-        step(&mut s, frame);
-        r.render(&s, &target, Some(Color::BLACK))?;
-        cpu.push_since(t0);
-        r.wait_idle()?;
-    }
+    let (warm, cpu, _) = run_frames(r, &mut s, &target, frames, step)?;
     let t = r.stats().total;
     let per = |a: u64, b: u64| (a - b) as f64 / frames as f64;
     println!(

@@ -853,12 +853,11 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
     model.in_flight
 }
 
-#[test]
-fn random_scene_and_renderer_operations_match_the_model() {
-    let mut r = common::renderer();
+/// The foreign handles (of another renderer and scene) and the host target for `r`.
+fn foreign(r: &mut Renderer) -> Foreign {
     let mut other = common::renderer();
     let mut other_scene = Scene::new();
-    let f = Foreign {
+    Foreign {
         #[cfg(feature = "text")]
         msdf: r
             .load_bitmap_font(concat!(
@@ -874,7 +873,13 @@ fn random_scene_and_renderer_operations_match_the_model() {
         host: r
             .create_render_texture(RenderTextureOptions::new(HOST.0, HOST.1))
             .unwrap(),
-    };
+    }
+}
+
+#[test]
+fn random_scene_and_renderer_operations_match_the_model() {
+    let mut r = common::renderer();
+    let f = foreign(&mut r);
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut in_flight = [0; 4];
     for case in 0..48 {
@@ -906,25 +911,7 @@ fn random_scene_and_renderer_operations_match_the_model() {
 #[test]
 fn a_found_sequence_prepares_without_error() {
     let mut r = common::renderer();
-    let mut other = common::renderer();
-    let mut other_scene = Scene::new();
-    let f = Foreign {
-        #[cfg(feature = "text")]
-        msdf: r
-            .load_bitmap_font(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/pixijs/fonts/msdf/Roboto-Regular.fnt"
-            ))
-            .unwrap(),
-        node: other_scene
-            .add(other_scene.root(), Node::container())
-            .unwrap(),
-        texture: common::solid(&mut other, 1, 1, [9, 9, 9, 255]),
-        target: other.create_render_target(4, 4).unwrap(),
-        host: r
-            .create_render_texture(RenderTextureOptions::new(HOST.0, HOST.1))
-            .unwrap(),
-    };
+    let f = foreign(&mut r);
     let ops = vec![
         Op::AddShape(N::Foreign),
         Op::Sortable(N::Live(4316714946561763296usize), true),
