@@ -37,7 +37,7 @@ LAYERS = {
     "text": {"base"},
     "filter": {"base"},
     "scene": {"base", "graphics", "text", "filter"},
-    "assets": {"base", "scene"},
+    "assets": {"base", "scene", "text"},
     "gpu": {"base", "graphics", "text", "filter"},
     "frame": {"base", "graphics", "text", "filter", "scene", "assets", "gpu"},
     "renderer": {"base", "graphics", "text", "filter", "scene", "assets", "gpu", "frame"},

@@ -1,7 +1,8 @@
 //! The assets: an asset cache in PixiJS's `Assets` style (textures loaded once per path, or name for bytes,
 //! unloaded on request, bundles decoded in the background), TexturePacker spritesheets (`spritesheet.rs`) and
-//! their JSON (`sheet_json.rs`). It owns the cache's maps and the decoding workers, and may use `base/` and
-//! `scene/` (a sheet hands out sprites and animations); never `frame/`, `gpu/` or `renderer/`. What needs the GPU
+//! their JSON (`sheet_json.rs`). It owns the cache's maps and the decoding workers, and may use `base/`,
+//! `scene/` (a sheet hands out sprites and animations) and `text/` (it caches bitmap fonts); never `frame/`,
+//! `gpu/` or `renderer/`. What needs the GPU
 //! (the uploads in [`Assets::load`], [`Assets::poll`] and the others that take a [`Renderer`](crate::Renderer),
 //! and [`Assets::unload`]'s destroying) is in `renderer/assets.rs`.
 //!
