@@ -450,6 +450,13 @@ impl GlyphAtlas {
         self.place(victim, w, h).map(|(x, y)| (victim, x, y))
     }
 
+    /// Keeps `page` in use this frame (its glyphs were drawn from a text's placed bitmaps).
+    pub fn touch_page(&mut self, page: u32) {
+        if let Some(p) = self.pages.get_mut(page as usize) {
+            p.last_used = self.frame;
+        }
+    }
+
     fn clear_page(&mut self, page: usize) {
         self.glyphs
             .retain(|_, (g, _)| g.page as usize != page || g.rect[2] == 0);

@@ -267,14 +267,36 @@ impl Text {
     }
 }
 
+/// A text's glyph bitmaps in the atlas, valid while the text's version, raster size, passes and font are the same
+/// and the atlas has emptied no page (its eviction count).
+#[derive(Debug, Default)]
+pub(crate) struct Placed {
+    pub version: u64,
+    pub raster_bits: u32,
+    pub effects: [Option<u16>; 3],
+    pub font: u32,
+    pub evictions: u64,
+    pub frame: u64,
+    /// (pass, glyph index in the layout, its bitmap), in drawing order.
+    pub entries: Vec<(u8, u32, atlas::AtlasGlyph)>,
+    /// The pages the entries lie in (kept in use each frame the text draws).
+    pub pages: Vec<u32>,
+    /// Its glyphs too large for a page (counted each frame it draws, as the atlas counts them).
+    pub too_large: u64,
+}
+
 /// Layouts cached per (text id, version) and the glyph atlas.
 #[derive(Debug)]
 pub(crate) struct TextSystem {
     /// Per text id: (version, layout, last frame used). A new version replaces the old layout.
     layouts: crate::base::IntMap<u64, (u64, Arc<TextLayout>, u64)>,
+    /// Per text id: where its glyphs' bitmaps lie in the atlas for the layout, size and passes it was last drawn
+    /// with, so that drawing it again looks nothing up (an outlined, shadowed text has three bitmaps a glyph).
+    pub placed: crate::base::IntMap<u64, Placed>,
     /// The glyph atlas.
     pub atlas: GlyphAtlas,
-    frame: u64,
+    /// Frames ended so far.
+    pub frame: u64,
     /// Layouts computed since the last trim.
     pub layouts_this_frame: u64,
 }
@@ -283,6 +305,7 @@ impl Default for TextSystem {
     fn default() -> Self {
         TextSystem {
             layouts: Default::default(),
+            placed: Default::default(),
             atlas: GlyphAtlas::new(1024, 8),
             frame: 0,
             layouts_this_frame: 0,
@@ -321,6 +344,8 @@ impl TextSystem {
         let frame = self.frame;
         self.layouts
             .retain(|_, (_, _, used)| frame.saturating_sub(*used) <= Self::MAX_IDLE_FRAMES);
+        self.placed
+            .retain(|_, p| frame.saturating_sub(p.frame) <= Self::MAX_IDLE_FRAMES);
         self.atlas.trim();
         self.frame += 1;
         self.layouts_this_frame = 0;

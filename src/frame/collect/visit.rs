@@ -835,49 +835,107 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 passes[1] = Some((crate::text::effect_key(spread * raster, 0.0), c, Vec2::ZERO));
             }
             passes[2] = Some((0, color, Vec2::ZERO));
-            for (effect, color, offset) in passes.into_iter().flatten() {
-                for g in &layout.glyphs {
-                    let key = GlyphKey {
-                        font: font.id(),
-                        glyph: g.glyph,
-                        size_bits: raster_size.to_bits(),
-                        effect,
-                    };
-                    let Some(e) = caches.text.atlas.get_or_insert(key, |max| {
-                        // Refused before rasterising when the grown bitmap could not fit.
-                        let pad = 2 * crate::text::effect_pad(effect);
-                        let r =
-                            font.rasterize_within(g.glyph, raster_size, max.checked_sub(pad)?)?;
-                        Some(crate::text::apply_effect(r, effect))
-                    }) else {
+            // The text's bitmaps, looked up in the atlas only when its layout, size, passes or font changed or
+            // the atlas emptied a page since.
+            let effects = passes.map(|p| p.map(|(e, _, _)| e));
+            let text_sys = &mut caches.text;
+            let evictions = text_sys.atlas.evictions;
+            let valid = text_sys.placed.get(&text.id()).is_some_and(|p| {
+                p.version == text.version()
+                    && p.raster_bits == raster_size.to_bits()
+                    && p.effects == effects
+                    && p.font == font.id()
+                    && p.evictions == evictions
+            });
+            if !valid {
+                let mut placed = text_sys.placed.remove(&text.id()).unwrap_or_default();
+                placed.entries.clear();
+                placed.pages.clear();
+                let deferred = text_sys.atlas.deferred_this_frame;
+                let too_large = text_sys.atlas.too_large_this_frame;
+                for (pass, effect) in effects.iter().enumerate() {
+                    let Some(effect) = *effect else {
                         continue;
                     };
-                    if e.rect[2] == 0 {
-                        continue;
+                    for (i, g) in layout.glyphs.iter().enumerate() {
+                        let key = GlyphKey {
+                            font: font.id(),
+                            glyph: g.glyph,
+                            size_bits: raster_size.to_bits(),
+                            effect,
+                        };
+                        let Some(e) = text_sys.atlas.get_or_insert(key, |max| {
+                            // Refused before rasterising when the grown bitmap could not fit.
+                            let pad = 2 * crate::text::effect_pad(effect);
+                            let r =
+                                font.rasterize_within(g.glyph, raster_size, max.checked_sub(pad)?)?;
+                            Some(crate::text::apply_effect(r, effect))
+                        }) else {
+                            continue;
+                        };
+                        if e.rect[2] == 0 {
+                            continue;
+                        }
+                        placed.entries.push((pass as u8, i as u32, e));
+                        if !placed.pages.contains(&e.page) {
+                            placed.pages.push(e.page);
+                        }
                     }
-                    let Some(tex) = caches.pages.get(e.page as usize) else {
-                        continue;
-                    };
-                    let local =
-                        origin + offset + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
-                    let mut p0 = matrix.transform_point2(local);
-                    if snap {
-                        p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
-                    }
-                    let dx = dx_unit * e.rect[2] as f32;
-                    let dy = dy_unit * e.rect[3] as f32;
-                    if cx.track {
-                        cx.acc.add_quad(p0, dx, dy);
-                    }
-                    let [x, y, w, h] = e.rect.map(|v| v as f32);
-                    cx.batcher.push_quad(
-                        tex,
-                        [p0.into(), dx.into(), dy.into()],
-                        [x / page, y / page, (x + w) / page, (y + h) / page],
-                        color,
-                        inh.blend,
-                    );
                 }
+                // A glyph deferred for want of room is looked up again next frame; so is an emptied page's.
+                let complete = text_sys.atlas.deferred_this_frame == deferred
+                    && text_sys.atlas.evictions == evictions;
+                placed.version = if complete { text.version() } else { u64::MAX };
+                placed.raster_bits = raster_size.to_bits();
+                placed.effects = effects;
+                placed.font = font.id();
+                placed.evictions = text_sys.atlas.evictions;
+                placed.too_large = text_sys.atlas.too_large_this_frame - too_large;
+                text_sys.placed.insert(text.id(), placed);
+            } else if let Some(p) = text_sys.placed.get(&text.id()) {
+                text_sys.atlas.too_large_this_frame += p.too_large;
+            }
+            let crate::text::TextSystem {
+                atlas,
+                placed,
+                frame,
+                ..
+            } = text_sys;
+            let Some(placed) = placed.get_mut(&text.id()) else {
+                return Some((inh, slot.child_count() != 0));
+            };
+            placed.frame = *frame;
+            for &page_id in &placed.pages {
+                atlas.touch_page(page_id);
+            }
+            for &(pass, i, e) in &placed.entries {
+                let (Some((_, color, offset)), Some(g)) =
+                    (passes[pass as usize], layout.glyphs.get(i as usize))
+                else {
+                    continue;
+                };
+                let Some(tex) = caches.pages.get(e.page as usize) else {
+                    continue;
+                };
+                let local =
+                    origin + offset + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
+                let mut p0 = matrix.transform_point2(local);
+                if snap {
+                    p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+                }
+                let dx = dx_unit * e.rect[2] as f32;
+                let dy = dy_unit * e.rect[3] as f32;
+                if cx.track {
+                    cx.acc.add_quad(p0, dx, dy);
+                }
+                let [x, y, w, h] = e.rect.map(|v| v as f32);
+                cx.batcher.push_quad(
+                    tex,
+                    [p0.into(), dx.into(), dy.into()],
+                    [x / page, y / page, (x + w) / page, (y + h) / page],
+                    color,
+                    inh.blend,
+                );
             }
             if !mask {
                 cx.stats.texts += 1;
