@@ -7,16 +7,19 @@
 //! node of a frame is logged with `log::warn!`. Everything else still draws.
 
 mod cells;
+mod context;
 pub(crate) mod filters;
 mod group;
 mod masks;
 mod parallel;
 mod retain;
+#[cfg(feature = "text")]
+mod text;
 mod visit;
 
+pub use context::{Caches, View};
 pub(crate) use retain::Key as WalkKey;
 use visit::{push_ready, visit_leaf_sprite, visit_slot, Ctx, Inherited};
-pub use visit::{Caches, View};
 
 use crate::base::stats::{FrameStats, SkipList};
 use crate::frame::batcher::Batcher;
@@ -915,7 +918,7 @@ mod tests {
 
     #[test]
     fn projection_maps_corners() {
-        let p = visit::pixel_to_clip(800, 600);
+        let p = context::pixel_to_clip(800, 600);
         assert_eq!(p.transform_point2(Vec2::ZERO), Vec2::new(-1.0, 1.0));
         assert_eq!(
             p.transform_point2(Vec2::new(800.0, 600.0)),

@@ -1,0 +1,301 @@
+//! The walk's text: a text node's glyphs as quads in the sprites' batches. Outline-font glyphs are rasterised
+//! into the atlas at the size they cover on the target (outlines and shadows as bitmaps of their own, drawn as
+//! passes under the fill), each text's atlas entries kept between frames; bitmap-font glyphs are regions of the
+//! font's pages, placed as PixiJS places them, distance-field ones flagged for the batch shader.
+
+use super::context::{skip, Caches, Ctx, Inherited};
+use crate::text::GlyphKey;
+use crate::{NodeId, TextureId};
+use glam::{Affine2, Vec2};
+
+/// Draws `text` (a node's, with what it inherits and its node-to-clip `matrix`); `None` when it is skipped (a page
+/// of its bitmap font was destroyed), counted.
+pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    caches: &mut Caches,
+    id: NodeId,
+    text: &crate::Text,
+    inh: &Inherited,
+    matrix: Affine2,
+    mask: bool,
+) -> Option<()> {
+    let layout = caches.text.layout(text);
+    let color = if mask {
+        u32::MAX
+    } else {
+        (inh.color * text.color).to_rgba8_u32()
+    };
+    let size = text.style().size;
+    let font = text.font();
+    let origin = -text.anchor * Vec2::from(layout.size);
+    if let Some(bm) = font.bitmap() {
+        if bm.pages.iter().any(|p| !(cx.is_live)(p.id())) {
+            skip(
+                cx.stats,
+                cx.skips,
+                id,
+                "a page of its bitmap font was destroyed",
+            );
+            return None;
+        }
+        let s = size / bm.size;
+        // Placed as PixiJS places a bitmap text: in the font's units, each glyph's top-left rounded, lines
+        // starting `lineHeight - base` down (PixiJS's baseLineOffset), moved down by half the line height
+        // beyond the font size where that is more; the anchor spans the lines and that offset.
+        let line_fu = text
+            .style()
+            .line_height
+            .filter(|h| h.is_finite())
+            .map_or(bm.line_height, |h| h / s);
+        let size_fu = if text.style().line_height.is_some() {
+            size / s
+        } else {
+            bm.size
+        };
+        let base_offset = bm.line_height - bm.base;
+        let mut shift = (line_fu - size_fu) / 2.0;
+        if shift - base_offset < 0.0 {
+            shift = 0.0;
+        }
+        let block = Vec2::from(layout.size) + Vec2::new(0.0, base_offset * s);
+        let origin = -text.anchor * block;
+        // A distance-field font: the screen pixels a unit of the field spans (PixiJS's uDistance: the
+        // field's range in page pixels, times page pixels to the text's, times the text's to the target's).
+        let distance = bm.distance_range.map(|range| {
+            let px_x = matrix.matrix2.x_axis * cx.view.half_size;
+            let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+            range * s * (px_x.length() + px_y.length()) / 2.0
+        });
+        for g in &layout.glyphs {
+            let Some(bg) = bm.glyphs.get(g.glyph as usize) else {
+                continue;
+            };
+            let Some(page) = bm.pages.get(bg.page as usize) else {
+                continue;
+            };
+            if bg.rect[2] == 0 || bg.rect[3] == 0 {
+                continue;
+            }
+            let [x, y, w, h] = bg.rect.map(f32::from);
+            let line_top = (g.baseline - bm.base * s) / s + base_offset;
+            let local = origin
+                + Vec2::new(
+                    (g.x / s + bg.offset[0]).round(),
+                    (line_top + bg.offset[1] + shift).round(),
+                ) * s;
+            let p0 = matrix.transform_point2(local);
+            let dx = matrix.matrix2.x_axis * (w * s);
+            let dy = matrix.matrix2.y_axis * (h * s);
+            if cx.track {
+                cx.acc.add_quad(p0, dx, dy);
+            }
+            let [fx, fy, _, _] = page.frame_rect().map(|v| v as f32);
+            let [tw, th] = page.source_size().map(|v| v as f32);
+            let corners = [p0.into(), dx.into(), dy.into()];
+            let uv = [
+                (fx + x) / tw,
+                (fy + y) / th,
+                (fx + x + w) / tw,
+                (fy + y + h) / th,
+            ];
+            match distance {
+                Some(d) => {
+                    cx.batcher
+                        .push_distance_field(page.id(), corners, uv, color, inh.blend, d)
+                }
+                None => cx
+                    .batcher
+                    .push_quad(page.id(), corners, uv, color, inh.blend),
+            }
+        }
+        if !mask {
+            cx.stats.texts += 1;
+        }
+        return Some(());
+    }
+    // Glyphs are rasterised at the size they cover on the target (the node's world scale, which includes
+    // a window's scale factor), bucketed so a continuous zoom makes a few sizes, not one per frame.
+    let px_x = matrix.matrix2.x_axis * cx.view.half_size;
+    let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+    let raster = raster_scale(px_x.length().max(px_y.length()), size);
+    let raster_size = size * raster;
+    let inv = 1.0 / raster;
+    // Crisp text: when the node maps a rasterised pixel onto one target pixel, axis-aligned, glyphs land
+    // on whole pixels.
+    let snap = (px_x - Vec2::X * raster).abs().max_element() < 1e-4
+        && (px_y + Vec2::Y * raster).abs().max_element() < 1e-4;
+    let page = caches.text.atlas.page_size() as f32;
+    let dx_unit = matrix.matrix2.x_axis * inv;
+    let dy_unit = matrix.matrix2.y_axis * inv;
+    // Shadow, then outline, then fill: each pass draws every glyph, so no glyph's shadow or outline
+    // covers another's fill. Outlines and shadows are glyph bitmaps of their own (grown, blurred) in the
+    // atlas, so a styled text still draws in the sprites' batches.
+    let spread = text
+        .stroke
+        .filter(|s| !mask && s.width.is_finite() && s.width > 0.0)
+        .map_or(0.0, |s| s.width / 2.0);
+    let mut passes: [Option<(u16, u32, Vec2)>; 3] = [None; 3];
+    if let Some(sh) = text.shadow.filter(|_| !mask) {
+        let offset = Vec2::from_angle(sh.angle) * sh.distance;
+        if offset.is_finite() {
+            let c = inh.color * sh.color;
+            let c = crate::Color {
+                a: c.a * sh.alpha.clamp(0.0, 1.0),
+                ..c
+            };
+            let effect = crate::text::effect_key(spread * raster, sh.blur * raster);
+            passes[0] = Some((effect, c.to_rgba8_u32(), offset));
+        }
+    }
+    if let Some(st) = text.stroke.filter(|_| spread > 0.0) {
+        let c = (inh.color * st.color).to_rgba8_u32();
+        passes[1] = Some((crate::text::effect_key(spread * raster, 0.0), c, Vec2::ZERO));
+    }
+    passes[2] = Some((0, color, Vec2::ZERO));
+    // The text's bitmaps, looked up in the atlas only when its layout, size, passes or font changed or
+    // the atlas emptied a page since.
+    let effects = passes.map(|p| p.map(|(e, _, _)| e));
+    let text_sys = &mut caches.text;
+    let evictions = text_sys.atlas.evictions;
+    let valid = text_sys.placed.get(&text.id()).is_some_and(|p| {
+        p.version == text.version()
+            && p.raster_bits == raster_size.to_bits()
+            && p.effects == effects
+            && p.font == font.id()
+            && p.evictions == evictions
+    });
+    if !valid {
+        let mut placed = text_sys.placed.remove(&text.id()).unwrap_or_default();
+        placed.entries.clear();
+        placed.pages.clear();
+        let deferred = text_sys.atlas.deferred_this_frame;
+        let too_large = text_sys.atlas.too_large_this_frame;
+        for (pass, effect) in effects.iter().enumerate() {
+            let Some(effect) = *effect else {
+                continue;
+            };
+            for (i, g) in layout.glyphs.iter().enumerate() {
+                let key = GlyphKey {
+                    font: font.id(),
+                    glyph: g.glyph,
+                    size_bits: raster_size.to_bits(),
+                    effect,
+                };
+                let Some(e) = text_sys.atlas.get_or_insert(key, |max| {
+                    // Refused before rasterising when the grown bitmap could not fit.
+                    let pad = 2 * crate::text::effect_pad(effect);
+                    let r = font.rasterize_within(g.glyph, raster_size, max.checked_sub(pad)?)?;
+                    Some(crate::text::apply_effect(r, effect))
+                }) else {
+                    continue;
+                };
+                if e.rect[2] == 0 {
+                    continue;
+                }
+                placed.entries.push((pass as u8, i as u32, e));
+                if !placed.pages.contains(&e.page) {
+                    placed.pages.push(e.page);
+                }
+            }
+        }
+        // A glyph deferred for want of room is looked up again next frame; so is an emptied page's.
+        let complete =
+            text_sys.atlas.deferred_this_frame == deferred && text_sys.atlas.evictions == evictions;
+        placed.version = if complete { text.version() } else { u64::MAX };
+        placed.raster_bits = raster_size.to_bits();
+        placed.effects = effects;
+        placed.font = font.id();
+        placed.evictions = text_sys.atlas.evictions;
+        placed.too_large = text_sys.atlas.too_large_this_frame - too_large;
+        text_sys.placed.insert(text.id(), placed);
+    } else if let Some(p) = text_sys.placed.get(&text.id()) {
+        text_sys.atlas.too_large_this_frame += p.too_large;
+    }
+    let crate::text::TextSystem {
+        atlas,
+        placed,
+        frame,
+        ..
+    } = text_sys;
+    let Some(placed) = placed.get_mut(&text.id()) else {
+        return Some(());
+    };
+    placed.frame = *frame;
+    for &page_id in &placed.pages {
+        atlas.touch_page(page_id);
+    }
+    for &(pass, i, e) in &placed.entries {
+        let (Some((_, color, offset)), Some(g)) =
+            (passes[pass as usize], layout.glyphs.get(i as usize))
+        else {
+            continue;
+        };
+        let Some(tex) = caches.pages.get(e.page as usize) else {
+            continue;
+        };
+        let local = origin + offset + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
+        let mut p0 = matrix.transform_point2(local);
+        if snap {
+            p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+        }
+        let dx = dx_unit * e.rect[2] as f32;
+        let dy = dy_unit * e.rect[3] as f32;
+        if cx.track {
+            cx.acc.add_quad(p0, dx, dy);
+        }
+        let [x, y, w, h] = e.rect.map(|v| v as f32);
+        cx.batcher.push_quad(
+            tex,
+            [p0.into(), dx.into(), dy.into()],
+            [x / page, y / page, (x + w) / page, (y + h) / page],
+            color,
+            inh.blend,
+        );
+    }
+    if !mask {
+        cx.stats.texts += 1;
+    }
+    Some(())
+}
+
+/// The scale glyphs of a `size`-pixel text are rasterised at when one of its pixels covers `world` target pixels:
+/// `world` rounded up to a quarter octave (1, 1.19, 1.41, 1.68, 2, ...), so a zoom from 1 to 2 makes five sizes,
+/// within 1/8 to 8, and glyphs at most 256 pixels (larger text keeps its own size). 1 for a non-finite scale.
+pub(crate) fn raster_scale(world: f32, size: f32) -> f32 {
+    if !(world.is_finite() && world > 0.0) {
+        return 1.0;
+    }
+    let steps = (world.log2() * 4.0 - 1e-3).ceil().clamp(-12.0, 12.0);
+    let r = (steps / 4.0).exp2();
+    let cap = (256.0 / size).max(1.0);
+    r.min(cap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raster_scale;
+
+    #[test]
+    fn raster_scales_are_quarter_octaves_rounded_up_and_bounded() {
+        assert_eq!(raster_scale(1.0, 16.0), 1.0);
+        assert_eq!(raster_scale(2.0, 16.0), 2.0);
+        assert_eq!(raster_scale(1.1, 16.0), 2f32.powf(0.25));
+        assert_eq!(raster_scale(0.5, 16.0), 0.5);
+        for bad in [f32::NAN, f32::INFINITY, 0.0, -3.0] {
+            assert_eq!(raster_scale(bad, 16.0), 1.0);
+        }
+        assert_eq!(raster_scale(1e6, 16.0), 8.0, "at most 8x");
+        assert_eq!(raster_scale(1e6, 64.0), 4.0, "glyphs stop at 256 pixels");
+        assert_eq!(raster_scale(4.0, 500.0), 1.0, "large text keeps its size");
+        assert_eq!(raster_scale(1e-9, 16.0), 0.125);
+        // Every scale from 1 to 2 lands on one of five sizes, none below the scale.
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..=1000 {
+            let w = 1.0 + i as f32 / 1000.0;
+            let r = raster_scale(w, 16.0);
+            assert!(r >= w * 0.999, "{w} -> {r}");
+            seen.insert(r.to_bits());
+        }
+        assert_eq!(seen.len(), 5);
+    }
+}
