@@ -722,14 +722,30 @@ impl Batcher {
         color: u32,
         blend: BlendMode,
     ) {
+        self.push_with_data(texture, geometry, uv, color, blend, TILING_FLAG, tile);
+    }
+
+    /// Adds a quad flagged `flag` and, after it, a [`DATA_FLAG`] quad holding `data` in its corners' place (what
+    /// the flagged quad reads from the next one; its triangles are dropped by the vertex shader).
+    #[allow(clippy::too_many_arguments)]
+    fn push_with_data(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        color: u32,
+        blend: BlendMode,
+        flag: u32,
+        data: [[f32; 2]; 3],
+    ) {
         let Some(slot) = self.open_quads(2, texture, blend) else {
             return;
         };
         let x = self.xform;
         self.quads
-            .push_value::<12>(Quad::new(geometry, uv, color, slot | TILING_FLAG | x));
+            .push_value::<12>(Quad::new(geometry, uv, color, slot | flag | x));
         self.quads
-            .push_value::<12>(Quad::new(tile, [0.0; 4], 0, slot | DATA_FLAG | x));
+            .push_value::<12>(Quad::new(data, [0.0; 4], 0, slot | DATA_FLAG | x));
     }
 
     /// Adds a distance-field glyph: the parallelogram `geometry` showing the region `uv` of a distance-field page,
@@ -745,19 +761,16 @@ impl Batcher {
         blend: BlendMode,
         distance: f32,
     ) {
-        let Some(slot) = self.open_quads(2, texture, blend) else {
-            return;
-        };
-        let x = self.xform;
-        self.quads.push_value::<12>(Quad::new(
+        let data = [[distance, 0.0], [0.0; 2], [0.0; 2]];
+        self.push_with_data(
+            texture,
             geometry,
             uv,
             color,
-            slot | DISTANCE_FIELD_FLAG | x,
-        ));
-        let data = [[distance, 0.0], [0.0; 2], [0.0; 2]];
-        self.quads
-            .push_value::<12>(Quad::new(data, [0.0; 4], 0, slot | DATA_FLAG | x));
+            blend,
+            DISTANCE_FIELD_FLAG,
+            data,
+        );
     }
 
     /// Makes room for `n` more quads of `texture` in the open quad run and returns the texture's slot, or `None`
