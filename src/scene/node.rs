@@ -437,7 +437,7 @@ impl Node {
             NodeKind::NineSlice(n) => n.size = size,
             #[cfg(feature = "text")]
             NodeKind::Text(t) => {
-                let [w, h] = crate::text::layout(t.font(), t.text(), t.style()).size;
+                let [w, h] = t.layout().size;
                 if w > 0.0 && h > 0.0 {
                     self.transform.scale = size / Vec2::new(w, h);
                 }

@@ -17,7 +17,8 @@ pub struct Font {
 
 /// What a font draws from: outlines rasterised into the glyph atlas, or a bitmap font's pages.
 enum Face {
-    Outline(fontdue::Font),
+    /// The parsed font and its bytes (which the shaper reads).
+    Outline(fontdue::Font, Arc<[u8]>),
     Bitmap(super::bitmap::BitmapFont),
 }
 
@@ -60,18 +61,20 @@ impl Font {
     /// Bytes may come from anywhere: before fontdue sees them they are checked to state no more work than real
     /// fonts do (a character map claiming more codepoints than four times Unicode's, a `kern` table of millions of
     /// pairs or subtables), so a hostile file is refused quickly instead of hanging or exhausting memory.
-    /// Glyphs reachable only through GSUB substitutions are not loaded (stage2d does not shape text).
+    /// Texts that need it are shaped (see [`Shaping`](crate::text::Shaping)), which reads the font's own tables.
     pub fn from_bytes(bytes: &[u8]) -> Result<Font> {
         super::font_check::check(bytes).map_err(Error::Font)?;
+        // Glyphs that only GSUB reaches (ligatures, joined Arabic forms, Indic half forms) are loaded for the
+        // shaper; the check above bounds that walk.
         let settings = fontdue::FontSettings {
-            load_substitutions: false,
+            load_substitutions: true,
             ..Default::default()
         };
         let font =
             fontdue::Font::from_bytes(bytes, settings).map_err(|e| Error::Font(e.to_string()))?;
         Ok(Font {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            inner: Arc::new(Face::Outline(font)),
+            inner: Arc::new(Face::Outline(font, Arc::from(bytes))),
         })
     }
 
@@ -121,7 +124,16 @@ impl Font {
     pub(crate) fn bitmap(&self) -> Option<&super::bitmap::BitmapFont> {
         match &*self.inner {
             Face::Bitmap(b) => Some(b),
-            Face::Outline(_) => None,
+            Face::Outline(..) => None,
+        }
+    }
+
+    /// An outline font's bytes (`None` for a bitmap font).
+    #[cfg_attr(not(feature = "shaping"), allow(dead_code))]
+    pub(crate) fn data(&self) -> Option<&[u8]> {
+        match &*self.inner {
+            Face::Outline(_, d) => Some(d),
+            Face::Bitmap(_) => None,
         }
     }
 
@@ -146,7 +158,7 @@ impl Font {
     /// The fontdue font (`None` for a bitmap font).
     pub fn fontdue(&self) -> Option<&fontdue::Font> {
         match &*self.inner {
-            Face::Outline(f) => Some(f),
+            Face::Outline(f, _) => Some(f),
             Face::Bitmap(_) => None,
         }
     }
@@ -183,31 +195,31 @@ impl Font {
 impl super::layout::GlyphSource for Font {
     fn glyph(&self, c: char) -> u16 {
         match &*self.inner {
-            Face::Outline(f) => f.lookup_glyph_index(c),
+            Face::Outline(f, _) => f.lookup_glyph_index(c),
             Face::Bitmap(b) => b.glyph(c),
         }
     }
     fn advance(&self, glyph: u16, px: f32) -> f32 {
         match &*self.inner {
-            Face::Outline(f) => f.metrics_indexed(glyph, px).advance_width,
+            Face::Outline(f, _) => f.metrics_indexed(glyph, px).advance_width,
             Face::Bitmap(b) => b.advance(glyph, px),
         }
     }
     fn kern(&self, left: u16, right: u16, px: f32) -> f32 {
         match &*self.inner {
-            Face::Outline(f) => f.horizontal_kern_indexed(left, right, px).unwrap_or(0.0),
+            Face::Outline(f, _) => f.horizontal_kern_indexed(left, right, px).unwrap_or(0.0),
             Face::Bitmap(b) => b.kern(left, right, px),
         }
     }
     fn ascent(&self, px: f32) -> f32 {
         match &*self.inner {
-            Face::Outline(f) => f.horizontal_line_metrics(px).map_or(px * 0.8, |m| m.ascent),
+            Face::Outline(f, _) => f.horizontal_line_metrics(px).map_or(px * 0.8, |m| m.ascent),
             Face::Bitmap(b) => b.ascent(px),
         }
     }
     fn line_height(&self, px: f32) -> f32 {
         match &*self.inner {
-            Face::Outline(f) => f
+            Face::Outline(f, _) => f
                 .horizontal_line_metrics(px)
                 .map_or(px * 1.2, |m| m.new_line_size),
             Face::Bitmap(b) => b.line_height(px),

@@ -7,7 +7,9 @@
 //! bytes then hang the caller or exhaust memory. It also outlines every mapped glyph, expanding composite glyphs
 //! into their components, which may share data: a few kilobytes of nested composites are billions of points. [`check`] walks the same structures with ttf-parser (which fontdue
 //! itself parses with), adds up the work fontdue would do without doing it, and refuses the font beyond fixed
-//! bounds that real fonts stay far below. GSUB is not walked: [`super::Font`] tells fontdue not to load it.
+//! bounds that real fonts stay far below. fontdue also loads every glyph that GSUB substitutes, walking each lookup's
+//! subtables, whose offsets may all point at one subtable and whose coverage ranges may each span every glyph; the
+//! shaper walks GSUB's and GPOS's subtables too: [`layout_work`] bounds both.
 
 use ttf_parser::{Face, Tag};
 
@@ -23,6 +25,10 @@ pub(crate) const MAX_KERN_SUBTABLES: u64 = 1 << 16;
 
 /// Most outline points fontdue may build over all glyphs, composites expanded (about a second of its work).
 pub(crate) const MAX_OUTLINE_POINTS: u64 = 1 << 24;
+
+/// Most lookup subtables (GSUB's and GPOS's, repeats counted) plus GSUB substitute glyphs fontdue and the shaper
+/// may visit (real fonts: tens of thousands).
+pub(crate) const MAX_LAYOUT_WORK: u64 = 1 << 22;
 
 /// Deepest composite-glyph nesting ttf-parser follows.
 const MAX_COMPOSITE_DEPTH: u8 = 32;
@@ -45,6 +51,11 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
     }
     if let Some(kern) = raw.table(Tag::from_bytes(b"kern")) {
         check_kern(kern)?;
+    }
+    if layout_work(&face) > MAX_LAYOUT_WORK {
+        return Err(format!(
+            "the GSUB and GPOS tables state more than {MAX_LAYOUT_WORK} subtables and substitutes: a corrupt font"
+        ));
     }
     if let (Some(glyf), Some(loca), Some(head)) = (
         raw.table(Tag::from_bytes(b"glyf")),
@@ -152,6 +163,67 @@ pub(crate) fn outline_points(
         }
     }
     Ok(total)
+}
+
+/// The work fontdue's GSUB walk (every substitute glyph, a coverage range counted glyph by glyph) and the shaper's
+/// lookup tables (every subtable of every lookup, GSUB's and GPOS's) do, counted by lengths without visiting the
+/// glyphs; stops early past [`MAX_LAYOUT_WORK`].
+pub(crate) fn layout_work(face: &Face) -> u64 {
+    use ttf_parser::gsub::{SingleSubstitution, SubstitutionSubtable};
+    use ttf_parser::opentype_layout::Coverage;
+    let mut n = 0u64;
+    if let Some(gpos) = face.tables().gpos {
+        for lookup in gpos.lookups {
+            n = n.saturating_add(1 + u64::from(lookup.subtables.len()));
+            if n > MAX_LAYOUT_WORK {
+                return n;
+            }
+        }
+    }
+    let Some(gsub) = face.tables().gsub else {
+        return n;
+    };
+    for lookup in gsub.lookups {
+        n = n.saturating_add(1);
+        for table in lookup.subtables.into_iter::<SubstitutionSubtable>() {
+            let glyphs = match table {
+                SubstitutionSubtable::Single(SingleSubstitution::Format1 { coverage, .. }) => {
+                    match coverage {
+                        Coverage::Format1 { glyphs } => u64::from(glyphs.len()),
+                        Coverage::Format2 { records } => records
+                            .into_iter()
+                            .map(|r| 1 + u64::from(r.end.0.saturating_sub(r.start.0)))
+                            .sum(),
+                    }
+                }
+                SubstitutionSubtable::Single(SingleSubstitution::Format2 {
+                    substitutes, ..
+                }) => u64::from(substitutes.len()),
+                SubstitutionSubtable::Multiple(m) => m
+                    .sequences
+                    .into_iter()
+                    .map(|s| 1 + u64::from(s.substitutes.len()))
+                    .sum(),
+                SubstitutionSubtable::Alternate(a) => a
+                    .alternate_sets
+                    .into_iter()
+                    .map(|s| 1 + u64::from(s.alternates.len()))
+                    .sum(),
+                SubstitutionSubtable::Ligature(l) => l
+                    .ligature_sets
+                    .into_iter()
+                    .map(|s| 1 + u64::from(s.len()))
+                    .sum(),
+                SubstitutionSubtable::ReverseChainSingle(r) => u64::from(r.substitutes.len()),
+                _ => 0,
+            };
+            n = n.saturating_add(1 + glyphs);
+            if n > MAX_LAYOUT_WORK {
+                return n;
+            }
+        }
+    }
+    n
 }
 
 fn u16_at(d: &[u8], at: usize) -> Option<u16> {

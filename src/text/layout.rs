@@ -31,8 +31,26 @@ pub enum WhiteSpace {
     Normal,
 }
 
+/// When a text is shaped (with the `shaping` feature, on by default): its characters split into runs of one font,
+/// script and direction, each run shaped from the font's own tables, lines broken by Unicode's rules and put in
+/// visual order (right-to-left and bidirectional paragraphs). Glyph-by-glyph layout places each character's glyph
+/// with the `kern` table's kerning: cheaper, and the same for Latin, Greek and Cyrillic text in most fonts.
+/// Bitmap fonts are always laid out glyph by glyph.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Shaping {
+    /// Shaped when the text needs it: a character past Latin, Greek, Cyrillic and common punctuation (combining
+    /// marks, Arabic, Hebrew, Indic scripts, CJK, emoji...), or one the text's font lacks and a fallback may have.
+    #[default]
+    Auto,
+    /// Always shaped: Latin ligatures ("fi") and GPOS kerning too.
+    Full,
+    /// Never shaped: glyph by glyph, the first font only.
+    Simple,
+}
+
 /// `text` with its whitespace collapsed as `mode` says (borrowed when nothing changes).
-fn collapse(text: &str, mode: WhiteSpace) -> std::borrow::Cow<'_, str> {
+pub(crate) fn collapse(text: &str, mode: WhiteSpace) -> std::borrow::Cow<'_, str> {
     let keep_breaks = match mode {
         WhiteSpace::Pre => return std::borrow::Cow::Borrowed(text),
         WhiteSpace::PreLine => true,
@@ -91,6 +109,8 @@ pub struct LayoutStyle {
     pub wrap_width: Option<f32>,
     /// How spaces and line breaks are kept.
     pub white_space: WhiteSpace,
+    /// When the text is shaped.
+    pub shaping: Shaping,
 }
 
 impl Default for LayoutStyle {
@@ -102,6 +122,7 @@ impl Default for LayoutStyle {
             letter_spacing: 0.0,
             wrap_width: None,
             white_space: WhiteSpace::Pre,
+            shaping: Shaping::Auto,
         }
     }
 }
@@ -111,9 +132,12 @@ impl Default for LayoutStyle {
 pub struct PlacedGlyph {
     /// Glyph index.
     pub glyph: u16,
-    /// Pen x (left of the glyph's origin), in pixels from the block's left.
+    /// Which font draws it: 0 the text's font, 1 its first fallback, and so on.
+    pub font: u8,
+    /// x of the glyph's origin, in pixels from the block's left.
     pub x: f32,
-    /// Baseline y, in pixels from the block's top.
+    /// y of the glyph's origin, in pixels from the block's top: its line's baseline (moved by the shaper for a
+    /// mark placed above or below its base).
     pub baseline: f32,
 }
 
@@ -126,6 +150,8 @@ pub struct TextLayout {
     pub line_widths: Vec<f32>,
     /// Block width and height.
     pub size: [f32; 2],
+    /// Characters no font of the text has (drawn as its font's missing glyph, as a browser draws them).
+    pub missing: u32,
 }
 
 struct Line {
@@ -239,6 +265,7 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
         out.glyphs.extend(l.glyphs.iter().map(|&(glyph, x)| {
             let g = PlacedGlyph {
                 glyph,
+                font: 0,
                 x: x + offset + seen * widen,
                 baseline,
             };
@@ -263,7 +290,7 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
 }
 
 /// `v` if finite, else the nearest finite value (0 for NaN).
-fn finite(v: f32) -> f32 {
+pub(crate) fn finite(v: f32) -> f32 {
     if v.is_nan() {
         0.0
     } else {

@@ -14,11 +14,15 @@ pub(crate) mod bitmap;
 mod font;
 mod font_check;
 mod layout;
+#[cfg(feature = "shaping")]
+mod shape;
 
 pub(crate) use atlas::{apply_effect, effect_key, effect_pad, GlyphAtlas, GlyphKey};
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use font::Font;
-pub use layout::{layout, Align, GlyphSource, LayoutStyle, TextLayout, WhiteSpace};
+pub use layout::{
+    layout, Align, GlyphSource, LayoutStyle, PlacedGlyph, Shaping, TextLayout, WhiteSpace,
+};
 
 use crate::Color;
 use glam::Vec2;
@@ -45,7 +49,8 @@ pub struct Text {
     id: u64,
     version: u64,
     string: String,
-    font: Font,
+    /// The font, then the fallbacks (never empty).
+    fonts: Vec<Font>,
     style: LayoutStyle,
     /// Text colour (multiplied by the node's tint and alpha).
     pub color: Color,
@@ -101,7 +106,7 @@ impl Clone for Text {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             version: 0,
             string: self.string.clone(),
-            font: self.font.clone(),
+            fonts: self.fonts.clone(),
             style: self.style,
             color: self.color,
             anchor: self.anchor,
@@ -118,7 +123,7 @@ impl Text {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             version: 0,
             string: string.into(),
-            font: font.clone(),
+            fonts: vec![font.clone()],
             style: LayoutStyle {
                 size,
                 ..Default::default()
@@ -132,7 +137,68 @@ impl Text {
 
     /// The laid-out block's width and height (what hit tests and bounds use).
     pub(crate) fn block_size(&self) -> Vec2 {
-        Vec2::from(layout(&self.font, &self.string, &self.style).size)
+        Vec2::from(self.layout().size)
+    }
+
+    /// Lays the text out as it is drawn: shaped with its fallbacks when its [`Shaping`] says so, else glyph by
+    /// glyph in its font. The renderer caches this per text version; call it to measure a text.
+    pub fn layout(&self) -> TextLayout {
+        #[cfg(feature = "shaping")]
+        if self.is_shaped() {
+            return shape::layout_shaped(&self.fonts, &self.string, &self.style);
+        }
+        layout(&self.fonts[0], &self.string, &self.style)
+    }
+
+    /// Whether the text is laid out by the shaper (outline fonts, the `shaping` feature, and its [`Shaping`]).
+    pub fn is_shaped(&self) -> bool {
+        #[cfg(feature = "shaping")]
+        {
+            !self.fonts[0].is_bitmap()
+                && match self.style.shaping {
+                    Shaping::Full => true,
+                    Shaping::Simple => false,
+                    _ => shape::needs_shaping(&self.fonts, &self.string),
+                }
+        }
+        #[cfg(not(feature = "shaping"))]
+        false
+    }
+
+    /// The fonts looked in for a character the font lacks, in order (empty by default).
+    pub fn fallbacks(&self) -> &[Font] {
+        &self.fonts[1..]
+    }
+
+    /// The font of a [`PlacedGlyph::font`] index: 0 the font, then the fallbacks.
+    pub fn font_at(&self, index: u8) -> Option<&Font> {
+        self.fonts.get(index as usize)
+    }
+
+    /// Sets the fallback chain: a character the font lacks is drawn by the first of these that has it (a CJK
+    /// font, then an emoji font, say). Shaped texts only: a text needs shaping once a character of it is
+    /// missing from its font, so [`Shaping::Auto`] shapes it. At most 254 fallbacks are looked in; bitmap
+    /// fonts among them are skipped.
+    pub fn set_fallbacks(&mut self, fallbacks: &[Font]) {
+        if self.fonts[1..] != *fallbacks {
+            self.fonts.truncate(1);
+            self.fonts.extend(fallbacks.iter().take(254).cloned());
+            self.version += 1;
+        }
+    }
+
+    /// With fallback fonts (builder style; see [`Text::set_fallbacks`]).
+    pub fn with_fallbacks(mut self, fallbacks: &[Font]) -> Text {
+        self.set_fallbacks(fallbacks);
+        self
+    }
+
+    /// Changes when the text is shaped.
+    pub fn set_shaping(&mut self, shaping: Shaping) {
+        self.set_style(LayoutStyle {
+            shaping,
+            ..self.style
+        });
     }
 
     /// Process-unique id (a clone gets a new one).
@@ -152,7 +218,7 @@ impl Text {
 
     /// The font.
     pub fn font(&self) -> &Font {
-        &self.font
+        &self.fonts[0]
     }
 
     /// The layout settings.
@@ -171,8 +237,8 @@ impl Text {
 
     /// Changes the font.
     pub fn set_font(&mut self, font: &Font) {
-        if self.font != *font {
-            self.font = font.clone();
+        if self.fonts[0] != *font {
+            self.fonts[0] = font.clone();
             self.version += 1;
         }
     }
@@ -326,7 +392,7 @@ impl TextSystem {
                 return l.clone();
             }
         }
-        let l = Arc::new(layout(&text.font, &text.string, &text.style));
+        let l = Arc::new(text.layout());
         self.layouts_this_frame += 1;
         self.layouts
             .insert(text.id, (text.version, l.clone(), frame));

@@ -175,6 +175,10 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                 continue;
             };
             for (i, g) in layout.glyphs.iter().enumerate() {
+                // A shaped text's glyph may be a fallback font's.
+                let Some(font) = text.font_at(g.font) else {
+                    continue;
+                };
                 let key = GlyphKey {
                     font: font.id(),
                     glyph: g.glyph,

@@ -1,0 +1,391 @@
+//! Shaped layout: a paragraph split into runs of one font, script and direction (the first font of the text's
+//! chain that has a character draws it; marks and joiners stay with their base), each run shaped by rustybuzz
+//! (ligatures, kerning and mark positions from the font's GSUB and GPOS tables, Arabic joining, Indic
+//! reordering), lines broken at Unicode's break opportunities (UAX #14: between words, between CJK ideographs,
+//! never before closing punctuation), and each line put in visual order by the bidirectional algorithm (UAX #9).
+//!
+//! A run broken across lines keeps the shapes it had as a whole (the browser shapes each line's part again; for
+//! Latin and CJK the two agree, for a word of Arabic broken mid-word they may not).
+
+use super::layout::{finite, GlyphSource, LayoutStyle, PlacedGlyph, TextLayout};
+use super::Font;
+use unicode_bidi::BidiInfo;
+use unicode_script::{Script, UnicodeScript};
+
+/// Whether `c` is drawn by no glyph of its own and takes its neighbour's font: controls, joiners, bidi marks,
+/// variation selectors.
+fn ignorable(c: char) -> bool {
+    c.is_control()
+        || matches!(c as u32,
+            0x00AD | 0x034F | 0x061C | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E
+            | 0x2060..=0x206F | 0xFE00..=0xFE0F | 0xFEFF | 0xE0000..=0xE0FFF)
+}
+
+/// Whether `c` needs the shaper: anything past Latin, Greek, Cyrillic and the common punctuation and currency
+/// signs (combining marks included), as far as laying out glyph by glyph can tell.
+fn complex(c: char) -> bool {
+    let u = c as u32;
+    u >= 0x0300
+        && !matches!(u, 0x0370..=0x0482 | 0x048A..=0x052F | 0x1E00..=0x1FFF | 0x2010..=0x205E | 0x20A0..=0x20C0)
+}
+
+/// Whether a text of `fonts` (its font, then its fallbacks) needs shaping to draw `text` right: it holds a
+/// character [`complex`] or one the first font lacks and a fallback may have.
+pub(crate) fn needs_shaping(fonts: &[Font], text: &str) -> bool {
+    let Some(first) = fonts.first() else {
+        return false;
+    };
+    text.chars().any(|c| {
+        complex(c)
+            || (fonts.len() > 1 && !c.is_whitespace() && !ignorable(c) && first.glyph(c) == 0)
+    })
+}
+
+/// One shaped glyph, in logical order.
+#[derive(Clone, Copy)]
+struct Shaped {
+    font: u8,
+    glyph: u16,
+    advance: f32,
+    dx: f32,
+    dy: f32,
+    /// Byte offset of its cluster in the paragraph.
+    cluster: u32,
+    level: u8,
+    space: bool,
+}
+
+/// The outline fonts of the chain, with their shaping faces (parsed once a layout).
+struct Faces<'a> {
+    fonts: &'a [Font],
+    faces: Vec<Option<rustybuzz::Face<'a>>>,
+}
+
+impl<'a> Faces<'a> {
+    fn new(fonts: &'a [Font]) -> Faces<'a> {
+        let faces = fonts
+            .iter()
+            .map(|f| f.data().and_then(|d| rustybuzz::Face::from_slice(d, 0)))
+            .collect();
+        Faces { fonts, faces }
+    }
+
+    /// The font that draws `c`: `prev` when it has it (or `c` has no glyph of its own), else the first of the
+    /// chain that has it, else `None`.
+    fn pick(&self, c: char, prev: Option<u8>) -> Option<u8> {
+        let has = |i: usize| {
+            self.faces[i].is_some() && self.fonts[i].fontdue().is_some_and(|f| f.has_glyph(c))
+        };
+        if let Some(p) = prev {
+            if ignorable(c) || is_mark(c) || has(p as usize) {
+                return Some(p);
+            }
+        }
+        (0..self.fonts.len().min(255))
+            .find(|&i| has(i))
+            .map(|i| i as u8)
+    }
+}
+
+/// Whether `c` is a combining mark (kept with its base's font).
+fn is_mark(c: char) -> bool {
+    matches!(c.script(), Script::Inherited)
+        || matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// Characters no font of the chain has, drawn as the first font's missing glyph.
+#[derive(Default)]
+struct Missing(u32);
+
+/// Shapes one paragraph (no `\n`) into glyphs in logical order.
+fn shape_paragraph(
+    faces: &Faces<'_>,
+    para: &str,
+    px: f32,
+    spacing: f32,
+    missing: &mut Missing,
+) -> Vec<Shaped> {
+    let mut out = Vec::with_capacity(para.len());
+    if para.is_empty() {
+        return out;
+    }
+    let bidi = BidiInfo::new(para, None);
+    // Each character's font, script (common and inherited characters take their run's) and level.
+    let mut chars: Vec<(usize, char, u8, Script, u8)> = Vec::with_capacity(para.len());
+    let mut prev_font = None;
+    for (i, c) in para.char_indices() {
+        let font = match faces.pick(c, prev_font) {
+            Some(f) => f,
+            None => {
+                if !c.is_whitespace() && !ignorable(c) {
+                    missing.0 += 1;
+                }
+                0
+            }
+        };
+        prev_font = Some(font);
+        chars.push((i, c, font, c.script(), bidi.levels[i].number()));
+    }
+    let mut last = None;
+    for ch in chars.iter_mut() {
+        if matches!(ch.3, Script::Common | Script::Inherited | Script::Unknown) {
+            if let Some(s) = last {
+                ch.3 = s;
+            }
+        } else {
+            last = Some(ch.3);
+        }
+    }
+    let mut next = None;
+    for ch in chars.iter_mut().rev() {
+        if matches!(ch.3, Script::Common | Script::Inherited | Script::Unknown) {
+            if let Some(s) = next {
+                ch.3 = s;
+            }
+        } else {
+            next = Some(ch.3);
+        }
+    }
+    let mut start = 0;
+    let mut buffer = rustybuzz::UnicodeBuffer::new();
+    while start < chars.len() {
+        let (_, _, font, script, level) = chars[start];
+        let mut end = start + 1;
+        while end < chars.len()
+            && (chars[end].2, chars[end].3, chars[end].4) == (font, script, level)
+        {
+            end += 1;
+        }
+        let Some(face) = faces.faces.get(font as usize).and_then(|f| f.as_ref()) else {
+            // Only outline fonts shape; a bitmap font in the chain draws nothing here.
+            start = end;
+            continue;
+        };
+        for &(i, c, ..) in &chars[start..end] {
+            buffer.add(c, i as u32);
+        }
+        let byte_start = chars[start].0;
+        let byte_end = chars.get(end).map_or(para.len(), |c| c.0);
+        // A few characters either side, for joining across runs (HarfBuzz reads at most five).
+        let pre = &para[..byte_start];
+        let cut = pre.char_indices().rev().nth(4).map_or(0, |(i, _)| i);
+        buffer.set_pre_context(&pre[cut..]);
+        let post = &para[byte_end..];
+        let cut = post.char_indices().nth(5).map_or(post.len(), |(i, _)| i);
+        buffer.set_post_context(&post[..cut]);
+        let rtl = level % 2 == 1;
+        buffer.set_direction(if rtl {
+            rustybuzz::Direction::RightToLeft
+        } else {
+            rustybuzz::Direction::LeftToRight
+        });
+        if let Some(s) =
+            rustybuzz::Script::from_iso15924_tag(rustybuzz::ttf_parser::Tag::from_bytes(
+                script.short_name().as_bytes().try_into().unwrap_or(b"Zyyy"),
+            ))
+        {
+            buffer.set_script(s);
+        }
+        buffer.guess_segment_properties();
+        let glyphs = rustybuzz::shape(face, &[], buffer);
+        let scale = px / face.units_per_em().max(1) as f32;
+        let first = out.len();
+        for (info, pos) in glyphs.glyph_infos().iter().zip(glyphs.glyph_positions()) {
+            let space = para[info.cluster as usize..]
+                .chars()
+                .next()
+                .is_some_and(char::is_whitespace);
+            let advance = pos.x_advance as f32 * scale;
+            out.push(Shaped {
+                font,
+                glyph: u16::try_from(info.glyph_id).unwrap_or(0),
+                advance: if advance != 0.0 {
+                    advance + spacing
+                } else {
+                    0.0
+                },
+                dx: pos.x_offset as f32 * scale,
+                dy: pos.y_offset as f32 * scale,
+                cluster: info.cluster,
+                level,
+                space,
+            });
+        }
+        if rtl {
+            out[first..].reverse();
+        }
+        buffer = glyphs.clear();
+        start = end;
+    }
+    out
+}
+
+/// One line: a range of the paragraph's glyphs and its width without trailing spaces.
+struct Line {
+    range: std::ops::Range<usize>,
+    width: f32,
+    last: bool,
+}
+
+/// Breaks a paragraph's glyphs into lines of at most `wrap` pixels at its break opportunities (a word longer
+/// than the width breaks between its clusters).
+fn break_lines(
+    para: &str,
+    glyphs: &[Shaped],
+    wrap: Option<f32>,
+    lines: &mut Vec<(Line, usize)>,
+    para_id: usize,
+) {
+    let width_of = |r: std::ops::Range<usize>| {
+        let mut end = r.end;
+        while end > r.start && glyphs[end - 1].space {
+            end -= 1;
+        }
+        glyphs[r.start..end].iter().map(|g| g.advance).sum::<f32>()
+    };
+    let Some(w) = wrap else {
+        lines.push((
+            Line {
+                range: 0..glyphs.len(),
+                width: width_of(0..glyphs.len()),
+                last: true,
+            },
+            para_id,
+        ));
+        return;
+    };
+    // Glyphs a line may start at: the first of a cluster that begins at a break opportunity.
+    let mut allowed = vec![false; para.len() + 1];
+    for (i, _) in unicode_linebreak::linebreaks(para) {
+        allowed[i] = true;
+    }
+    let boundary = |i: usize| i > 0 && glyphs[i].cluster != glyphs[i - 1].cluster;
+    let mut start = 0;
+    let mut pen = 0.0f32;
+    let mut i = 0;
+    while i < glyphs.len() {
+        let g = glyphs[i];
+        if pen + g.advance > w && !g.space && i > start {
+            let word = (start + 1..=i)
+                .rev()
+                .find(|&j| boundary(j) && allowed[glyphs[j].cluster as usize]);
+            let split = word.or_else(|| (start + 1..=i).rev().find(|&j| boundary(j)));
+            if let Some(split) = split {
+                lines.push((
+                    Line {
+                        range: start..split,
+                        width: width_of(start..split),
+                        last: false,
+                    },
+                    para_id,
+                ));
+                start = split;
+                pen = glyphs[split..i].iter().map(|g| g.advance).sum();
+            }
+        }
+        pen += g.advance;
+        i += 1;
+    }
+    lines.push((
+        Line {
+            range: start..glyphs.len(),
+            width: width_of(start..glyphs.len()),
+            last: true,
+        },
+        para_id,
+    ));
+}
+
+/// Lays out `text` in `fonts` (a text's font, then its fallbacks) with shaping, as [`super::layout()`] does
+/// glyph by glyph: the same white space, wrapping, alignment and line height, from the first font's metrics.
+pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> TextLayout {
+    let px = style.size;
+    if !(px.is_finite() && px > 0.0) || fonts.is_empty() {
+        return TextLayout::default();
+    }
+    let spacing = if style.letter_spacing.is_finite() {
+        style.letter_spacing
+    } else {
+        0.0
+    };
+    let wrap = style.wrap_width.filter(|w| w.is_finite() && *w > 0.0);
+    let text = super::layout::collapse(text, style.white_space);
+    let faces = Faces::new(fonts);
+    let mut missing = Missing::default();
+    let paragraphs: Vec<(&str, Vec<Shaped>)> = text
+        .split('\n')
+        .map(|p| (p, shape_paragraph(&faces, p, px, spacing, &mut missing)))
+        .collect();
+    let mut lines = Vec::new();
+    for (id, (p, glyphs)) in paragraphs.iter().enumerate() {
+        break_lines(p, glyphs, wrap, &mut lines, id);
+    }
+    let first = &fonts[0];
+    let line_height = style
+        .line_height
+        .filter(|h| h.is_finite())
+        .unwrap_or_else(|| first.line_height(px));
+    let ascent = first.ascent(px);
+    let block_width =
+        wrap.unwrap_or_else(|| lines.iter().map(|(l, _)| l.width).fold(0.0, f32::max));
+    let mut out = TextLayout {
+        missing: missing.0,
+        ..Default::default()
+    };
+    let mut order = Vec::new();
+    for (n, (l, para)) in lines.iter().enumerate() {
+        let glyphs = &paragraphs[*para].1;
+        // Trailing spaces are dropped; the rest goes in visual order.
+        let mut end = l.range.end;
+        while end > l.range.start && glyphs[end - 1].space {
+            end -= 1;
+        }
+        let line = &glyphs[l.range.start..end];
+        let levels: Vec<unicode_bidi::Level> = line
+            .iter()
+            .map(|g| {
+                unicode_bidi::Level::new(g.level).unwrap_or_else(|_| unicode_bidi::Level::ltr())
+            })
+            .collect();
+        order.clear();
+        order.extend(BidiInfo::reorder_visual(&levels));
+        let offset = match style.align {
+            super::Align::Left | super::Align::Justify => 0.0,
+            super::Align::Centre => (block_width - l.width) / 2.0,
+            super::Align::Right => block_width - l.width,
+        };
+        let spaces = line.iter().filter(|g| g.space).count();
+        let widen = match style.align {
+            super::Align::Justify if !l.last && spaces > 0 && block_width > l.width => {
+                (block_width - l.width) / spaces as f32
+            }
+            _ => 0.0,
+        };
+        let baseline = ascent + n as f32 * line_height;
+        let mut pen = offset;
+        for &v in &order {
+            let g = line[v];
+            out.glyphs.push(PlacedGlyph {
+                glyph: g.glyph,
+                font: g.font,
+                x: pen + g.dx,
+                baseline: baseline - g.dy,
+            });
+            pen += g.advance;
+            if g.space {
+                pen += widen;
+            }
+        }
+        out.line_widths
+            .push(finite(if widen > 0.0 { block_width } else { l.width }));
+    }
+    let height = if lines.is_empty() {
+        0.0
+    } else {
+        (lines.len() - 1) as f32 * line_height + first.line_height(px)
+    };
+    out.glyphs
+        .retain(|g| g.x.is_finite() && g.baseline.is_finite());
+    out.size = [finite(block_width), finite(height)];
+    out
+}

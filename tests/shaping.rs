@@ -1,0 +1,253 @@
+//! Shaping: ligatures, marks, Arabic joining, Devanagari reordering, bidirectional lines, CJK line breaks, font
+//! fallback chains, hostile strings, and a golden of four scripts drawn through a fallback chain.
+
+mod common;
+use common::*;
+use stage2d::text::{Align, Shaping};
+use stage2d::{Color, Font, Node, Scene, Text};
+use std::time::{Duration, Instant};
+
+fn asset(name: &str) -> Font {
+    Font::load(format!("{}/assets/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn dejavu() -> Font {
+    asset("DejaVuSans.ttf")
+}
+fn cjk() -> Font {
+    asset("fonts/DroidSansFallback-Subset.ttf")
+}
+fn devanagari() -> Font {
+    asset("fonts/Lohit-Devanagari-Subset.ttf")
+}
+fn emoji() -> Font {
+    asset("fonts/Symbola-Emoji-Subset.ttf")
+}
+
+/// Glyph indices of `s` in `font`, one per character, as a glyph-by-glyph layout looks them up.
+fn cmap(font: &Font, s: &str) -> Vec<u16> {
+    s.chars()
+        .map(|c| font.fontdue().unwrap().lookup_glyph_index(c))
+        .collect()
+}
+
+#[test]
+fn latin_text_is_not_shaped_unless_asked_and_then_gets_its_ligatures() {
+    let f = dejavu();
+    let mut t = Text::new("office fit", &f, 20.0);
+    assert!(!t.is_shaped(), "Latin text is laid out glyph by glyph");
+    let plain = t.layout();
+    assert_eq!(plain.glyphs.len(), 10);
+    t.set_shaping(Shaping::Full);
+    assert!(t.is_shaped());
+    let shaped = t.layout();
+    // DejaVu Sans has "ffi" and "fi" ligatures (its `liga` feature): "office" is o + ffi + c + e.
+    assert!(
+        shaped.glyphs.len() < plain.glyphs.len(),
+        "{} glyphs shaped, {} plain",
+        shaped.glyphs.len(),
+        plain.glyphs.len()
+    );
+    // The same advances either way, within a pixel (kerning from GPOS and `kern` agree).
+    assert!(
+        (shaped.size[0] - plain.size[0]).abs() < 1.0,
+        "{:?} {:?}",
+        shaped.size,
+        plain.size
+    );
+}
+
+#[test]
+fn arabic_joins_and_runs_right_to_left() {
+    let f = dejavu();
+    let word = "سلام";
+    let t = Text::new(word, &f, 24.0);
+    assert!(t.is_shaped());
+    let l = t.layout();
+    // Lam and alef become one ligature: three glyphs for four characters.
+    assert_eq!(l.glyphs.len(), 3);
+    assert_eq!(l.missing, 0);
+    // Joined forms, not the isolated ones the character map gives.
+    let isolated = cmap(&f, word);
+    let shaped: Vec<u16> = l.glyphs.iter().map(|g| g.glyph).collect();
+    // The initial seen and the lam-alef ligature are not the character map's glyphs; the meem, after an alef
+    // (which joins on one side only), stays isolated.
+    assert!(
+        !isolated.contains(&shaped[1]) && !isolated.contains(&shaped[2]),
+        "contextual forms: {shaped:?} {isolated:?}"
+    );
+    assert_eq!(shaped[0], isolated[3]);
+    // Visual order: the last character (a final meem) is leftmost, the first (an initial seen) rightmost.
+    let xs: Vec<f32> = l.glyphs.iter().map(|g| g.x).collect();
+    assert!(xs.windows(2).all(|w| w[1] > w[0]), "{xs:?}");
+    // Mixed: Latin left to right, the Arabic word reversed inside it.
+    let mixed = Text::new("ab سلام cd", &f, 24.0).layout();
+    let order: Vec<u16> = mixed.glyphs.iter().map(|g| g.glyph).collect();
+    let a = cmap(&f, "a")[0];
+    let d = cmap(&f, "d")[0];
+    assert_eq!(order[0], a);
+    assert_eq!(*order.last().unwrap(), d);
+    assert_eq!(
+        &order[3..6],
+        &shaped[..],
+        "the Arabic run keeps its shapes and visual order"
+    );
+    // Right alignment of a right-to-left line sits flush right, as any line does.
+    let r = Text::new(word, &f, 24.0)
+        .wrapped(200.0)
+        .aligned(Align::Right)
+        .layout();
+    let right = r.glyphs.iter().map(|g| g.x).fold(0.0, f32::max);
+    assert!(right > 150.0, "{right}");
+}
+
+#[test]
+fn devanagari_reorders_its_vowel_sign_and_marks_sit_on_their_base() {
+    let f = devanagari();
+    // क + ि (the i vowel sign is written after ka but drawn before it).
+    let l = Text::new("कि", &f, 32.0).layout();
+    assert_eq!(l.glyphs.len(), 2);
+    let ka = cmap(&f, "क")[0];
+    let i_sign = l.glyphs.iter().position(|g| g.glyph != ka).unwrap();
+    let ka_at = l.glyphs.iter().position(|g| g.glyph == ka).unwrap();
+    assert!(
+        l.glyphs[i_sign].x < l.glyphs[ka_at].x,
+        "the vowel sign is left of ka: {:?}",
+        l.glyphs
+    );
+    // A conjunct: क्ष (ka, virama, ssa) becomes one glyph.
+    assert_eq!(Text::new("क्ष", &f, 32.0).layout().glyphs.len(), 1);
+    // A combining acute on x (no precomposed form; DejaVu Sans places it from GPOS) sits over the x, and takes
+    // no room of its own.
+    let d = dejavu();
+    let l = Text::new("x\u{301}y", &d, 32.0).layout();
+    let plain = Text::new("xy", &d, 32.0).layout();
+    assert_eq!(l.glyphs.len(), 3);
+    let (x, mark, y) = (l.glyphs[0], l.glyphs[1], l.glyphs[2]);
+    assert!(mark.x < y.x && mark.x >= x.x - 1.0, "{l:?}");
+    assert!((y.x - plain.glyphs[1].x).abs() < 0.5, "{l:?} {plain:?}");
+    // Precomposed when the font has it: e + acute is é, one glyph.
+    assert_eq!(Text::new("e\u{301}", &d, 32.0).layout().glyphs.len(), 1);
+}
+
+#[test]
+fn fallback_fonts_draw_what_the_first_lacks_and_missing_characters_are_counted() {
+    let latin = Font::builtin();
+    let text = "Score 你好 😀 नमस्ते";
+    let alone = Text::new(text, &latin, 20.0);
+    let l = alone.layout();
+    assert!(l.missing >= 6, "{}", l.missing);
+    let t = Text::new(text, &latin, 20.0).with_fallbacks(&[cjk(), emoji(), devanagari()]);
+    assert!(t.is_shaped());
+    let l = t.layout();
+    assert_eq!(l.missing, 0, "{l:?}");
+    let fonts: Vec<u8> = l.glyphs.iter().map(|g| g.font).collect();
+    // "Score " in the first font, the ideographs in the CJK font, the emoji in the emoji font, the Hindi in
+    // Devanagari (the spaces between keep their neighbour's font).
+    assert_eq!(&fonts[..5], &[0; 5]);
+    assert!(
+        fonts.contains(&1) && fonts.contains(&2) && fonts.contains(&3),
+        "{fonts:?}"
+    );
+    assert_eq!(t.font_at(1), Some(&t.fallbacks()[0]));
+    assert!(t.font_at(9).is_none());
+    // A character no font has is drawn as the first font's missing glyph and counted.
+    let l = Text::new("a\u{10FFFD}b", &latin, 20.0)
+        .with_fallbacks(&[cjk()])
+        .layout();
+    assert_eq!((l.missing, l.glyphs.len()), (1, 3));
+}
+
+#[test]
+fn cjk_lines_break_between_ideographs_but_not_before_closing_punctuation() {
+    let t = Text::new("你好世界，这是一个用于测试的中文段落。", &cjk(), 20.0).wrapped(100.0);
+    let l = t.layout();
+    assert!(l.line_widths.len() >= 4, "{:?}", l.line_widths);
+    assert!(
+        l.line_widths.iter().all(|&w| w <= 100.0 + 0.01),
+        "{:?}",
+        l.line_widths
+    );
+    // No line starts with the full-width comma or full stop (UAX #14 keeps them with what precedes).
+    let comma = cmap(&cjk(), "，")[0];
+    let stop = cmap(&cjk(), "。")[0];
+    let mut first_of_line = vec![l.glyphs[0].glyph];
+    for w in l.glyphs.windows(2) {
+        if w[1].baseline != w[0].baseline {
+            first_of_line.push(w[1].glyph);
+        }
+    }
+    assert!(
+        !first_of_line.contains(&comma) && !first_of_line.contains(&stop),
+        "{first_of_line:?}"
+    );
+}
+
+#[test]
+fn hostile_strings_lay_out_in_bounded_time() {
+    let f = dejavu();
+    // A megabyte of bidi controls, combining marks, Arabic and right-to-left overrides, unbroken.
+    let unit = "\u{202E}\u{301}\u{302}ب\u{2067}\u{200F}a\u{64B}\u{64C}\u{2069}\u{202C}";
+    let big = unit.repeat(1_000_000 / unit.len());
+    let start = Instant::now();
+    let l = Text::new(big.as_str(), &f, 16.0).wrapped(500.0).layout();
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(!l.glyphs.is_empty());
+    assert!(l
+        .glyphs
+        .iter()
+        .all(|g| g.x.is_finite() && g.baseline.is_finite()));
+    // Text in a script no font covers: every character counted missing, drawn as missing glyphs.
+    let l = Text::new("ᚠᚢᚦᚨᚱᚲ", &Font::builtin(), 16.0)
+        .with_fallbacks(&[cjk()])
+        .layout();
+    assert_eq!(l.missing, 6);
+}
+
+#[test]
+fn four_scripts_through_a_fallback_chain() {
+    let mut r = renderer();
+    let chain = [dejavu(), cjk(), devanagari(), emoji()];
+    let latin = Font::builtin();
+    let mut s = Scene::new();
+    let lines = [
+        ("Hello, world! ☺ 😀", 0xffffff),
+        ("مرحبا بالعالم", 0xffd700),
+        ("abc שלום 123 def", 0x80ff80),
+        ("你好世界，日本語のテキスト", 0x80c0ff),
+        ("नमस्ते दुनिया", 0xff9090),
+    ];
+    for (i, (line, color)) in lines.iter().enumerate() {
+        s.add(
+            s.root(),
+            Node::text(
+                Text::new(*line, &latin, 22.0)
+                    .with_fallbacks(&chain)
+                    .colored(Color::hex(*color)),
+            )
+            .at(6.0, 4.0 + 30.0 * i as f32),
+        )
+        .unwrap();
+    }
+    // A right-aligned, wrapped bidirectional paragraph.
+    s.add(
+        s.root(),
+        Node::text(
+            Text::new("Press ابدأ to start الآن, or 返回", &latin, 16.0)
+                .with_fallbacks(&chain)
+                .wrapped(150.0)
+                .aligned(Align::Right),
+        )
+        .at(250.0, 6.0),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 410, 160, Color::hex(0x202040));
+    let f = r.stats().last_frame;
+    assert_eq!(f.texts, 6);
+    assert_eq!(
+        f.draw_calls, 1,
+        "every script's glyphs share the atlas page"
+    );
+    golden("shaping_scripts", &img);
+}
