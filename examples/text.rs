@@ -1,5 +1,6 @@
-//! Text: paragraphs at several sizes, alignments, wrapping, a live counter, and a label in a multi-channel
-//! distance-field bitmap font (Roboto, `assets/fonts/msdf/`) zooming without blurring.
+//! Text: paragraphs at several sizes, alignments, wrapping, a line of Arabic, Chinese and Hindi shaped through a
+//! fallback chain, a live counter, and a label in a multi-channel distance-field bitmap font (Roboto,
+//! `assets/fonts/msdf/`) zooming without blurring.
 //!
 //! `cargo run --release --example text` opens a window; `-- --headless --out text.png` (or no display) writes the
 //! picture instead.
@@ -7,7 +8,9 @@
 //! text nodes of 20 characters, half of them changing every frame, plain and outlined with a shadow (alternating,
 //! twice); then 1,000 texts zooming (their container's
 //! scale changing every frame) in the MSDF bitmap font, and the same in the TTF font (rasterised again at the
-//! sizes the zoom reaches).
+//! sizes the zoom reaches); then a 10,000-character paragraph of Latin, Arabic and CJK sentences shaped and laid
+//! out through a fallback chain, against a Latin paragraph of the same length laid out glyph by glyph (as text
+//! was before shaping) and shaped (alternating, `--paragraph-rounds`, 20 layouts each).
 
 mod common;
 use common::{Flags, Samples};
@@ -52,6 +55,21 @@ fn page(f: &Font) -> stage2d::Result<(Scene, NodeId)> {
             .colored(Color::hex(0xecf0f1));
         s.add(root, Node::text(t).at(24.0 + i as f32 * 255.0, 250.0))?;
     }
+    // Three scripts and an emoji in one shaped line: the Latin font first, then its fallbacks.
+    let fallbacks = [
+        Font::load(common::asset("fonts/DroidSansFallback-Subset.ttf"))?,
+        Font::load(common::asset("fonts/Lohit-Devanagari-Subset.ttf"))?,
+        Font::load(common::asset("fonts/Symbola-Emoji-Subset.ttf"))?,
+    ];
+    s.add(
+        root,
+        Node::text(
+            Text::new("Shaped: مرحبا بالعالم · 你好世界 · नमस्ते दुनिया 😀", f, 20.0)
+                .with_fallbacks(&fallbacks)
+                .colored(Color::hex(0xd7bde2)),
+        )
+        .at(24.0, 410.0),
+    )?;
     let counter = s.add(
         root,
         Node::text(
@@ -93,6 +111,72 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
     let msdf = r.load_bitmap_font(common::asset("fonts/msdf/Roboto-Regular.fnt"))?;
     for (name, font) in [("text_zoom_msdf", &msdf), ("text_zoom_ttf", &f)] {
         zoom_bench(&mut r, name, font, n, frames)?;
+    }
+    paragraph_bench(&f, flags.num("--paragraph-rounds", 3usize))
+}
+
+const LATIN: &str =
+    "The quick brown fox jumps over the lazy dog, then naps in the warm afternoon sun. ";
+const ARABIC: &str = "مرحبا بالعالم، هذا نص عربي للاختبار في الصباح. ";
+const CJK: &str = "你好世界，这是一个用于测试的中文段落。日本語のテキストも表示できます。";
+
+/// `parts` repeated in turn up to `chars` characters.
+fn paragraph(parts: &[&str], chars: usize) -> String {
+    parts
+        .iter()
+        .cycle()
+        .flat_map(|p| p.chars())
+        .take(chars)
+        .collect()
+}
+
+/// A 10,000-character paragraph wrapped at 600 pixels: Latin glyph by glyph, Latin shaped, and Latin, Arabic and
+/// CJK shaped through a fallback chain; each laid out 20 times a round, the rounds alternating.
+fn paragraph_bench(f: &Font, rounds: usize) -> stage2d::Result<()> {
+    use stage2d::text::Shaping;
+    let cjk = Font::load(common::asset("fonts/DroidSansFallback-Subset.ttf"))?;
+    let chars = 10_000;
+    let latin = paragraph(&[LATIN], chars);
+    let mixed = paragraph(&[LATIN, ARABIC, CJK], chars);
+    let mut simple = Text::new(latin.as_str(), f, 16.0).wrapped(600.0);
+    simple.set_shaping(Shaping::Simple);
+    let mut full = Text::new(latin.as_str(), f, 16.0).wrapped(600.0);
+    full.set_shaping(Shaping::Full);
+    let mixed = Text::new(mixed.as_str(), f, 16.0)
+        .wrapped(600.0)
+        .with_fallbacks(&[cjk]);
+    let cases = [
+        ("paragraph_latin_glyph_by_glyph", &simple),
+        ("paragraph_latin_shaped", &full),
+        ("paragraph_mixed_shaped", &mixed),
+    ];
+    let mut samples: Vec<Samples> = cases.iter().map(|_| Samples::default()).collect();
+    let mut glyphs = [0usize; 3];
+    let mut lines = [0usize; 3];
+    for _ in 0..rounds {
+        for (i, (_, t)) in cases.iter().enumerate() {
+            for _ in 0..20 {
+                let t0 = Instant::now();
+                let l = std::hint::black_box(t.layout());
+                samples[i].push_since(t0);
+                glyphs[i] = l.glyphs.len();
+                lines[i] = l.line_widths.len();
+            }
+        }
+    }
+    let base = samples[0].median();
+    for (i, (name, t)) in cases.iter().enumerate() {
+        let ms = samples[i].median();
+        println!(
+            "{{\"scene\":\"{name}\",\"chars\":{chars},\"shaped\":{},\"glyphs\":{},\"lines\":{},\"layouts\":{},\"ms_median\":{ms:.4},\"ms_p95\":{:.4},\"glyphs_per_ms\":{:.0},\"vs_latin_glyph_by_glyph\":{:.2}}}",
+            t.is_shaped(),
+            glyphs[i],
+            lines[i],
+            rounds * 20,
+            samples[i].percentile(0.95),
+            glyphs[i] as f64 / ms,
+            ms / base,
+        );
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use stage2d::text::{Align, Shaping};
+use stage2d::text::{Align, LayoutStyle, Shaping};
 use stage2d::{Color, Font, Node, Scene, Text};
 use std::time::{Duration, Instant};
 
@@ -189,15 +189,19 @@ fn hostile_strings_lay_out_in_bounded_time() {
     // A megabyte of bidi controls, combining marks, Arabic and right-to-left overrides, unbroken.
     let unit = "\u{202E}\u{301}\u{302}ب\u{2067}\u{200F}a\u{64B}\u{64C}\u{2069}\u{202C}";
     let big = unit.repeat(1_000_000 / unit.len());
-    let start = Instant::now();
-    let l = Text::new(big.as_str(), &f, 16.0).wrapped(500.0).layout();
-    let took = start.elapsed();
-    assert!(took < Duration::from_secs(5), "{took:?}");
-    assert!(!l.glyphs.is_empty());
-    assert!(l
-        .glyphs
-        .iter()
-        .all(|g| g.x.is_finite() && g.baseline.is_finite()));
+    for break_words in [false, true] {
+        let mut t = Text::new(big.as_str(), &f, 16.0).wrapped(500.0);
+        t.set_break_words(break_words);
+        let start = Instant::now();
+        let l = t.layout();
+        let took = start.elapsed();
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        assert!(!l.glyphs.is_empty());
+        assert!(l
+            .glyphs
+            .iter()
+            .all(|g| g.x.is_finite() && g.baseline.is_finite()));
+    }
     // Text in a script no font covers: every character counted missing, drawn as missing glyphs.
     let l = Text::new("ᚠᚢᚦᚨᚱᚲ", &Font::builtin(), 16.0)
         .with_fallbacks(&[cjk()])
@@ -250,4 +254,44 @@ fn four_scripts_through_a_fallback_chain() {
         "every script's glyphs share the atlas page"
     );
     golden("shaping_scripts", &img);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+    /// Any mix of Latin, Arabic, Hebrew, CJK, marks, digits, spaces, breaks and bidi controls, through a fallback
+    /// chain, wrapped or not, each alignment, breaking words or not: finite positions, nothing missing, at most a
+    /// glyph a character, and with `break_words` every line within the wrap width (a cluster wider than it aside).
+    #[test]
+    fn shaped_layouts_stay_finite_and_in_their_block(
+        text in "[ab سلام שלום 你好。12\u{301}\u{64B}\u{202E}\u{2067}\u{2069}\n]{0,60}",
+        wrap in proptest::option::of(20.0f32..200.0),
+        align in 0usize..4,
+        break_words: bool,
+    ) {
+        let fonts = fonts();
+        let mut t = Text::new(text.as_str(), &fonts[0], 16.0).with_fallbacks(&fonts[1..]);
+        let mut style: LayoutStyle = *t.style();
+        style.wrap_width = wrap;
+        style.break_words = break_words;
+        style.align = [Align::Left, Align::Centre, Align::Right, Align::Justify][align];
+        style.shaping = Shaping::Full;
+        t.set_style(style);
+        let l = t.layout();
+        proptest::prop_assert_eq!(l.missing, 0);
+        proptest::prop_assert!(l.glyphs.len() <= text.chars().count());
+        for g in &l.glyphs {
+            proptest::prop_assert!(g.x.is_finite() && g.baseline.is_finite());
+        }
+        if let (Some(w), true) = (wrap, break_words) {
+            for lw in &l.line_widths {
+                // One cluster may be wider than the width (a glyph of 16 px against 20 px fits).
+                proptest::prop_assert!(*lw <= w.max(40.0) + 1e-3, "{} > {}", lw, w);
+            }
+        }
+    }
+}
+
+fn fonts() -> &'static [Font] {
+    static FONTS: std::sync::OnceLock<Vec<Font>> = std::sync::OnceLock::new();
+    FONTS.get_or_init(|| vec![dejavu(), cjk()])
 }

@@ -95,6 +95,8 @@ enum Op {
     /// A text: the built-in font (0), the MSDF bitmap font (1), the same at an absurd size (2) or letter spacing
     /// (3). Nothing without the `text` feature.
     AddText(N, u8),
+    /// Changes the shared text style: size 3, 6 or NaN, or an outline and a shadow.
+    Restyle(u8),
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -155,7 +157,8 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), any::<bool>()).prop_map(|(n, on)| Op::Cache(n, on)),
         (node(), 0u8..5).prop_map(|(n, b)| Op::SetBlend(n, b)),
         (node(), 0u8..4).prop_map(|(n, k)| Op::EditMesh(n, k)),
-        (node(), 0u8..4).prop_map(|(n, k)| Op::AddText(n, k)),
+        (node(), 0u8..6).prop_map(|(n, k)| Op::AddText(n, k)),
+        (0u8..4).prop_map(Op::Restyle),
     ]
 }
 
@@ -200,6 +203,12 @@ struct Foreign {
     /// A multi-channel distance-field bitmap font of the renderer under test.
     #[cfg(feature = "text")]
     msdf: stage2d::Font,
+    /// A style shared by the texts `AddText` 4 and 5 make, changed by `Restyle`.
+    #[cfg(feature = "text")]
+    hud: stage2d::SharedTextStyle,
+    /// A full font, a fallback of those texts (Arabic and Hebrew, which the built-in font lacks).
+    #[cfg(feature = "text")]
+    dejavu: stage2d::Font,
     node: NodeId,
     texture: Texture,
     target: RenderTarget,
@@ -531,12 +540,38 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
         Op::AddText(n, k) => {
             let _ = (n, k);
         }
+        #[cfg(not(feature = "text"))]
+        Op::Restyle(k) => {
+            let _ = k;
+        }
+        #[cfg(feature = "text")]
+        Op::Restyle(k) => f.hud.update(|s| match k {
+            0 => s.layout.size = 3.0,
+            1 => s.layout.size = 6.0,
+            2 => s.layout.size = f32::NAN,
+            _ => {
+                s.stroke = Some(stage2d::TextStroke {
+                    color: stage2d::Color::BLACK,
+                    width: 1.0,
+                });
+                s.shadow = Some(stage2d::TextShadow {
+                    distance: 1.0,
+                    ..Default::default()
+                });
+            }
+        }),
         #[cfg(feature = "text")]
         Op::AddText(n, k) => {
             let text = match k {
                 0 => stage2d::Text::new("Ab\nc", &stage2d::Font::builtin(), 4.0),
                 1 => stage2d::Text::new("MXA", &f.msdf, 9.0).anchored(0.5, 0.5),
                 2 => stage2d::Text::new("M", &f.msdf, 1e30),
+                // Shaped: right-to-left runs and a fallback font, in the shared style.
+                4 => stage2d::Text::new("a سلام שלום", &stage2d::Font::builtin(), 4.0)
+                    .with_fallbacks(std::slice::from_ref(&f.dejavu))
+                    .with_shared_style(&f.hud),
+                5 => stage2d::Text::new("fi\u{301} x", &stage2d::Font::builtin(), 4.0)
+                    .with_shared_style(&f.hud),
                 _ => {
                     let mut t = stage2d::Text::new("AB", &f.msdf, 8.0);
                     t.set_letter_spacing(1e9);
@@ -865,6 +900,14 @@ fn foreign(r: &mut Renderer) -> Foreign {
                 "/tests/pixijs/fonts/msdf/Roboto-Regular.fnt"
             ))
             .unwrap(),
+        #[cfg(feature = "text")]
+        hud: stage2d::SharedTextStyle::new(stage2d::TextStyle::new(5.0)),
+        #[cfg(feature = "text")]
+        dejavu: stage2d::Font::load(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/DejaVuSans.ttf"
+        ))
+        .unwrap(),
         node: other_scene
             .add(other_scene.root(), Node::container())
             .unwrap(),

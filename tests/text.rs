@@ -486,3 +486,68 @@ fn strokes_and_shadows_draw_around_and_under_the_glyphs() {
         assert!(p[0] > 0 || p[1] > 0, "{stroke}: {p:?}");
     }
 }
+
+#[test]
+fn a_shared_style_changes_its_texts_in_place() {
+    use stage2d::{SharedTextStyle, TextStyle};
+    let mut r = renderer();
+    let f = font();
+    let hud = SharedTextStyle::new(TextStyle::new(16.0));
+    let mut s = Scene::new();
+    let a = s
+        .add(
+            s.root(),
+            Node::text(Text::new("IIII", &f, 16.0).with_shared_style(&hud)).at(4.0, 4.0),
+        )
+        .unwrap();
+    s.add(
+        s.root(),
+        Node::text(Text::new("IIII", &f, 16.0).with_shared_style(&hud)).at(4.0, 40.0),
+    )
+    .unwrap();
+    // Its own style: white, 16 px, untouched by the shared one.
+    s.add(
+        s.root(),
+        Node::text(Text::new("IIII", &f, 16.0)).at(4.0, 76.0),
+    )
+    .unwrap();
+    let frame = |r: &mut stage2d::Renderer, s: &Scene| {
+        let img = render(r, s, 120, 110, Color::BLACK);
+        (img, r.stats().last_frame.text_layouts)
+    };
+    let (_, layouts) = frame(&mut r, &s);
+    assert_eq!(layouts, 3);
+    let (_, layouts) = frame(&mut r, &s);
+    assert_eq!(layouts, 0, "nothing changed");
+    // A new colour reaches both shared texts without laying them out again.
+    hud.update(|st| st.color = Color::rgb(1.0, 0.0, 0.0));
+    let (img, layouts) = frame(&mut r, &s);
+    assert_eq!(layouts, 0, "a colour is not layout");
+    let reddest = |y0: u32, y1: u32| {
+        (y0..y1)
+            .flat_map(|y| (0..60).map(move |x| (x, y)))
+            .map(|(x, y)| px(&img, x, y))
+            .max_by_key(|p| p[0] as i32 - p[1] as i32)
+            .unwrap()
+    };
+    for (y0, y1) in [(4, 24), (40, 60)] {
+        let p = reddest(y0, y1);
+        assert!(p[0] > 200 && p[1] < 40, "a shared text turned red: {p:?}");
+    }
+    let p = reddest(76, 96);
+    assert!(p[1] > 200, "the text of its own style stays white: {p:?}");
+    // A new size lays the two out again, and only them.
+    let before = s.get(a).unwrap().as_text().unwrap().layout().size;
+    hud.update(|st| st.layout.size = 24.0);
+    let (_, layouts) = frame(&mut r, &s);
+    assert_eq!(layouts, 2);
+    let after = s.get(a).unwrap().as_text().unwrap().layout().size;
+    assert!(after[0] > before[0] * 1.3, "{before:?} -> {after:?}");
+    // Unshared again: its own settings.
+    s.get_mut(a)
+        .unwrap()
+        .as_text_mut()
+        .unwrap()
+        .set_shared_style(None);
+    assert_eq!(s.get(a).unwrap().as_text().unwrap().layout().size, before);
+}

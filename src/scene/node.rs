@@ -221,6 +221,15 @@ impl NodeProps {
 
     /// The text, if this node shows one.
     #[cfg(feature = "text")]
+    pub fn as_text(&self) -> Option<&crate::Text> {
+        match &self.kind {
+            NodeKind::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The text, if this node shows one, to change.
+    #[cfg(feature = "text")]
     pub fn as_text_mut(&mut self) -> Option<&mut crate::Text> {
         match &mut self.kind {
             NodeKind::Text(t) => Some(t),

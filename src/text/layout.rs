@@ -103,10 +103,16 @@ pub struct LayoutStyle {
     pub align: Align,
     /// Distance between baselines; `None` uses the font's.
     pub line_height: Option<f32>,
+    /// Extra space between lines, in pixels (PixiJS's `leading`).
+    pub leading: f32,
     /// Extra space after every character, in pixels.
     pub letter_spacing: f32,
     /// Wrap lines longer than this many pixels.
     pub wrap_width: Option<f32>,
+    /// Whether a word longer than the wrap width breaks between its characters (PixiJS's `breakWords`, off by
+    /// default as there: the word overflows its line instead). Shaped text also breaks where Unicode allows a
+    /// line to (between CJK ideographs, say) either way.
+    pub break_words: bool,
     /// How spaces and line breaks are kept.
     pub white_space: WhiteSpace,
     /// When the text is shaped.
@@ -119,8 +125,10 @@ impl Default for LayoutStyle {
             size: 16.0,
             align: Align::Left,
             line_height: None,
+            leading: 0.0,
             letter_spacing: 0.0,
             wrap_width: None,
+            break_words: false,
             white_space: WhiteSpace::Pre,
             shaping: Shaping::Auto,
         }
@@ -196,11 +204,13 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
             }
             let advance = font.advance(g, px) + spacing;
             if let Some(w) = wrap {
-                if pen + advance > w && !c.is_whitespace() && !line.glyphs.is_empty() {
+                let split = break_at
+                    .filter(|&b| b > 0 && b <= line.glyphs.len())
+                    .or(style.break_words.then_some(line.glyphs.len()));
+                if let Some(split) = split
+                    .filter(|_| pen + advance > w && !c.is_whitespace() && !line.glyphs.is_empty())
+                {
                     // Wrap: move the word after the last break to a new line (or break the word here).
-                    let split = break_at
-                        .filter(|&b| b > 0 && b < line.glyphs.len())
-                        .unwrap_or(line.glyphs.len());
                     let carried: Vec<u16> = line.glyphs.drain(split..).map(|(g, _)| g).collect();
                     trim_trailing_space(font, &mut line, px, spacing);
                     lines.push(line);
@@ -241,7 +251,8 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
     let line_height = style
         .line_height
         .filter(|h| h.is_finite())
-        .unwrap_or_else(|| font.line_height(px));
+        .unwrap_or_else(|| font.line_height(px))
+        + leading(style);
     let ascent = font.ascent(px);
     let block_width = wrap.unwrap_or_else(|| lines.iter().map(|l| l.width).fold(0.0, f32::max));
     let mut out = TextLayout::default();
@@ -287,6 +298,15 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
     out.line_widths.iter_mut().for_each(|w| *w = finite(*w));
     out.size = [finite(block_width), finite(height)];
     out
+}
+
+/// The style's leading, 0 if not finite.
+pub(crate) fn leading(style: &LayoutStyle) -> f32 {
+    if style.leading.is_finite() {
+        style.leading
+    } else {
+        0.0
+    }
 }
 
 /// `v` if finite, else the nearest finite value (0 for NaN).
@@ -393,6 +413,7 @@ pub(crate) mod tests {
         ) {
             let s = LayoutStyle {
                 wrap_width: wrap,
+                break_words: true,
                 align: [Align::Left, Align::Centre, Align::Right, Align::Justify][align],
                 white_space: [WhiteSpace::Pre, WhiteSpace::PreLine, WhiteSpace::Normal][mode],
                 ..style()
@@ -440,6 +461,27 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn leading_adds_to_the_distance_between_lines() {
+        let s = LayoutStyle {
+            leading: 5.0,
+            ..style()
+        };
+        let l = layout(&Mono, "a\nb\nc", &s);
+        let baselines: Vec<f32> = l.glyphs.iter().map(|g| g.baseline).collect();
+        assert_eq!(baselines, vec![8.0, 28.0, 48.0]);
+        assert_eq!(l.size[1], 2.0 * 20.0 + 15.0);
+        let bad = layout(
+            &Mono,
+            "a\nb",
+            &LayoutStyle {
+                leading: f32::NAN,
+                ..style()
+            },
+        );
+        assert_eq!(bad.glyphs[1].baseline, 23.0, "a NaN leading is none");
+    }
+
+    #[test]
     fn kerning_is_applied() {
         let l = layout(&Mono, "AVA", &style());
         assert_eq!(xs(&l), vec![0.0, 8.0, 18.0]);
@@ -475,16 +517,22 @@ pub(crate) mod tests {
         assert_eq!(l.line_widths, vec![70.0, 50.0]);
         assert_eq!(l.glyphs.last().unwrap().baseline, 23.0);
         assert_eq!(l.size[0], 75.0, "the block is the wrap width");
-        // A word longer than the width breaks between characters.
-        let l = layout(
-            &Mono,
-            "abcdefghij",
-            &LayoutStyle {
-                wrap_width: Some(35.0),
-                ..style()
-            },
-        );
-        assert_eq!(l.line_widths, vec![30.0, 30.0, 30.0, 10.0]);
+        // A word longer than the width breaks between characters with `break_words`, and overflows its line
+        // without (PixiJS's default), the next word still wrapping.
+        let long = |break_words| {
+            layout(
+                &Mono,
+                "abcdefghij kl",
+                &LayoutStyle {
+                    wrap_width: Some(35.0),
+                    break_words,
+                    ..style()
+                },
+            )
+            .line_widths
+        };
+        assert_eq!(long(true), vec![30.0, 30.0, 30.0, 10.0, 20.0]);
+        assert_eq!(long(false), vec![100.0, 20.0]);
     }
 
     #[test]

@@ -60,6 +60,114 @@ pub struct Text {
     pub stroke: Option<TextStroke>,
     /// A shadow under the text and its outline (PixiJS's `dropShadow`).
     pub shadow: Option<TextShadow>,
+    /// A style shared with other texts, which replaces this text's own layout settings, colour, stroke and
+    /// shadow while it is set.
+    shared: Option<SharedTextStyle>,
+}
+
+/// Everything a text's style sets: its layout settings, colour, outline and shadow (PixiJS's `TextStyle`, its
+/// font aside). Give one to many texts through a [`SharedTextStyle`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct TextStyle {
+    /// Size, alignment, line height and leading, spacing, wrapping, white space and shaping.
+    pub layout: LayoutStyle,
+    /// Fill colour (multiplied by the node's tint and alpha).
+    pub color: Color,
+    /// An outline around the glyphs, under their fill.
+    pub stroke: Option<TextStroke>,
+    /// A shadow under the text and its outline.
+    pub shadow: Option<TextShadow>,
+}
+
+impl TextStyle {
+    /// White text of `size` pixels with the default layout, no outline and no shadow.
+    pub fn new(size: f32) -> TextStyle {
+        TextStyle {
+            layout: LayoutStyle {
+                size,
+                ..Default::default()
+            },
+            color: Color::WHITE,
+            stroke: None,
+            shadow: None,
+        }
+    }
+}
+
+/// A [`TextStyle`] shared between texts and changed in place, as PixiJS's `TextStyle` object is: every text
+/// given it ([`Text::with_shared_style`]) draws with it, and a change reaches them all on the next frame. Only
+/// changes to its layout settings lay those texts out again; a new colour, outline or shadow does not. Cloning
+/// shares it; it may be changed from any thread.
+///
+/// ```
+/// use stage2d::text::{SharedTextStyle, TextStyle};
+/// use stage2d::{Color, Font, Node, Scene, Text};
+/// let hud = SharedTextStyle::new(TextStyle::new(18.0));
+/// let mut scene = Scene::new();
+/// for (i, label) in ["Gold", "Lives", "Level"].iter().enumerate() {
+///     let t = Text::new(*label, &Font::builtin(), 18.0).with_shared_style(&hud);
+///     scene.add(scene.root(), Node::text(t).at(10.0, 10.0 + 24.0 * i as f32))?;
+/// }
+/// hud.update(|s| {
+///     s.color = Color::hex(0xffd700);
+///     s.layout.size = 24.0; // the three labels lay out again
+/// });
+/// # Ok::<(), stage2d::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SharedTextStyle {
+    inner: Arc<SharedInner>,
+}
+
+#[derive(Debug)]
+struct SharedInner {
+    /// Bumped by each change to the layout settings.
+    layout_version: AtomicU64,
+    style: std::sync::RwLock<TextStyle>,
+}
+
+impl PartialEq for SharedTextStyle {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl SharedTextStyle {
+    /// A style to share.
+    pub fn new(style: TextStyle) -> SharedTextStyle {
+        SharedTextStyle {
+            inner: Arc::new(SharedInner {
+                layout_version: AtomicU64::new(1),
+                style: std::sync::RwLock::new(style),
+            }),
+        }
+    }
+
+    /// A copy of the style as it is now.
+    pub fn get(&self) -> TextStyle {
+        *self.inner.style.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Changes the style in place; its texts lay out again only if its layout settings changed.
+    pub fn update(&self, change: impl FnOnce(&mut TextStyle)) {
+        let mut style = self.inner.style.write().unwrap_or_else(|e| e.into_inner());
+        let before = style.layout;
+        change(&mut style);
+        if style.layout != before {
+            self.inner.layout_version.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Replaces the whole style.
+    pub fn set(&self, style: TextStyle) {
+        self.update(|s| *s = style);
+    }
+
+    /// Bumped by every change to the layout settings.
+    pub fn layout_version(&self) -> u64 {
+        self.inner.layout_version.load(Ordering::Relaxed)
+    }
 }
 
 /// An outline around a text's glyphs (PixiJS's `stroke`: `{ color, width }`), centred on the outline as a canvas
@@ -112,6 +220,7 @@ impl Clone for Text {
             anchor: self.anchor,
             stroke: self.stroke,
             shadow: self.shadow,
+            shared: self.shared.clone(),
         }
     }
 }
@@ -132,7 +241,62 @@ impl Text {
             anchor: Vec2::ZERO,
             stroke: None,
             shadow: None,
+            shared: None,
         }
+    }
+
+    /// Draws with `style`, shared with other texts, instead of this text's own settings (builder style).
+    pub fn with_shared_style(mut self, style: &SharedTextStyle) -> Text {
+        self.set_shared_style(Some(style));
+        self
+    }
+
+    /// Draws with a shared style (`None`: with this text's own settings again).
+    pub fn set_shared_style(&mut self, style: Option<&SharedTextStyle>) {
+        if self.shared.as_ref() != style {
+            self.shared = style.cloned();
+            self.version += 1;
+        }
+    }
+
+    /// The shared style it draws with, if any.
+    pub fn shared_style(&self) -> Option<&SharedTextStyle> {
+        self.shared.as_ref()
+    }
+
+    /// The style it draws with: the shared one's if set, else its own settings, colour, stroke and shadow.
+    pub fn effective_style(&self) -> TextStyle {
+        match &self.shared {
+            Some(s) => s.get(),
+            None => TextStyle {
+                layout: self.style,
+                color: self.color,
+                stroke: self.stroke,
+                shadow: self.shadow,
+            },
+        }
+    }
+
+    /// The layout settings it lays out with (the shared style's if set).
+    fn layout_style(&self) -> LayoutStyle {
+        match &self.shared {
+            Some(s) => {
+                s.inner
+                    .style
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .layout
+            }
+            None => self.style,
+        }
+    }
+
+    /// Changes whenever its layout may: its version and its shared style's layout version.
+    pub fn layout_key(&self) -> (u64, u64) {
+        (
+            self.version,
+            self.shared.as_ref().map_or(0, |s| s.layout_version()),
+        )
     }
 
     /// The laid-out block's width and height (what hit tests and bounds use).
@@ -143,19 +307,25 @@ impl Text {
     /// Lays the text out as it is drawn: shaped with its fallbacks when its [`Shaping`] says so, else glyph by
     /// glyph in its font. The renderer caches this per text version; call it to measure a text.
     pub fn layout(&self) -> TextLayout {
+        let style = self.layout_style();
         #[cfg(feature = "shaping")]
-        if self.is_shaped() {
-            return shape::layout_shaped(&self.fonts, &self.string, &self.style);
+        if self.shaped_with(&style) {
+            return shape::layout_shaped(&self.fonts, &self.string, &style);
         }
-        layout(&self.fonts[0], &self.string, &self.style)
+        layout(&self.fonts[0], &self.string, &style)
     }
 
     /// Whether the text is laid out by the shaper (outline fonts, the `shaping` feature, and its [`Shaping`]).
     pub fn is_shaped(&self) -> bool {
+        self.shaped_with(&self.layout_style())
+    }
+
+    #[cfg_attr(not(feature = "shaping"), allow(unused_variables))]
+    fn shaped_with(&self, style: &LayoutStyle) -> bool {
         #[cfg(feature = "shaping")]
         {
             !self.fonts[0].is_bitmap()
-                && match self.style.shaping {
+                && match style.shaping {
                     Shaping::Full => true,
                     Shaping::Simple => false,
                     _ => shape::needs_shaping(&self.fonts, &self.string),
@@ -221,7 +391,7 @@ impl Text {
         &self.fonts[0]
     }
 
-    /// The layout settings.
+    /// Its own layout settings (a shared style's replace them while set: see [`Text::effective_style`]).
     pub fn style(&self) -> &LayoutStyle {
         &self.style
     }
@@ -288,6 +458,22 @@ impl Text {
         });
     }
 
+    /// Changes whether a word longer than the wrap width breaks between its characters (PixiJS's `breakWords`).
+    pub fn set_break_words(&mut self, break_words: bool) {
+        self.set_style(LayoutStyle {
+            break_words,
+            ..self.style
+        });
+    }
+
+    /// Changes the extra space between lines, in pixels (PixiJS's `leading`).
+    pub fn set_leading(&mut self, leading: f32) {
+        self.set_style(LayoutStyle {
+            leading,
+            ..self.style
+        });
+    }
+
     /// Changes the letter spacing in pixels.
     pub fn set_letter_spacing(&mut self, letter_spacing: f32) {
         self.set_style(LayoutStyle {
@@ -337,7 +523,7 @@ impl Text {
 /// and the atlas has emptied no page (its eviction count).
 #[derive(Debug, Default)]
 pub(crate) struct Placed {
-    pub version: u64,
+    pub version: (u64, u64),
     pub raster_bits: u32,
     pub effects: [Option<u16>; 3],
     pub font: u32,
@@ -351,11 +537,14 @@ pub(crate) struct Placed {
     pub too_large: u64,
 }
 
+/// A cached layout: the text's layout key, the layout, the last frame it was used.
+type CachedLayout = ((u64, u64), Arc<TextLayout>, u64);
+
 /// Layouts cached per (text id, version) and the glyph atlas.
 #[derive(Debug)]
 pub(crate) struct TextSystem {
-    /// Per text id: (version, layout, last frame used). A new version replaces the old layout.
-    layouts: crate::base::IntMap<u64, (u64, Arc<TextLayout>, u64)>,
+    /// Per text id: (layout key, layout, last frame used). A new key replaces the old layout.
+    layouts: crate::base::IntMap<u64, CachedLayout>,
     /// Per text id: where its glyphs' bitmaps lie in the atlas for the layout, size and passes it was last drawn
     /// with, so that drawing it again looks nothing up (an outlined, shadowed text has three bitmaps a glyph).
     pub placed: crate::base::IntMap<u64, Placed>,
@@ -387,7 +576,7 @@ impl TextSystem {
     pub fn layout(&mut self, text: &Text) -> Arc<TextLayout> {
         let frame = self.frame;
         if let Some((version, l, used)) = self.layouts.get_mut(&text.id) {
-            if *version == text.version {
+            if *version == text.layout_key() {
                 *used = frame;
                 return l.clone();
             }
@@ -395,7 +584,7 @@ impl TextSystem {
         let l = Arc::new(text.layout());
         self.layouts_this_frame += 1;
         self.layouts
-            .insert(text.id, (text.version, l.clone(), frame));
+            .insert(text.id, (text.layout_key(), l.clone(), frame));
         l
     }
 

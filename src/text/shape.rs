@@ -55,29 +55,68 @@ struct Shaped {
     space: bool,
 }
 
-/// The outline fonts of the chain, with their shaping faces (parsed once a layout).
+/// The outline fonts of the chain, with their shaping faces (each parsed on first use in a layout).
 struct Faces<'a> {
     fonts: &'a [Font],
-    faces: Vec<Option<rustybuzz::Face<'a>>>,
+    faces: Vec<std::cell::OnceCell<Option<rustybuzz::Face<'a>>>>,
+}
+
+/// Shape plans (the features a font's tables apply to a script and direction, slow to work out) by font id, right
+/// to left, and script tag; emptied when it holds [`MAX_PLANS`].
+type Plans = rustc_hash::FxHashMap<(u32, bool, u32), std::sync::Arc<rustybuzz::ShapePlan>>;
+static PLANS: std::sync::Mutex<Option<Plans>> = std::sync::Mutex::new(None);
+const MAX_PLANS: usize = 256;
+
+/// The plan for `font`'s `face` in a direction and script, made once.
+fn plan(
+    font: &Font,
+    face: &rustybuzz::Face<'_>,
+    direction: rustybuzz::Direction,
+    script: rustybuzz::Script,
+) -> std::sync::Arc<rustybuzz::ShapePlan> {
+    let rtl = direction == rustybuzz::Direction::RightToLeft;
+    let key = (font.id(), rtl, script.tag().as_u32());
+    let mut plans = PLANS.lock().unwrap_or_else(|e| e.into_inner());
+    let plans = plans.get_or_insert_with(Default::default);
+    if let Some(p) = plans.get(&key) {
+        return p.clone();
+    }
+    if plans.len() >= MAX_PLANS {
+        plans.clear();
+    }
+    let p = std::sync::Arc::new(rustybuzz::ShapePlan::new(
+        face,
+        direction,
+        Some(script),
+        None,
+        &[],
+    ));
+    plans.insert(key, p.clone());
+    p
 }
 
 impl<'a> Faces<'a> {
     fn new(fonts: &'a [Font]) -> Faces<'a> {
-        let faces = fonts
-            .iter()
-            .map(|f| f.data().and_then(|d| rustybuzz::Face::from_slice(d, 0)))
-            .collect();
-        Faces { fonts, faces }
+        Faces {
+            fonts,
+            faces: fonts.iter().map(|_| Default::default()).collect(),
+        }
+    }
+
+    /// The shaping face of font `i`, `None` for a bitmap font or one the shaper cannot read.
+    fn face(&self, i: usize) -> Option<&rustybuzz::Face<'a>> {
+        let font = self.fonts.get(i)?;
+        self.faces[i]
+            .get_or_init(|| font.data().and_then(|d| rustybuzz::Face::from_slice(d, 0)))
+            .as_ref()
     }
 
     /// The font that draws `c`: `prev` when it has it (or `c` has no glyph of its own), else the first of the
     /// chain that has it, else `None`.
     fn pick(&self, c: char, prev: Option<u8>) -> Option<u8> {
-        let has = |i: usize| {
-            self.faces[i].is_some() && self.fonts[i].fontdue().is_some_and(|f| f.has_glyph(c))
-        };
+        let has = |i: usize| self.fonts[i].fontdue().is_some_and(|f| f.has_glyph(c));
         if let Some(p) = prev {
-            if ignorable(c) || is_mark(c) || has(p as usize) {
+            if has(p as usize) || ignorable(c) || is_mark(c) {
                 return Some(p);
             }
         }
@@ -85,6 +124,13 @@ impl<'a> Faces<'a> {
             .find(|&i| has(i))
             .map(|i| i as u8)
     }
+}
+
+/// Whether `c` is of a right-to-left script or a control that opens a right-to-left run.
+fn may_be_rtl(c: char) -> bool {
+    matches!(c as u32,
+        0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF
+        | 0x200F | 0x202B | 0x202E | 0x2067)
 }
 
 /// Whether `c` is a combining mark (kept with its base's font).
@@ -109,7 +155,11 @@ fn shape_paragraph(
     if para.is_empty() {
         return out;
     }
-    let bidi = BidiInfo::new(para, None);
+    // Levels only where a character may run right to left; otherwise every level is 0.
+    let bidi = para
+        .chars()
+        .any(may_be_rtl)
+        .then(|| BidiInfo::new(para, None));
     // Each character's font, script (common and inherited characters take their run's) and level.
     let mut chars: Vec<(usize, char, u8, Script, u8)> = Vec::with_capacity(para.len());
     let mut prev_font = None;
@@ -124,7 +174,8 @@ fn shape_paragraph(
             }
         };
         prev_font = Some(font);
-        chars.push((i, c, font, c.script(), bidi.levels[i].number()));
+        let level = bidi.as_ref().map_or(0, |b| b.levels[i].number());
+        chars.push((i, c, font, c.script(), level));
     }
     let mut last = None;
     for ch in chars.iter_mut() {
@@ -156,7 +207,7 @@ fn shape_paragraph(
         {
             end += 1;
         }
-        let Some(face) = faces.faces.get(font as usize).and_then(|f| f.as_ref()) else {
+        let Some(face) = faces.face(font as usize) else {
             // Only outline fonts shape; a bitmap font in the chain draws nothing here.
             start = end;
             continue;
@@ -187,7 +238,13 @@ fn shape_paragraph(
             buffer.set_script(s);
         }
         buffer.guess_segment_properties();
-        let glyphs = rustybuzz::shape(face, &[], buffer);
+        let plan = plan(
+            &faces.fonts[font as usize],
+            face,
+            buffer.direction(),
+            buffer.script(),
+        );
+        let glyphs = rustybuzz::shape_with_plan(face, &plan, buffer);
         let scale = px / face.units_per_em().max(1) as f32;
         let first = out.len();
         for (info, pos) in glyphs.glyph_infos().iter().zip(glyphs.glyph_positions()) {
@@ -228,11 +285,12 @@ struct Line {
 }
 
 /// Breaks a paragraph's glyphs into lines of at most `wrap` pixels at its break opportunities (a word longer
-/// than the width breaks between its clusters).
+/// than the width breaks between its clusters with `break_words`, else overflows its line).
 fn break_lines(
     para: &str,
     glyphs: &[Shaped],
     wrap: Option<f32>,
+    break_words: bool,
     lines: &mut Vec<(Line, usize)>,
     para_id: usize,
 ) {
@@ -262,14 +320,19 @@ fn break_lines(
     let boundary = |i: usize| i > 0 && glyphs[i].cluster != glyphs[i - 1].cluster;
     let mut start = 0;
     let mut pen = 0.0f32;
-    let mut i = 0;
-    while i < glyphs.len() {
-        let g = glyphs[i];
+    // The last glyph after `start` a line may start at: at a break opportunity, and at any cluster boundary.
+    let (mut word, mut cluster) = (None::<usize>, None::<usize>);
+    for (i, g) in glyphs.iter().enumerate() {
+        if boundary(i) {
+            cluster = Some(i);
+            if allowed[g.cluster as usize] {
+                word = Some(i);
+            }
+        }
         if pen + g.advance > w && !g.space && i > start {
-            let word = (start + 1..=i)
-                .rev()
-                .find(|&j| boundary(j) && allowed[glyphs[j].cluster as usize]);
-            let split = word.or_else(|| (start + 1..=i).rev().find(|&j| boundary(j)));
+            let split = word
+                .filter(|&j| j > start)
+                .or_else(|| cluster.filter(|&j| break_words && j > start));
             if let Some(split) = split {
                 lines.push((
                     Line {
@@ -284,7 +347,6 @@ fn break_lines(
             }
         }
         pen += g.advance;
-        i += 1;
     }
     lines.push((
         Line {
@@ -318,13 +380,14 @@ pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> 
         .collect();
     let mut lines = Vec::new();
     for (id, (p, glyphs)) in paragraphs.iter().enumerate() {
-        break_lines(p, glyphs, wrap, &mut lines, id);
+        break_lines(p, glyphs, wrap, style.break_words, &mut lines, id);
     }
     let first = &fonts[0];
     let line_height = style
         .line_height
         .filter(|h| h.is_finite())
-        .unwrap_or_else(|| first.line_height(px));
+        .unwrap_or_else(|| first.line_height(px))
+        + super::layout::leading(style);
     let ascent = first.ascent(px);
     let block_width =
         wrap.unwrap_or_else(|| lines.iter().map(|(l, _)| l.width).fold(0.0, f32::max));

@@ -20,12 +20,14 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     mask: bool,
 ) -> Option<()> {
     let layout = caches.text.layout(text);
+    // The shared style's colour, outline and shadow when it has one (read once a frame).
+    let style = text.effective_style();
     let color = if mask {
         u32::MAX
     } else {
-        (inh.color * text.color).to_rgba8_u32()
+        (inh.color * style.color).to_rgba8_u32()
     };
-    let size = text.style().size;
+    let size = style.layout.size;
     let font = text.font();
     let origin = -text.anchor * Vec2::from(layout.size);
     if let Some(bm) = font.bitmap() {
@@ -42,12 +44,12 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         // Placed as PixiJS places a bitmap text: in the font's units, each glyph's top-left rounded, lines
         // starting `lineHeight - base` down (PixiJS's baseLineOffset), moved down by half the line height
         // beyond the font size where that is more; the anchor spans the lines and that offset.
-        let line_fu = text
-            .style()
+        let line_fu = style
+            .layout
             .line_height
             .filter(|h| h.is_finite())
             .map_or(bm.line_height, |h| h / s);
-        let size_fu = if text.style().line_height.is_some() {
+        let size_fu = if style.layout.line_height.is_some() {
             size / s
         } else {
             bm.size
@@ -130,12 +132,12 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     // Shadow, then outline, then fill: each pass draws every glyph, so no glyph's shadow or outline
     // covers another's fill. Outlines and shadows are glyph bitmaps of their own (grown, blurred) in the
     // atlas, so a styled text still draws in the sprites' batches.
-    let spread = text
+    let spread = style
         .stroke
         .filter(|s| !mask && s.width.is_finite() && s.width > 0.0)
         .map_or(0.0, |s| s.width / 2.0);
     let mut passes: [Option<(u16, u32, Vec2)>; 3] = [None; 3];
-    if let Some(sh) = text.shadow.filter(|_| !mask) {
+    if let Some(sh) = style.shadow.filter(|_| !mask) {
         let offset = Vec2::from_angle(sh.angle) * sh.distance;
         if offset.is_finite() {
             let c = inh.color * sh.color;
@@ -147,7 +149,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
             passes[0] = Some((effect, c.to_rgba8_u32(), offset));
         }
     }
-    if let Some(st) = text.stroke.filter(|_| spread > 0.0) {
+    if let Some(st) = style.stroke.filter(|_| spread > 0.0) {
         let c = (inh.color * st.color).to_rgba8_u32();
         passes[1] = Some((crate::text::effect_key(spread * raster, 0.0), c, Vec2::ZERO));
     }
@@ -158,7 +160,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     let text_sys = &mut caches.text;
     let evictions = text_sys.atlas.evictions;
     let valid = text_sys.placed.get(&text.id()).is_some_and(|p| {
-        p.version == text.version()
+        p.version == text.layout_key()
             && p.raster_bits == raster_size.to_bits()
             && p.effects == effects
             && p.font == font.id()
@@ -205,7 +207,11 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         // A glyph deferred for want of room is looked up again next frame; so is an emptied page's.
         let complete =
             text_sys.atlas.deferred_this_frame == deferred && text_sys.atlas.evictions == evictions;
-        placed.version = if complete { text.version() } else { u64::MAX };
+        placed.version = if complete {
+            text.layout_key()
+        } else {
+            (u64::MAX, u64::MAX)
+        };
         placed.raster_bits = raster_size.to_bits();
         placed.effects = effects;
         placed.font = font.id();
