@@ -1,5 +1,5 @@
 //! Text: paragraphs at several sizes, alignments, wrapping, a line of Arabic, Chinese and Hindi shaped through a
-//! fallback chain, a live counter, and a label in a multi-channel distance-field bitmap font (Roboto,
+//! fallback chain, rich text with tagged runs, a live counter, and a label in a multi-channel distance-field bitmap font (Roboto,
 //! `assets/fonts/msdf/`) zooming without blurring.
 //!
 //! `cargo run --release --example text` opens a window; `-- --headless --out text.png` (or no display) writes the
@@ -14,7 +14,7 @@
 
 mod common;
 use common::{Flags, Samples};
-use stage2d::{Align, Color, Font, Node, NodeId, Renderer, RendererOptions, Scene, Text};
+use stage2d::{Align, Color, Font, Node, NodeId, Renderer, RendererOptions, Scene, TagStyle, Text};
 use std::time::Instant;
 
 fn font() -> stage2d::Result<Font> {
@@ -70,6 +70,22 @@ fn page(f: &Font) -> stage2d::Result<(Scene, NodeId)> {
         )
         .at(24.0, 410.0),
     )?;
+    // Rich text: tagged runs with their own size, colour and spacing, wrapped as one paragraph.
+    let rich = Text::rich(
+        "<b>Gold</b> x3 · <red>-1 life</red> · press <key>E</key> to open the chest",
+        f,
+        18.0,
+    )
+    .with_tag_style("b", TagStyle::new().size(26.0).color(Color::hex(0xf1c40f)))
+    .with_tag_style("red", TagStyle::new().color(Color::hex(0xe74c3c)))
+    .with_tag_style(
+        "key",
+        TagStyle::new()
+            .color(Color::hex(0x2ecc71))
+            .letter_spacing(2.0),
+    )
+    .stroked(Color::hex(0x1a252f), 3.0);
+    s.add(root, Node::text(rich).at(24.0, 440.0))?;
     let counter = s.add(
         root,
         Node::text(

@@ -145,7 +145,9 @@ pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};
 pub use scene::Scene;
 #[cfg(feature = "text")]
-pub use text::{Align, Font, SharedTextStyle, Text, TextShadow, TextStroke, TextStyle, WhiteSpace};
+pub use text::{
+    Align, Font, SharedTextStyle, TagStyle, Text, TextShadow, TextStroke, TextStyle, WhiteSpace,
+};
 
 pub use glam;
 pub use image;

@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use stage2d::text::{Align, LayoutStyle, Shaping};
-use stage2d::{Color, Font, Node, Scene, Text};
+use stage2d::{Color, Font, Node, Scene, TagStyle, Text};
 use std::time::{Duration, Instant};
 
 fn asset(name: &str) -> Font {
@@ -294,4 +294,81 @@ proptest::proptest! {
 fn fonts() -> &'static [Font] {
     static FONTS: std::sync::OnceLock<Vec<Font>> = std::sync::OnceLock::new();
     FONTS.get_or_init(|| vec![dejavu(), cjk()])
+}
+
+#[test]
+fn rich_text_runs_take_their_tags_size_colour_and_font_and_wrap_as_one_paragraph() {
+    let regular = Font::builtin();
+    let other = dejavu();
+    let gold = Color::hex(0xffd700);
+    let t = Text::rich("<b>Gold</b> x3 &lt;ok&gt; <i>plain</i>", &regular, 16.0)
+        .with_tag_style("b", TagStyle::new().size(32.0).color(gold).font(&other));
+    assert_eq!(t.plain_text(), "Gold x3 <ok> <i>plain</i>");
+    let l = t.layout();
+    assert_eq!(l.runs.len(), 2);
+    assert_eq!(l.runs[1].size, 32.0);
+    assert_eq!(l.runs[1].color, Some(gold));
+    assert_eq!(l.runs[0].color, None, "the text's own colour");
+    let runs: Vec<u16> = l.glyphs.iter().map(|g| g.run).collect();
+    assert_eq!(&runs[..4], &[1; 4]);
+    assert!(runs[4..].iter().all(|&r| r == 0));
+    // "Gold" in the tag's font (table index 1: after the text's font), the rest in the text's.
+    assert!(l.glyphs[..4].iter().all(|g| g.font == 1));
+    assert_eq!(t.font_at(1), Some(&other));
+    // One line, its baseline as low as the large run's ascent, as tall as that run.
+    let baseline = l.glyphs[0].baseline;
+    assert!(l.glyphs.iter().all(|g| g.baseline == baseline));
+    let plain = Text::new("Gold", &other, 32.0).layout();
+    assert_eq!(baseline, plain.glyphs[0].baseline);
+    assert_eq!(l.size[1], plain.size[1]);
+    // Wider glyphs: "Gold" at 32 px spans about twice its 16 px width.
+    let small = Text::new("Gold", &other, 16.0).layout();
+    assert!(l.glyphs[4].x > 1.8 * small.size[0], "{:?}", l.glyphs[4]);
+    // Wrapped as one paragraph: runs flow across lines, and a line of only small text is short.
+    let mut w = Text::rich(
+        "<b>big words</b> then small words after them",
+        &regular,
+        16.0,
+    )
+    .with_tag_style("b", TagStyle::new().size(32.0))
+    .wrapped(150.0);
+    w.set_break_words(true);
+    let l = w.layout();
+    assert!(l.line_widths.len() >= 3, "{:?}", l.line_widths);
+    let lines: Vec<f32> = {
+        let mut b: Vec<f32> = l.glyphs.iter().map(|g| g.baseline).collect();
+        b.dedup();
+        b
+    };
+    let gaps: Vec<f32> = lines.windows(2).map(|p| p[1] - p[0]).collect();
+    assert!(
+        gaps[0] > gaps[gaps.len() - 1],
+        "a line of large text is taller: {gaps:?}"
+    );
+    // Removing the tag makes it text.
+    let mut t = t;
+    t.set_tag_style("b", None);
+    assert_eq!(t.plain_text(), "<b>Gold</b> x3 <ok> <i>plain</i>");
+}
+
+#[test]
+fn rich_text_golden() {
+    let mut r = renderer();
+    let f = dejavu();
+    let mut s = Scene::new();
+    let t = Text::rich(
+        "<b>Gold</b> x3  <red>-1 life</red>\n<small>Press <key>E</key> to open, <rtl>افتح</rtl> 开</small>",
+        &Font::builtin(),
+        20.0,
+    )
+    .with_fallbacks(&[f.clone(), cjk()])
+    .with_tag_style("b", TagStyle::new().size(28.0).color(Color::hex(0xffd700)))
+    .with_tag_style("red", TagStyle::new().color(Color::hex(0xff5050)))
+    .with_tag_style("small", TagStyle::new().size(14.0).color(Color::hex(0xc0c0c0)))
+    .with_tag_style("key", TagStyle::new().color(Color::hex(0x80ff80)).letter_spacing(3.0))
+    .with_tag_style("rtl", TagStyle::new().font(&f).color(Color::hex(0x80c0ff)));
+    s.add(s.root(), Node::text(t).at(6.0, 4.0)).unwrap();
+    let img = render(&mut r, &s, 260, 64, Color::hex(0x202040));
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    golden("rich_text", &img);
 }

@@ -570,7 +570,14 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 4 => stage2d::Text::new("a سلام שלום", &stage2d::Font::builtin(), 4.0)
                     .with_fallbacks(std::slice::from_ref(&f.dejavu))
                     .with_shared_style(&f.hud),
-                5 => stage2d::Text::new("fi\u{301} x", &stage2d::Font::builtin(), 4.0)
+                // Rich: a run of its own size and colour, an unknown tag, in the shared style.
+                5 => stage2d::Text::rich("<b>fi</b>\u{301} <i>x", &stage2d::Font::builtin(), 4.0)
+                    .with_tag_style(
+                        "b",
+                        stage2d::TagStyle::new()
+                            .size(6.0)
+                            .color(stage2d::Color::hex(0xff0000)),
+                    )
                     .with_shared_style(&f.hud),
                 _ => {
                     let mut t = stage2d::Text::new("AB", &f.msdf, 8.0);

@@ -140,8 +140,11 @@ impl Default for LayoutStyle {
 pub struct PlacedGlyph {
     /// Glyph index.
     pub glyph: u16,
-    /// Which font draws it: 0 the text's font, 1 its first fallback, and so on.
+    /// Which font draws it: 0 the text's font, 1 its first fallback, and so on, then its tags' fonts
+    /// ([`Text::font_at`](crate::Text::font_at)).
     pub font: u8,
+    /// Its run of rich text: an index into [`TextLayout::runs`] (0 for plain text).
+    pub run: u16,
     /// x of the glyph's origin, in pixels from the block's left.
     pub x: f32,
     /// y of the glyph's origin, in pixels from the block's top: its line's baseline (moved by the shaper for a
@@ -160,6 +163,17 @@ pub struct TextLayout {
     pub size: [f32; 2],
     /// Characters no font of the text has (drawn as its font's missing glyph, as a browser draws them).
     pub missing: u32,
+    /// A rich text's run styles, as its glyphs' [`PlacedGlyph::run`] index them (empty for plain text).
+    pub runs: Vec<TextRun>,
+}
+
+/// A run style of rich text as laid out: what its glyphs are drawn with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextRun {
+    /// Size in pixels.
+    pub size: f32,
+    /// Fill colour; `None`: the text's.
+    pub color: Option<crate::Color>,
 }
 
 struct Line {
@@ -277,6 +291,7 @@ pub fn layout(font: &impl GlyphSource, text: &str, style: &LayoutStyle) -> TextL
             let g = PlacedGlyph {
                 glyph,
                 font: 0,
+                run: 0,
                 x: x + offset + seen * widen,
                 baseline,
             };

@@ -14,6 +14,7 @@ pub(crate) mod bitmap;
 mod font;
 mod font_check;
 mod layout;
+mod rich;
 #[cfg(feature = "shaping")]
 mod shape;
 
@@ -21,8 +22,9 @@ pub(crate) use atlas::{apply_effect, effect_key, effect_pad, GlyphAtlas, GlyphKe
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use font::Font;
 pub use layout::{
-    layout, Align, GlyphSource, LayoutStyle, PlacedGlyph, Shaping, TextLayout, WhiteSpace,
+    layout, Align, GlyphSource, LayoutStyle, PlacedGlyph, Shaping, TextLayout, TextRun, WhiteSpace,
 };
+pub use rich::{TagStyle, MAX_TAG_DEPTH, MAX_TAG_RUNS};
 
 use crate::Color;
 use glam::Vec2;
@@ -63,6 +65,10 @@ pub struct Text {
     /// A style shared with other texts, which replaces this text's own layout settings, colour, stroke and
     /// shadow while it is set.
     shared: Option<SharedTextStyle>,
+    /// Whether the string is markup ([`Text::rich`]).
+    rich: bool,
+    /// The tags its markup may use.
+    tags: Vec<(String, TagStyle)>,
 }
 
 /// Everything a text's style sets: its layout settings, colour, outline and shadow (PixiJS's `TextStyle`, its
@@ -221,6 +227,8 @@ impl Clone for Text {
             stroke: self.stroke,
             shadow: self.shadow,
             shared: self.shared.clone(),
+            rich: self.rich,
+            tags: self.tags.clone(),
         }
     }
 }
@@ -242,6 +250,123 @@ impl Text {
             stroke: None,
             shadow: None,
             shared: None,
+            rich: false,
+            tags: Vec::new(),
+        }
+    }
+
+    /// Rich text (PixiJS's `HTMLText` with `tagStyles`): `markup` with tags that [`Text::with_tag_style`] names,
+    /// `"<b>Gold</b> x3"`, each run drawn in its tag's font, size, colour and spacing over the text's style, laid
+    /// out and wrapped as one paragraph (a line as tall as its tallest run). `&lt;`, `&gt;` and `&amp;` write
+    /// `<`, `>` and `&`; an unknown tag is text. Rich text is shaped (with the `shaping` feature; without it, it
+    /// draws in the text's style alone). Outlines and shadows are the text's.
+    pub fn rich(markup: impl Into<String>, font: &Font, size: f32) -> Text {
+        let mut t = Text::new(markup, font, size);
+        t.rich = true;
+        t
+    }
+
+    /// With a tag its markup may use (builder style; replaces a tag of that name).
+    pub fn with_tag_style(mut self, name: &str, style: TagStyle) -> Text {
+        self.set_tag_style(name, Some(style));
+        self
+    }
+
+    /// Adds, replaces (`Some`) or removes (`None`) the tag `name`.
+    pub fn set_tag_style(&mut self, name: &str, style: Option<TagStyle>) {
+        let at = self.tags.iter().position(|(n, _)| n == name);
+        match (at, style) {
+            (Some(i), Some(s)) if self.tags[i].1 != s => self.tags[i].1 = s,
+            (Some(_), Some(_)) => return,
+            (None, Some(s)) => self.tags.push((name.to_string(), s)),
+            (Some(i), None) => {
+                self.tags.remove(i);
+            }
+            (None, None) => return,
+        }
+        self.version += 1;
+    }
+
+    /// The tags its markup may use.
+    pub fn tag_styles(&self) -> &[(String, TagStyle)] {
+        &self.tags
+    }
+
+    /// Whether the string is markup ([`Text::rich`]).
+    pub fn is_rich(&self) -> bool {
+        self.rich
+    }
+
+    /// The string without its markup (the string itself for plain text).
+    pub fn plain_text(&self) -> String {
+        if self.rich {
+            rich::parse(&self.string, &self.tags)
+                .chars
+                .into_iter()
+                .map(|c| c.0)
+                .collect()
+        } else {
+            self.string.clone()
+        }
+    }
+
+    /// Lays rich text out: the markup parsed, each run style resolved over `style`.
+    fn layout_rich(&self, style: &LayoutStyle) -> TextLayout {
+        let parsed = rich::parse(&self.string, &self.tags);
+        let chars = rich::collapse(parsed.chars, style.white_space);
+        let text: String = chars.iter().map(|c| c.0).collect();
+        #[cfg(feature = "shaping")]
+        {
+            // The fonts: the chain, then each tag's font.
+            let mut table = self.fonts.clone();
+            let mut tag_font = Vec::with_capacity(self.tags.len());
+            for (_, t) in &self.tags {
+                tag_font.push(t.font.as_ref().filter(|_| table.len() < 255).map(|f| {
+                    table.push(f.clone());
+                    (table.len() - 1) as u8
+                }));
+            }
+            let finite = |v: Option<f32>| v.filter(|v| v.is_finite());
+            let base_spacing = finite(Some(style.letter_spacing)).unwrap_or(0.0);
+            let mut runs = Vec::with_capacity(parsed.stacks.len());
+            let mut shown = Vec::with_capacity(parsed.stacks.len());
+            for stack in &parsed.stacks {
+                let mut run = shape::RunStyle {
+                    font: 0,
+                    size: style.size,
+                    spacing: base_spacing,
+                };
+                let mut color = None;
+                for &t in stack {
+                    let tag = &self.tags[t as usize].1;
+                    if let Some(f) = tag_font[t as usize] {
+                        run.font = f;
+                    }
+                    if let Some(px) = finite(tag.size).filter(|px| *px > 0.0) {
+                        run.size = px;
+                    }
+                    if let Some(sp) = finite(tag.letter_spacing) {
+                        run.spacing = sp;
+                    }
+                    color = tag.color.or(color);
+                }
+                shown.push(TextRun {
+                    size: run.size,
+                    color,
+                });
+                runs.push(run);
+            }
+            let styles: Vec<u16> = chars.iter().map(|c| c.1).collect();
+            let mut out =
+                shape::layout_runs(&table, self.fonts.len(), &text, &styles, &runs, style);
+            out.runs = shown;
+            out
+        }
+        #[cfg(not(feature = "shaping"))]
+        {
+            let mut plain = *style;
+            plain.white_space = WhiteSpace::Pre;
+            layout(&self.fonts[0], &text, &plain)
         }
     }
 
@@ -308,6 +433,9 @@ impl Text {
     /// glyph in its font. The renderer caches this per text version; call it to measure a text.
     pub fn layout(&self) -> TextLayout {
         let style = self.layout_style();
+        if self.rich {
+            return self.layout_rich(&style);
+        }
         #[cfg(feature = "shaping")]
         if self.shaped_with(&style) {
             return shape::layout_shaped(&self.fonts, &self.string, &style);
@@ -325,11 +453,12 @@ impl Text {
         #[cfg(feature = "shaping")]
         {
             !self.fonts[0].is_bitmap()
-                && match style.shaping {
-                    Shaping::Full => true,
-                    Shaping::Simple => false,
-                    _ => shape::needs_shaping(&self.fonts, &self.string),
-                }
+                && (self.rich
+                    || match style.shaping {
+                        Shaping::Full => true,
+                        Shaping::Simple => false,
+                        _ => shape::needs_shaping(&self.fonts, &self.string),
+                    })
         }
         #[cfg(not(feature = "shaping"))]
         false
@@ -340,9 +469,16 @@ impl Text {
         &self.fonts[1..]
     }
 
-    /// The font of a [`PlacedGlyph::font`] index: 0 the font, then the fallbacks.
+    /// The font of a [`PlacedGlyph::font`] index: 0 the font, then the fallbacks, then the fonts of its tags
+    /// (in the order the tags were added, those with a font).
     pub fn font_at(&self, index: u8) -> Option<&Font> {
-        self.fonts.get(index as usize)
+        let i = index as usize;
+        self.fonts.get(i).or_else(|| {
+            self.tags
+                .iter()
+                .filter_map(|(_, t)| t.font.as_ref())
+                .nth(i - self.fonts.len())
+        })
     }
 
     /// Sets the fallback chain: a character the font lacks is drawn by the first of these that has it (a CJK

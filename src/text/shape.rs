@@ -53,11 +53,24 @@ struct Shaped {
     cluster: u32,
     level: u8,
     space: bool,
+    /// Its run style.
+    run: u16,
+}
+
+/// A run style of rich text, resolved: the font it starts its chain with (an index into the layout's fonts),
+/// size and letter spacing. Plain text has one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunStyle {
+    pub font: u8,
+    pub size: f32,
+    pub spacing: f32,
 }
 
 /// The outline fonts of the chain, with their shaping faces (each parsed on first use in a layout).
 struct Faces<'a> {
+    /// The text's font and fallbacks (the chain, `chain` long), then its tags' fonts.
     fonts: &'a [Font],
+    chain: usize,
     faces: Vec<std::cell::OnceCell<Option<rustybuzz::Face<'a>>>>,
 }
 
@@ -96,9 +109,10 @@ fn plan(
 }
 
 impl<'a> Faces<'a> {
-    fn new(fonts: &'a [Font]) -> Faces<'a> {
+    fn new(fonts: &'a [Font], chain: usize) -> Faces<'a> {
         Faces {
             fonts,
+            chain: chain.clamp(1, fonts.len()),
             faces: fonts.iter().map(|_| Default::default()).collect(),
         }
     }
@@ -111,16 +125,22 @@ impl<'a> Faces<'a> {
             .as_ref()
     }
 
-    /// The font that draws `c`: `prev` when it has it (or `c` has no glyph of its own), else the first of the
-    /// chain that has it, else `None`.
-    fn pick(&self, c: char, prev: Option<u8>) -> Option<u8> {
-        let has = |i: usize| self.fonts[i].fontdue().is_some_and(|f| f.has_glyph(c));
+    /// The font that draws `c`: `prev` when it has it (or `c` has no glyph of its own), else the first of
+    /// `first` and the fallbacks that has it, else `None`.
+    fn pick(&self, c: char, prev: Option<u8>, first: u8) -> Option<u8> {
+        let has = |i: usize| {
+            self.fonts
+                .get(i)
+                .and_then(Font::fontdue)
+                .is_some_and(|f| f.has_glyph(c))
+        };
         if let Some(p) = prev {
             if has(p as usize) || ignorable(c) || is_mark(c) {
                 return Some(p);
             }
         }
-        (0..self.fonts.len().min(255))
+        std::iter::once(first as usize)
+            .chain(1..self.chain.min(255))
             .find(|&i| has(i))
             .map(|i| i as u8)
     }
@@ -147,8 +167,8 @@ struct Missing(u32);
 fn shape_paragraph(
     faces: &Faces<'_>,
     para: &str,
-    px: f32,
-    spacing: f32,
+    styles: &[u16],
+    runs: &[RunStyle],
     missing: &mut Missing,
 ) -> Vec<Shaped> {
     let mut out = Vec::with_capacity(para.len());
@@ -161,21 +181,29 @@ fn shape_paragraph(
         .any(may_be_rtl)
         .then(|| BidiInfo::new(para, None));
     // Each character's font, script (common and inherited characters take their run's) and level.
-    let mut chars: Vec<(usize, char, u8, Script, u8)> = Vec::with_capacity(para.len());
+    let mut chars: Vec<(usize, char, u8, Script, u8, u16)> = Vec::with_capacity(para.len());
     let mut prev_font = None;
-    for (i, c) in para.char_indices() {
-        let font = match faces.pick(c, prev_font) {
+    let mut prev_run = 0;
+    for (n, (i, c)) in para.char_indices().enumerate() {
+        let run = styles.get(n).copied().unwrap_or(0);
+        if run != prev_run {
+            // A new run style starts its own chain.
+            prev_font = None;
+            prev_run = run;
+        }
+        let first = runs.get(run as usize).map_or(0, |r| r.font);
+        let font = match faces.pick(c, prev_font, first) {
             Some(f) => f,
             None => {
                 if !c.is_whitespace() && !ignorable(c) {
                     missing.0 += 1;
                 }
-                0
+                first
             }
         };
         prev_font = Some(font);
         let level = bidi.as_ref().map_or(0, |b| b.levels[i].number());
-        chars.push((i, c, font, c.script(), level));
+        chars.push((i, c, font, c.script(), level, run));
     }
     let mut last = None;
     for ch in chars.iter_mut() {
@@ -200,13 +228,17 @@ fn shape_paragraph(
     let mut start = 0;
     let mut buffer = rustybuzz::UnicodeBuffer::new();
     while start < chars.len() {
-        let (_, _, font, script, level) = chars[start];
+        let (_, _, font, script, level, run) = chars[start];
         let mut end = start + 1;
         while end < chars.len()
-            && (chars[end].2, chars[end].3, chars[end].4) == (font, script, level)
+            && (chars[end].2, chars[end].3, chars[end].4, chars[end].5)
+                == (font, script, level, run)
         {
             end += 1;
         }
+        let (px, spacing) = runs
+            .get(run as usize)
+            .map_or((16.0, 0.0), |r| (r.size, r.spacing));
         let Some(face) = faces.face(font as usize) else {
             // Only outline fonts shape; a bitmap font in the chain draws nothing here.
             start = end;
@@ -266,6 +298,7 @@ fn shape_paragraph(
                 cluster: info.cluster,
                 level,
                 space,
+                run,
             });
         }
         if rtl {
@@ -329,11 +362,15 @@ fn break_lines(
                 word = Some(i);
             }
         }
-        if pen + g.advance > w && !g.space && i > start {
+        // A line that still overflows after moving a word down breaks again (at a cluster, with break_words).
+        while pen + g.advance > w && !g.space && i > start {
             let split = word
                 .filter(|&j| j > start)
                 .or_else(|| cluster.filter(|&j| break_words && j > start));
-            if let Some(split) = split {
+            let Some(split) = split else {
+                break;
+            };
+            {
                 lines.push((
                     Line {
                         range: start..split,
@@ -361,34 +398,63 @@ fn break_lines(
 /// Lays out `text` in `fonts` (a text's font, then its fallbacks) with shaping, as [`super::layout()`] does
 /// glyph by glyph: the same white space, wrapping, alignment and line height, from the first font's metrics.
 pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> TextLayout {
-    let px = style.size;
-    if !(px.is_finite() && px > 0.0) || fonts.is_empty() {
-        return TextLayout::default();
-    }
     let spacing = if style.letter_spacing.is_finite() {
         style.letter_spacing
     } else {
         0.0
     };
-    let wrap = style.wrap_width.filter(|w| w.is_finite() && *w > 0.0);
+    let run = RunStyle {
+        font: 0,
+        size: style.size,
+        spacing,
+    };
     let text = super::layout::collapse(text, style.white_space);
-    let faces = Faces::new(fonts);
+    layout_runs(fonts, fonts.len(), &text, &[], &[run], style)
+}
+
+/// Lays out `text` (its white space already collapsed) with shaping: each character in the run style `styles`
+/// gives it (all run 0 when `styles` is empty), `fonts` the text's chain (`chain` long) then its tags' fonts.
+/// A line is as tall as the tallest run on it (unless the style sets a line height), its baseline as low as the
+/// lowest run's.
+pub(crate) fn layout_runs(
+    fonts: &[Font],
+    chain: usize,
+    text: &str,
+    styles: &[u16],
+    runs: &[RunStyle],
+    style: &LayoutStyle,
+) -> TextLayout {
+    let px = style.size;
+    if !(px.is_finite() && px > 0.0) || fonts.is_empty() || runs.is_empty() {
+        return TextLayout::default();
+    }
+    let wrap = style.wrap_width.filter(|w| w.is_finite() && *w > 0.0);
+    let faces = Faces::new(fonts, chain);
     let mut missing = Missing::default();
+    let mut offset = 0;
     let paragraphs: Vec<(&str, Vec<Shaped>)> = text
         .split('\n')
-        .map(|p| (p, shape_paragraph(&faces, p, px, spacing, &mut missing)))
+        .map(|p| {
+            let n = p.chars().count();
+            let own = styles.get(offset..offset + n).unwrap_or(&[]);
+            offset += n + 1;
+            (p, shape_paragraph(&faces, p, own, runs, &mut missing))
+        })
         .collect();
     let mut lines = Vec::new();
     for (id, (p, glyphs)) in paragraphs.iter().enumerate() {
         break_lines(p, glyphs, wrap, style.break_words, &mut lines, id);
     }
-    let first = &fonts[0];
-    let line_height = style
-        .line_height
-        .filter(|h| h.is_finite())
-        .unwrap_or_else(|| first.line_height(px))
-        + super::layout::leading(style);
-    let ascent = first.ascent(px);
+    // Each run's ascent and natural line height, from the font its chain starts with.
+    let metrics: Vec<(f32, f32)> = runs
+        .iter()
+        .map(|r| {
+            let f = fonts.get(r.font as usize).unwrap_or(&fonts[0]);
+            (f.ascent(r.size), f.line_height(r.size))
+        })
+        .collect();
+    let fixed = style.line_height.filter(|h| h.is_finite());
+    let leading = super::layout::leading(style);
     let block_width =
         wrap.unwrap_or_else(|| lines.iter().map(|(l, _)| l.width).fold(0.0, f32::max));
     let mut out = TextLayout {
@@ -396,7 +462,9 @@ pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> 
         ..Default::default()
     };
     let mut order = Vec::new();
-    for (n, (l, para)) in lines.iter().enumerate() {
+    let mut top = 0.0f32;
+    let mut height = 0.0f32;
+    for (l, para) in &lines {
         let glyphs = &paragraphs[*para].1;
         // Trailing spaces are dropped; the rest goes in visual order.
         let mut end = l.range.end;
@@ -404,6 +472,15 @@ pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> 
             end -= 1;
         }
         let line = &glyphs[l.range.start..end];
+        // The line's ascent and natural height: its runs' largest (run 0's on an empty line).
+        let (ascent, natural) = if runs.len() == 1 || line.is_empty() {
+            metrics[0]
+        } else {
+            line.iter().fold((0.0f32, 0.0f32), |(a, h), g| {
+                let m = metrics[g.run as usize];
+                (a.max(m.0), h.max(m.1))
+            })
+        };
         let levels: Vec<unicode_bidi::Level> = line
             .iter()
             .map(|g| {
@@ -424,13 +501,14 @@ pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> 
             }
             _ => 0.0,
         };
-        let baseline = ascent + n as f32 * line_height;
+        let baseline = top + ascent;
         let mut pen = offset;
         for &v in &order {
             let g = line[v];
             out.glyphs.push(PlacedGlyph {
                 glyph: g.glyph,
                 font: g.font,
+                run: g.run,
                 x: pen + g.dx,
                 baseline: baseline - g.dy,
             });
@@ -441,12 +519,9 @@ pub(crate) fn layout_shaped(fonts: &[Font], text: &str, style: &LayoutStyle) -> 
         }
         out.line_widths
             .push(finite(if widen > 0.0 { block_width } else { l.width }));
+        height = top + natural;
+        top += fixed.unwrap_or(natural) + leading;
     }
-    let height = if lines.is_empty() {
-        0.0
-    } else {
-        (lines.len() - 1) as f32 * line_height + first.line_height(px)
-    };
     out.glyphs
         .retain(|g| g.x.is_finite() && g.baseline.is_finite());
     out.size = [finite(block_width), finite(height)];

@@ -21,7 +21,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let assets = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/");
+    // Run from the repository root or from here.
+    let assets = if std::path::Path::new("assets/DejaVuSans.ttf").exists() {
+        "assets/"
+    } else {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/")
+    };
     let dejavu_bytes = std::fs::read(format!("{assets}DejaVuSans.ttf")).unwrap();
     let cjk_bytes = std::fs::read(format!("{assets}fonts/DroidSansFallback-Subset.ttf")).unwrap();
     let dejavu = Font::from_bytes(&dejavu_bytes).unwrap();

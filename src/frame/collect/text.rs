@@ -181,16 +181,21 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                 let Some(font) = text.font_at(g.font) else {
                     continue;
                 };
+                // A rich text's run may have a size of its own.
+                let glyph_size = layout
+                    .runs
+                    .get(g.run as usize)
+                    .map_or(raster_size, |r| r.size * raster);
                 let key = GlyphKey {
                     font: font.id(),
                     glyph: g.glyph,
-                    size_bits: raster_size.to_bits(),
+                    size_bits: glyph_size.to_bits(),
                     effect,
                 };
                 let Some(e) = text_sys.atlas.get_or_insert(key, |max| {
                     // Refused before rasterising when the grown bitmap could not fit.
                     let pad = 2 * crate::text::effect_pad(effect);
-                    let r = font.rasterize_within(g.glyph, raster_size, max.checked_sub(pad)?)?;
+                    let r = font.rasterize_within(g.glyph, glyph_size, max.checked_sub(pad)?)?;
                     Some(crate::text::apply_effect(r, effect))
                 }) else {
                     continue;
@@ -235,11 +240,17 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         atlas.touch_page(page_id);
     }
     for &(pass, i, e) in &placed.entries {
-        let (Some((_, color, offset)), Some(g)) =
+        let (Some((_, mut color, offset)), Some(g)) =
             (passes[pass as usize], layout.glyphs.get(i as usize))
         else {
             continue;
         };
+        // A rich text's run may fill in a colour of its own.
+        if pass == 2 && !mask {
+            if let Some(c) = layout.runs.get(g.run as usize).and_then(|r| r.color) {
+                color = (inh.color * c).to_rgba8_u32();
+            }
+        }
         let Some(tex) = caches.pages.get(e.page as usize) else {
             continue;
         };
