@@ -146,7 +146,8 @@ pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};
 pub use scene::Scene;
 #[cfg(feature = "text")]
 pub use text::{
-    Align, Font, SharedTextStyle, TagStyle, Text, TextShadow, TextStroke, TextStyle, WhiteSpace,
+    Align, Font, SharedTextStyle, TagStyle, Text, TextGradient, TextShadow, TextStroke, TextStyle,
+    WhiteSpace,
 };
 
 pub use glam;

@@ -558,3 +558,60 @@ fn a_shared_style_changes_its_texts_in_place() {
         .set_shared_style(None);
     assert_eq!(s.get(a).unwrap().as_text().unwrap().layout().size, before);
 }
+
+#[test]
+fn gradient_fills_run_across_the_block() {
+    use stage2d::glam::Vec2;
+    use stage2d::TextGradient;
+    let mut r = renderer();
+    let f = font();
+    let mut s = Scene::new();
+    let red = Color::rgb(1.0, 0.0, 0.0);
+    let blue = Color::rgb(0.0, 0.0, 1.0);
+    // Two lines of bars: the gradient runs over the whole block, top to bottom.
+    s.add(
+        s.root(),
+        Node::text(Text::new("IIIII\nIIIII", &f, 40.0).filled(TextGradient::vertical(red, blue)))
+            .at(4.0, 0.0),
+    )
+    .unwrap();
+    // Three stops left to right, under an outline.
+    let rainbow = TextGradient::linear(
+        Vec2::ZERO,
+        Vec2::X,
+        &[
+            (0.0, Color::hex(0xff0000)),
+            (0.5, Color::hex(0x00ff00)),
+            (1.0, Color::hex(0x0000ff)),
+        ],
+    );
+    s.add(
+        s.root(),
+        Node::text(
+            Text::new("gradient", &f, 30.0)
+                .filled(rainbow)
+                .stroked(Color::WHITE, 2.0),
+        )
+        .at(120.0, 20.0),
+    )
+    .unwrap();
+    let img = render(&mut r, &s, 260, 100, Color::BLACK);
+    assert_eq!(
+        r.stats().last_frame.draw_calls,
+        1,
+        "gradient glyphs batch with the rest"
+    );
+    // The first line's bars are red near their top and purple at their foot; the second line's are bluer.
+    let colour_at = |y: u32| {
+        (4..100)
+            .map(|x| px(&img, x, y))
+            .max_by_key(|p| p[0] as u32 + p[2] as u32)
+            .unwrap()
+    };
+    let top = colour_at(12);
+    let bottom = colour_at(80);
+    assert!(top[0] > 180 && top[2] < 90, "top {top:?}");
+    assert!(bottom[2] > 160 && bottom[0] < 110, "bottom {bottom:?}");
+    assert!(TextGradient::vertical(red, blue).at(Vec2::new(0.3, 0.5)).b > 0.49);
+    golden("text_gradient", &img);
+}

@@ -62,6 +62,8 @@ pub struct Text {
     pub stroke: Option<TextStroke>,
     /// A shadow under the text and its outline (PixiJS's `dropShadow`).
     pub shadow: Option<TextShadow>,
+    /// A gradient fill instead of [`Text::color`] (PixiJS's `fill` as a `FillGradient`).
+    pub gradient: Option<TextGradient>,
     /// A style shared with other texts, which replaces this text's own layout settings, colour, stroke and
     /// shadow while it is set.
     shared: Option<SharedTextStyle>,
@@ -84,6 +86,103 @@ pub struct TextStyle {
     pub stroke: Option<TextStroke>,
     /// A shadow under the text and its outline.
     pub shadow: Option<TextShadow>,
+    /// A gradient fill instead of `color`.
+    pub gradient: Option<TextGradient>,
+}
+
+/// Most colour stops a [`TextGradient`] holds.
+pub const MAX_GRADIENT_STOPS: usize = 8;
+
+/// A linear gradient filling a text's glyphs (PixiJS's `FillGradient` as a text's `fill`, in its default local
+/// space): `start` and `end` in fractions of the laid-out block (`(0, 0)` its top-left, `(1, 1)` its
+/// bottom-right), colours between stops interpolated as stored (sRGB-encoded, as a canvas gradient is). Each
+/// glyph takes the gradient's colours at its corners, exact for two stops; a stop that falls inside a glyph is
+/// smoothed across it. Multiplied by the node's tint and alpha.
+///
+/// ```
+/// use stage2d::text::TextGradient;
+/// use stage2d::{Color, Font, Text};
+/// let title = Text::new("GAME OVER", &Font::builtin(), 48.0)
+///     .filled(TextGradient::vertical(Color::hex(0xffe259), Color::hex(0xffa751)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextGradient {
+    /// Where offset 0 lies, in fractions of the block.
+    pub start: Vec2,
+    /// Where offset 1 lies, in fractions of the block.
+    pub end: Vec2,
+    stops: [(f32, Color); MAX_GRADIENT_STOPS],
+    len: u8,
+}
+
+impl TextGradient {
+    /// A gradient from `start` to `end` through `stops` (offset from 0 to 1, colour), sorted by offset; stops past
+    /// [`MAX_GRADIENT_STOPS`] or with a non-finite offset are dropped, offsets are clamped to 0..1. No stop
+    /// is transparent black.
+    pub fn linear(start: Vec2, end: Vec2, stops: &[(f32, Color)]) -> TextGradient {
+        let mut g = TextGradient {
+            start,
+            end,
+            stops: [(0.0, Color::TRANSPARENT); MAX_GRADIENT_STOPS],
+            len: 0,
+        };
+        for &(t, c) in stops
+            .iter()
+            .filter(|s| s.0.is_finite())
+            .take(MAX_GRADIENT_STOPS)
+        {
+            g.stops[g.len as usize] = (t.clamp(0.0, 1.0), c);
+            g.len += 1;
+        }
+        g.stops[..g.len as usize].sort_by(|a, b| a.0.total_cmp(&b.0));
+        g
+    }
+
+    /// Top to bottom of the block, from `top` to `bottom`.
+    pub fn vertical(top: Color, bottom: Color) -> TextGradient {
+        TextGradient::linear(Vec2::ZERO, Vec2::Y, &[(0.0, top), (1.0, bottom)])
+    }
+
+    /// Left to right of the block, from `left` to `right`.
+    pub fn horizontal(left: Color, right: Color) -> TextGradient {
+        TextGradient::linear(Vec2::ZERO, Vec2::X, &[(0.0, left), (1.0, right)])
+    }
+
+    /// Its stops, sorted by offset.
+    pub fn stops(&self) -> &[(f32, Color)] {
+        &self.stops[..self.len as usize]
+    }
+
+    /// The colour at `point`, in fractions of the block (before and after the ends, the end stops' colours).
+    pub fn at(&self, point: Vec2) -> Color {
+        let stops = self.stops();
+        let (Some(first), Some(last)) = (stops.first(), stops.last()) else {
+            return Color::TRANSPARENT;
+        };
+        let d = self.end - self.start;
+        let len2 = d.length_squared();
+        let t = if len2 > 0.0 && len2.is_finite() {
+            ((point - self.start).dot(d) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        if !t.is_finite() || t <= first.0 {
+            return first.1;
+        }
+        for w in stops.windows(2) {
+            let ((t0, c0), (t1, c1)) = (w[0], w[1]);
+            if t <= t1 {
+                let f = if t1 > t0 { (t - t0) / (t1 - t0) } else { 1.0 };
+                return Color {
+                    r: c0.r + (c1.r - c0.r) * f,
+                    g: c0.g + (c1.g - c0.g) * f,
+                    b: c0.b + (c1.b - c0.b) * f,
+                    a: c0.a + (c1.a - c0.a) * f,
+                };
+            }
+        }
+        last.1
+    }
 }
 
 impl TextStyle {
@@ -97,6 +196,7 @@ impl TextStyle {
             color: Color::WHITE,
             stroke: None,
             shadow: None,
+            gradient: None,
         }
     }
 }
@@ -226,6 +326,7 @@ impl Clone for Text {
             anchor: self.anchor,
             stroke: self.stroke,
             shadow: self.shadow,
+            gradient: self.gradient,
             shared: self.shared.clone(),
             rich: self.rich,
             tags: self.tags.clone(),
@@ -249,6 +350,7 @@ impl Text {
             anchor: Vec2::ZERO,
             stroke: None,
             shadow: None,
+            gradient: None,
             shared: None,
             rich: false,
             tags: Vec::new(),
@@ -398,6 +500,7 @@ impl Text {
                 color: self.color,
                 stroke: self.stroke,
                 shadow: self.shadow,
+                gradient: self.gradient,
             },
         }
     }
@@ -633,6 +736,12 @@ impl Text {
     /// With a drop shadow (builder style; PixiJS's `dropShadow`).
     pub fn shadowed(mut self, shadow: TextShadow) -> Text {
         self.shadow = Some(shadow);
+        self
+    }
+
+    /// With a gradient fill (builder style; PixiJS's `fill` as a `FillGradient`).
+    pub fn filled(mut self, gradient: TextGradient) -> Text {
+        self.gradient = Some(gradient);
         self
     }
 

@@ -850,6 +850,54 @@ impl Batcher {
         self.prep_slots = slots;
     }
 
+    /// Adds a textured quad as four mesh vertices, each corner with its own colour (a gradient across a glyph):
+    /// the parallelogram `[origin, x_edge, y_edge]` and frame `uv` as [`Batcher::push_quad`] takes them,
+    /// `colors` at the origin, the end of the x edge, the end of the y edge and the far corner.
+    pub fn push_vertex_quad(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        uv: [f32; 4],
+        colors: [u32; 4],
+        blend: BlendMode,
+    ) {
+        let [o, x, y] = geometry;
+        let corners = [
+            o,
+            [o[0] + x[0], o[1] + x[1]],
+            [o[0] + y[0], o[1] + y[1]],
+            [o[0] + x[0] + y[0], o[1] + x[1] + y[1]],
+        ];
+        let uvs = [
+            [uv[0], uv[1]],
+            [uv[2], uv[1]],
+            [uv[0], uv[3]],
+            [uv[2], uv[3]],
+        ];
+        if self.vertices.len() + 4 > self.quad_bit as usize {
+            log::warn!(
+                "more than {} mesh vertices in one frame: the rest are not drawn",
+                self.quad_bit
+            );
+            return;
+        }
+        self.before_push();
+        let slot = self.prepare(texture, blend, Topology::TriangleList);
+        self.end_run();
+        let base = self.vertices.len() as u32;
+        for i in 0..4 {
+            self.vertices.push_value_split::<6, 2>(Vertex {
+                position: corners[i],
+                uv: uvs[i],
+                color: colors[i],
+                texture: slot | self.xform,
+            });
+        }
+        self.indices
+            .push_slice(&[base, base + 1, base + 2, base + 2, base + 1, base + 3]);
+        self.current.index_count += 6;
+    }
+
     /// Adds an indexed mesh: `vertices` are (clip-space position, uv) pairs, `indices` are relative to them.
     pub fn push_mesh(
         &mut self,

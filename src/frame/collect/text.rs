@@ -245,10 +245,13 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         else {
             continue;
         };
-        // A rich text's run may fill in a colour of its own.
+        // A rich text's run may fill in a colour of its own; else a gradient colours the fill's corners.
+        let mut gradient = None;
         if pass == 2 && !mask {
             if let Some(c) = layout.runs.get(g.run as usize).and_then(|r| r.color) {
                 color = (inh.color * c).to_rgba8_u32();
+            } else {
+                gradient = style.gradient;
             }
         }
         let Some(tex) = caches.pages.get(e.page as usize) else {
@@ -265,13 +268,32 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
             cx.acc.add_quad(p0, dx, dy);
         }
         let [x, y, w, h] = e.rect.map(|v| v as f32);
-        cx.batcher.push_quad(
-            tex,
-            [p0.into(), dx.into(), dy.into()],
-            [x / page, y / page, (x + w) / page, (y + h) / page],
-            color,
-            inh.blend,
-        );
+        let uv = [x / page, y / page, (x + w) / page, (y + h) / page];
+        match gradient {
+            Some(grad) => {
+                // The gradient at the glyph's corners, in fractions of the block.
+                let size = Vec2::from(layout.size).max(Vec2::splat(1e-6));
+                let at = |p: Vec2| (inh.color * grad.at((p - origin) / size)).to_rgba8_u32();
+                let (w, h) = (w * inv, h * inv);
+                let colors = [
+                    at(local),
+                    at(local + Vec2::new(w, 0.0)),
+                    at(local + Vec2::new(0.0, h)),
+                    at(local + Vec2::new(w, h)),
+                ];
+                cx.batcher.push_vertex_quad(
+                    tex,
+                    [p0.into(), dx.into(), dy.into()],
+                    uv,
+                    colors,
+                    inh.blend,
+                );
+            }
+            None => {
+                cx.batcher
+                    .push_quad(tex, [p0.into(), dx.into(), dy.into()], uv, color, inh.blend)
+            }
+        }
     }
     if !mask {
         cx.stats.texts += 1;
