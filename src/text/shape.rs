@@ -125,8 +125,8 @@ impl<'a> Faces<'a> {
             .as_ref()
     }
 
-    /// The font that draws `c`: `prev` when it has it (or `c` has no glyph of its own), else the first of
-    /// `first` and the fallbacks that has it, else `None`.
+    /// The font that draws `c`: `prev` when it has it (or `c` draws nothing), else the first of `first` and the
+    /// fallbacks that has it, else `None`.
     fn pick(&self, c: char, prev: Option<u8>, first: u8) -> Option<u8> {
         let has = |i: usize| {
             self.fonts
@@ -135,10 +135,11 @@ impl<'a> Faces<'a> {
                 .is_some_and(|f| f.has_glyph(c))
         };
         if let Some(p) = prev {
-            if has(p as usize) || ignorable(c) || is_mark(c) {
+            if has(p as usize) || ignorable(c) {
                 return Some(p);
             }
         }
+        // A mark its base's font lacks comes from the first font that has it (else it is missing).
         std::iter::once(first as usize)
             .chain(1..self.chain.min(255))
             .find(|&i| has(i))
@@ -151,12 +152,6 @@ fn may_be_rtl(c: char) -> bool {
     matches!(c as u32,
         0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF
         | 0x200F | 0x202B | 0x202E | 0x2067)
-}
-
-/// Whether `c` is a combining mark (kept with its base's font).
-fn is_mark(c: char) -> bool {
-    matches!(c.script(), Script::Inherited)
-        || matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
 }
 
 /// Characters no font of the chain has, drawn as the first font's missing glyph.

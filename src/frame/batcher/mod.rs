@@ -850,6 +850,28 @@ impl Batcher {
         self.prep_slots = slots;
     }
 
+    /// Opens room for `n` mesh vertices in a batch of `texture`: their texture slot, or `None` (logged) past the
+    /// vertices one frame may hold.
+    fn open_vertices(
+        &mut self,
+        n: usize,
+        texture: TextureId,
+        blend: BlendMode,
+        topology: Topology,
+    ) -> Option<u32> {
+        if self.vertices.len() + n > self.quad_bit as usize {
+            log::warn!(
+                "more than {} mesh vertices in one frame: the rest are not drawn",
+                self.quad_bit
+            );
+            return None;
+        }
+        self.before_push();
+        let slot = self.prepare(texture, blend, topology);
+        self.end_run();
+        Some(slot)
+    }
+
     /// Adds a textured quad as four mesh vertices, each corner with its own colour (a gradient across a glyph):
     /// the parallelogram `[origin, x_edge, y_edge]` and frame `uv` as [`Batcher::push_quad`] takes them,
     /// `colors` at the origin, the end of the x edge, the end of the y edge and the far corner.
@@ -874,16 +896,9 @@ impl Batcher {
             [uv[0], uv[3]],
             [uv[2], uv[3]],
         ];
-        if self.vertices.len() + 4 > self.quad_bit as usize {
-            log::warn!(
-                "more than {} mesh vertices in one frame: the rest are not drawn",
-                self.quad_bit
-            );
+        let Some(slot) = self.open_vertices(4, texture, blend, Topology::TriangleList) else {
             return;
-        }
-        self.before_push();
-        let slot = self.prepare(texture, blend, Topology::TriangleList);
-        self.end_run();
+        };
         let base = self.vertices.len() as u32;
         for i in 0..4 {
             self.vertices.push_value_split::<6, 2>(Vertex {
@@ -924,16 +939,9 @@ impl Batcher {
         blend: BlendMode,
         topology: Topology,
     ) {
-        if self.vertices.len() + vertices.len() > self.quad_bit as usize {
-            log::warn!(
-                "more than {} mesh vertices in one frame: the rest are not drawn",
-                self.quad_bit
-            );
+        let Some(slot) = self.open_vertices(vertices.len(), texture, blend, topology) else {
             return;
-        }
-        self.before_push();
-        let slot = self.prepare(texture, blend, topology);
-        self.end_run();
+        };
         let base = (self.vertices.len() as u32).wrapping_sub(first);
         for (position, uv) in vertices {
             self.vertices.push_value_split::<6, 2>(Vertex {
