@@ -95,7 +95,7 @@ enum Op {
     /// A text: the built-in font (0), the MSDF bitmap font (1), the same at an absurd size (2) or letter spacing
     /// (3). Nothing without the `text` feature.
     AddText(N, u8),
-    /// Changes the shared text style: size 3, 6 or NaN, or an outline and a shadow.
+    /// Changes the shared text style: size 3, 6 or NaN, trimmed or not, or an outline and a shadow.
     Restyle(u8),
 }
 
@@ -158,7 +158,7 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), 0u8..5).prop_map(|(n, b)| Op::SetBlend(n, b)),
         (node(), 0u8..4).prop_map(|(n, k)| Op::EditMesh(n, k)),
         (node(), 0u8..6).prop_map(|(n, k)| Op::AddText(n, k)),
-        (0u8..4).prop_map(Op::Restyle),
+        (0u8..5).prop_map(Op::Restyle),
     ]
 }
 
@@ -549,6 +549,7 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             0 => s.layout.size = 3.0,
             1 => s.layout.size = 6.0,
             2 => s.layout.size = f32::NAN,
+            3 => s.layout.trim = !s.layout.trim,
             _ => {
                 s.stroke = Some(stage2d::TextStroke {
                     color: stage2d::Color::BLACK,

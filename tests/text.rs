@@ -615,3 +615,58 @@ fn gradient_fills_run_across_the_block() {
     assert!(TextGradient::vertical(red, blue).at(Vec2::new(0.3, 0.5)).b > 0.49);
     golden("text_gradient", &img);
 }
+
+#[test]
+fn trim_cuts_the_block_to_its_ink() {
+    let f = font();
+    let plain = Text::new("ace", &f, 40.0);
+    let mut trimmed = Text::new("ace", &f, 40.0);
+    trimmed.set_trim(true);
+    let (p, t) = (plain.layout(), trimmed.layout());
+    // Lower-case letters: the block loses the ascender room above them and the descender room below.
+    assert!(
+        t.size[1] < p.size[1] * 0.7,
+        "{:?} against {:?}",
+        t.size,
+        p.size
+    );
+    assert!(t.size[0] <= p.size[0] && t.size[0] > p.size[0] * 0.8);
+    // Drawn, its ink touches the block's top-left edges: the node's origin.
+    let mut r = renderer();
+    let mut s = Scene::new();
+    s.add(s.root(), Node::text(trimmed.clone()).at(10.0, 10.0))
+        .unwrap();
+    let img = render(&mut r, &s, 120, 60, Color::BLACK);
+    let lit = |x: u32, y: u32| px(&img, x, y)[0] > 40;
+    assert!(
+        (10..110).any(|x| lit(x, 10) || lit(x, 11)),
+        "ink on the top row"
+    );
+    assert!(
+        (10..50).any(|y| lit(10, y) || lit(11, y)),
+        "ink on the left column"
+    );
+    assert!(!(0..120).any(|x| lit(x, 8)), "nothing above the block");
+    // An outline grows the box by half its width on each side, and changing it lays the text out again.
+    trimmed.stroke = Some(stage2d::TextStroke {
+        color: Color::BLACK,
+        width: 8.0,
+    });
+    let o = trimmed.layout();
+    assert!(
+        (o.size[0] - t.size[0] - 8.0).abs() < 0.01,
+        "{:?} {:?}",
+        o.size,
+        t.size
+    );
+    let mut s = Scene::new();
+    let id = s.add(s.root(), Node::text(trimmed)).unwrap();
+    render(&mut r, &s, 120, 60, Color::BLACK);
+    s.get_mut(id).unwrap().as_text_mut().unwrap().stroke = None;
+    render(&mut r, &s, 120, 60, Color::BLACK);
+    assert_eq!(
+        r.stats().last_frame.text_layouts,
+        1,
+        "the outline is part of a trimmed layout"
+    );
+}

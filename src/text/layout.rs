@@ -117,6 +117,9 @@ pub struct LayoutStyle {
     pub white_space: WhiteSpace,
     /// When the text is shaped.
     pub shaping: Shaping,
+    /// Whether the block is cut to what its glyphs (with their outline and shadow) cover, that box's top-left
+    /// at the block's origin (PixiJS's `trim`). Outline fonts only.
+    pub trim: bool,
 }
 
 impl Default for LayoutStyle {
@@ -131,6 +134,7 @@ impl Default for LayoutStyle {
             break_words: false,
             white_space: WhiteSpace::Pre,
             shaping: Shaping::Auto,
+            trim: false,
         }
     }
 }

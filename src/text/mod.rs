@@ -519,11 +519,28 @@ impl Text {
         }
     }
 
-    /// Changes whenever its layout may: its version and its shared style's layout version.
-    pub fn layout_key(&self) -> (u64, u64) {
+    /// Changes whenever its layout may: its version, its shared style's layout version, and (trimmed) its outline
+    /// and shadow.
+    pub fn layout_key(&self) -> (u64, u64, u64) {
+        // A trimmed block also depends on the outline and shadow it is cut around.
+        let trim = if self.layout_style().trim {
+            let st = self.effective_style();
+            let mut h = 1u64;
+            let mut mix = |v: f32| h = (h ^ u64::from(v.to_bits())).wrapping_mul(0x100_0000_01b3);
+            if let Some(s) = st.stroke {
+                mix(s.width);
+            }
+            if let Some(s) = st.shadow {
+                [s.angle, s.distance, s.blur].into_iter().for_each(&mut mix);
+            }
+            h
+        } else {
+            0
+        };
         (
             self.version,
             self.shared.as_ref().map_or(0, |s| s.layout_version()),
+            trim,
         )
     }
 
@@ -536,14 +553,71 @@ impl Text {
     /// glyph in its font. The renderer caches this per text version; call it to measure a text.
     pub fn layout(&self) -> TextLayout {
         let style = self.layout_style();
+        let l = self.layout_untrimmed(&style);
+        if style.trim {
+            self.trim(l, &self.effective_style())
+        } else {
+            l
+        }
+    }
+
+    fn layout_untrimmed(&self, style: &LayoutStyle) -> TextLayout {
         if self.rich {
-            return self.layout_rich(&style);
+            return self.layout_rich(style);
         }
         #[cfg(feature = "shaping")]
-        if self.shaped_with(&style) {
-            return shape::layout_shaped(&self.fonts, &self.string, &style);
+        if self.shaped_with(style) {
+            return shape::layout_shaped(&self.fonts, &self.string, style);
         }
-        layout(&self.fonts[0], &self.string, &style)
+        layout(&self.fonts[0], &self.string, style)
+    }
+
+    /// `l` cut to the box its outline-font glyphs cover, grown by the outline and shadow of `style`, that box's
+    /// top-left moved to the origin (unchanged if nothing is covered).
+    fn trim(&self, mut l: TextLayout, style: &TextStyle) -> TextLayout {
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for g in &l.glyphs {
+            let size = l
+                .runs
+                .get(g.run as usize)
+                .map_or(style.layout.size, |r| r.size);
+            let Some(f) = self.font_at(g.font).and_then(Font::fontdue) else {
+                continue;
+            };
+            if !(size.is_finite() && size > 0.0) || usize::from(g.glyph) >= f.glyph_count() as usize
+            {
+                continue;
+            }
+            let b = f.metrics_indexed(g.glyph, size).bounds;
+            if b.width > 0.0 && b.height > 0.0 {
+                let bottom = g.baseline - b.ymin;
+                lo = lo.min(Vec2::new(g.x + b.xmin, bottom - b.height));
+                hi = hi.max(Vec2::new(g.x + b.xmin + b.width, bottom));
+            }
+        }
+        if !(lo.is_finite() && hi.is_finite()) {
+            return l;
+        }
+        let finite = |v: f32| if v.is_finite() && v > 0.0 { v } else { 0.0 };
+        let spread = style.stroke.map_or(0.0, |s| finite(s.width) / 2.0);
+        let (mut lo2, mut hi2) = (lo - spread, hi + spread);
+        if let Some(sh) = style.shadow {
+            let offset = Vec2::from_angle(sh.angle) * sh.distance;
+            let grow = spread + finite(sh.blur);
+            if offset.is_finite() && grow.is_finite() {
+                lo2 = lo2.min(lo + offset - grow);
+                hi2 = hi2.max(hi + offset + grow);
+            }
+        }
+        if !(lo2.is_finite() && hi2.is_finite()) {
+            return l;
+        }
+        for g in &mut l.glyphs {
+            g.x -= lo2.x;
+            g.baseline -= lo2.y;
+        }
+        l.size = (hi2 - lo2).to_array();
+        l
     }
 
     /// Whether the text is laid out by the shaper (outline fonts, the `shaping` feature, and its [`Shaping`]).
@@ -713,6 +787,11 @@ impl Text {
         });
     }
 
+    /// Changes whether the block is cut to what its glyphs cover (PixiJS's `trim`).
+    pub fn set_trim(&mut self, trim: bool) {
+        self.set_style(LayoutStyle { trim, ..self.style });
+    }
+
     /// Changes the letter spacing in pixels.
     pub fn set_letter_spacing(&mut self, letter_spacing: f32) {
         self.set_style(LayoutStyle {
@@ -768,7 +847,7 @@ impl Text {
 /// and the atlas has emptied no page (its eviction count).
 #[derive(Debug, Default)]
 pub(crate) struct Placed {
-    pub version: (u64, u64),
+    pub version: (u64, u64, u64),
     pub raster_bits: u32,
     pub effects: [Option<u16>; 3],
     pub font: u32,
@@ -783,7 +862,7 @@ pub(crate) struct Placed {
 }
 
 /// A cached layout: the text's layout key, the layout, the last frame it was used.
-type CachedLayout = ((u64, u64), Arc<TextLayout>, u64);
+type CachedLayout = ((u64, u64, u64), Arc<TextLayout>, u64);
 
 /// Layouts cached per (text id, version) and the glyph atlas.
 #[derive(Debug)]

@@ -215,7 +215,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         placed.version = if complete {
             text.layout_key()
         } else {
-            (u64::MAX, u64::MAX)
+            (u64::MAX, u64::MAX, u64::MAX)
         };
         placed.raster_bits = raster_size.to_bits();
         placed.effects = effects;
