@@ -680,3 +680,46 @@ fn a_fill_crossing_itself_too_often_is_an_error_on_add_and_a_quick_skip_in_a_fra
     probe(&img, 40, 40, [0, 0, 0, 255], 0);
     assert!(r.stats().total.shape_instructions_skipped >= 1);
 }
+
+/// PixiJS's `graphics/extras` scene: a rounded pentagon, a pentagon, a fillet rectangle and a chamfer rectangle in
+/// one path, filled red (its snapshot and licence in `tests/pixijs`).
+#[test]
+fn pixijs_graphics_extras() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.round_poly(20.0, 20.0, 20.0, 5, 4.0, 0.0)
+        .regular_poly(80.0, 20.0, 20.0, 5, 0.0)
+        .fillet_rect(5.0, 100.0, 25.0, 25.0, 16.0)
+        .chamfer_rect(50.0, 100.0, 25.0, 25.0, 8.0)
+        .fill(Color::hex(0xff0000));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render_pixijs(&mut r, &s);
+    pixijs("extras", &img, 100);
+}
+
+/// PixiJS's `graphics/regular-poly`, `graphics/rect` and `graphics/poly` scenes.
+#[test]
+fn pixijs_graphics_regular_poly_rect_and_poly() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    g.regular_poly(0.0, 0.0, 40.0, 6, 0.0)
+        .stroke(StrokeStyle::new(16.0, Color::hex(0xff0000)))
+        .fill(Color::hex(0x0000ff));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g).at(64.0, 64.0)).unwrap();
+    pixijs("regular-poly", &render_pixijs(&mut r, &s), 100);
+
+    let mut g = GraphicsContext::new();
+    g.rect(0.0, 0.0, 100.0, 100.0).fill(Color::hex(0xff0000));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    pixijs("rect", &render_pixijs(&mut r, &s), 100);
+
+    let mut g = GraphicsContext::new();
+    g.poly(&[(0.0, 0.0), (50.0, 0.0), (25.0, 50.0)])
+        .fill(Color::hex(0x0000ff));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g).at(64.0, 64.0)).unwrap();
+    pixijs("poly", &render_pixijs(&mut r, &s), 100);
+}

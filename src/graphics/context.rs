@@ -650,7 +650,7 @@ pub const MAX_POLYGON_VERTICES: u32 = 1 << 16;
 
 /// `n` clamped to `min..=MAX_POLYGON_VERTICES / per`, where `per` is the vertices each unit adds (1 a side, 2 a
 /// star tip), logging when it was too large.
-fn vertex_count(what: &str, n: u32, min: u32, per: u32) -> u32 {
+pub(super) fn vertex_count(what: &str, n: u32, min: u32, per: u32) -> u32 {
     let max = MAX_POLYGON_VERTICES / per;
     if n > max {
         log::warn!("{what} = {n} is more than {max}; drawing {max}");

@@ -3,7 +3,8 @@
 //! draws its meshes.
 //!
 //! A [`GraphicsContext`] records Canvas-style shapes and their fills and strokes (`context.rs`). Paths are
-//! flattened to polylines (`path.rs`), triangulated once per context change by lyon (`tessellate.rs`) and cached
+//! flattened to polylines (`path.rs`; PixiJS's further builders, rounded polygons and shapes, fillet and chamfer
+//! rectangles, are in `shapes.rs`), triangulated once per context change by lyon (`tessellate.rs`) and cached
 //! per on-screen scale bucket (`cache.rs`). Each frame the mesh is transformed on the CPU into the same vertex stream
 //! as sprites, with the renderer's white texture (or the fill texture) in a batch slot, so shapes and sprites
 //! share batches and draw calls.
@@ -13,6 +14,7 @@ mod context;
 pub(crate) mod flatten;
 pub(crate) mod mesh;
 pub(crate) mod path;
+mod shapes;
 pub(crate) mod tessellate;
 
 pub(crate) use cache::TessellationCache;
@@ -23,3 +25,4 @@ pub use context::{
 };
 pub(crate) use path::PathCommand;
 pub use path::MAX_FILL_WORK;
+pub use shapes::RoundedPoint;
