@@ -723,3 +723,115 @@ fn pixijs_graphics_regular_poly_rect_and_poly() {
     s.add(s.root(), Node::graphics(g).at(64.0, 64.0)).unwrap();
     pixijs("poly", &render_pixijs(&mut r, &s), 100);
 }
+
+/// The bounds of what `g` fills, tessellated finely.
+fn filled_bounds(g: &GraphicsContext) -> (Vec2, Vec2) {
+    tessellate(g, 0.01).0.bounds().expect("something filled")
+}
+
+fn near(a: Vec2, b: Vec2) -> bool {
+    a.distance(b) < 0.05
+}
+
+#[test]
+fn the_context_transform_stack_moves_what_is_recorded_after_it() {
+    // PixiJS's order: translate, scale and rotate apply after the transform so far.
+    let mut g = GraphicsContext::new();
+    g.scale(2.0, 2.0)
+        .translate(10.0, 0.0)
+        .rect(0.0, 0.0, 5.0, 5.0)
+        .fill(Color::RED);
+    let (lo, hi) = filled_bounds(&g);
+    assert!(
+        near(lo, Vec2::new(10.0, 0.0)) && near(hi, Vec2::new(20.0, 10.0)),
+        "{lo} {hi}"
+    );
+    let mut g = GraphicsContext::new();
+    g.translate(10.0, 0.0)
+        .scale(2.0, 2.0)
+        .rect(0.0, 0.0, 5.0, 5.0)
+        .fill(Color::RED);
+    let (lo, hi) = filled_bounds(&g);
+    assert!(
+        near(lo, Vec2::new(20.0, 0.0)) && near(hi, Vec2::new(30.0, 10.0)),
+        "{lo} {hi}"
+    );
+    // `transform` applies before, in the shapes' own space (Canvas's order).
+    let mut g = GraphicsContext::new();
+    g.set_transform(stage2d::glam::Affine2::from_translation(Vec2::new(
+        10.0, 0.0,
+    )))
+    .transform(stage2d::glam::Affine2::from_scale(Vec2::splat(2.0)))
+    .rect(0.0, 0.0, 5.0, 5.0)
+    .fill(Color::RED);
+    let (lo, hi) = filled_bounds(&g);
+    assert!(
+        near(lo, Vec2::new(10.0, 0.0)) && near(hi, Vec2::new(20.0, 10.0)),
+        "{lo} {hi}"
+    );
+    // A circle under a non-uniform scale and a rotation is a rotated ellipse; arcs go through the transform.
+    let mut g = GraphicsContext::new();
+    g.scale(2.0, 1.0)
+        .rotate(std::f32::consts::FRAC_PI_2)
+        .circle(0.0, 0.0, 10.0)
+        .fill(Color::RED);
+    let (lo, hi) = filled_bounds(&g);
+    assert!(
+        near(lo, Vec2::new(-10.0, -20.0)) && near(hi, Vec2::new(10.0, 20.0)),
+        "{lo} {hi}"
+    );
+    // save / restore bring the transform back; shapes recorded before a change keep theirs.
+    let mut g = GraphicsContext::new();
+    g.save()
+        .translate(100.0, 0.0)
+        .rect(0.0, 0.0, 1.0, 1.0)
+        .fill(Color::RED);
+    g.restore().rect(0.0, 0.0, 1.0, 1.0).fill(Color::RED);
+    let (lo, hi) = filled_bounds(&g);
+    assert!(
+        near(lo, Vec2::ZERO) && near(hi, Vec2::new(101.0, 1.0)),
+        "{lo} {hi}"
+    );
+    assert_eq!(g.get_transform(), stage2d::glam::Affine2::IDENTITY);
+    g.restore(); // nothing saved: unchanged
+                 // arc_to and the builders on it (fillet rects) read the pen back in the shapes' own space.
+    let mut moved = GraphicsContext::new();
+    moved
+        .translate(50.0, 20.0)
+        .rotate(0.3)
+        .fillet_rect(0.0, 0.0, 40.0, 20.0, 6.0)
+        .fill(Color::RED);
+    let mut plain = GraphicsContext::new();
+    plain
+        .fillet_rect(0.0, 0.0, 40.0, 20.0, 6.0)
+        .fill(Color::RED);
+    let area = |g: &GraphicsContext| {
+        let (mesh, _) = tessellate(g, 0.01);
+        mesh.indices
+            .chunks(3)
+            .map(|t| {
+                let [a, b, c] = [0, 1, 2].map(|k| mesh.positions[t[k] as usize]);
+                ((b - a).perp_dot(c - a) / 2.0).abs()
+            })
+            .sum::<f32>()
+    };
+    assert!(
+        (area(&moved) - area(&plain)).abs() < 0.5,
+        "{} {}",
+        area(&moved),
+        area(&plain)
+    );
+    // A transform with NaN or a zero scale draws nothing, and nothing panics.
+    let mut g = GraphicsContext::new();
+    g.scale(f32::NAN, 1.0)
+        .circle(0.0, 0.0, 5.0)
+        .fill(Color::RED);
+    g.reset_transform()
+        .scale(0.0, 0.0)
+        .arc_to(1.0, 1.0, 2.0, 0.0, 1.0)
+        .fill(Color::RED);
+    assert!(tessellate(&g, 0.25)
+        .0
+        .bounds()
+        .is_none_or(|(lo, hi)| lo.is_finite() && hi.is_finite()));
+}

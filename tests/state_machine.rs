@@ -406,6 +406,17 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
         Op::AddShape(n) => {
             let mut g = GraphicsContext::new();
             g.circle(3.0, 3.0, 3.0).fill(Color::GREEN);
+            // PixiJS's further builders under a saved, rotated and scaled transform.
+            g.save()
+                .translate(2.0, 2.0)
+                .rotate(0.5)
+                .scale(0.5, 0.25)
+                .fillet_rect(0.0, 0.0, 4.0, 4.0, -1.0)
+                .round_poly(1.0, 1.0, 2.0, 5, 0.5, 0.0)
+                .fill(Color::BLUE)
+                .restore()
+                .chamfer_rect(0.0, 0.0, 2.0, 2.0, 0.5)
+                .stroke(stage2d::StrokeStyle::new(0.5, Color::RED));
             add(model, scene, f, n, Node::graphics(g));
         }
         Op::AddContainer(n) => add(model, scene, f, n, Node::container()),

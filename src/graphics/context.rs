@@ -8,7 +8,7 @@
 
 use super::path::{fill_work, PathCommand, ShapePath, MAX_FILL_WORK};
 use crate::{Color, Texture};
-use glam::Vec2;
+use glam::{Affine2, Vec2};
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -208,6 +208,10 @@ pub struct GraphicsContext {
     current: ShapePath,
     /// Whether `current` was already used by a fill or stroke (the next shape starts a new path).
     current_used: bool,
+    /// Applied to every shape and path command recorded from now on.
+    transform: Affine2,
+    /// Transforms [`GraphicsContext::save`] kept.
+    saved: Vec<Affine2>,
 }
 
 impl Clone for GraphicsContext {
@@ -218,6 +222,8 @@ impl Clone for GraphicsContext {
             instructions: self.instructions.clone(),
             current: self.current.clone(),
             current_used: self.current_used,
+            transform: self.transform,
+            saved: self.saved.clone(),
         }
     }
 }
@@ -237,6 +243,8 @@ impl GraphicsContext {
             instructions: Vec::new(),
             current: ShapePath::new(),
             current_used: false,
+            transform: Affine2::IDENTITY,
+            saved: Vec::new(),
         }
     }
 
@@ -273,22 +281,117 @@ impl GraphicsContext {
         &mut self.current
     }
 
+    /// Records `c` in the current path through the context's transform: its points moved, an arc given the
+    /// transform to flatten through (so a scaled circle is an ellipse).
+    fn push(&mut self, c: PathCommand) {
+        let t = self.transform;
+        let c = if t == Affine2::IDENTITY {
+            c
+        } else {
+            let m = |p: Vec2| t.transform_point2(p);
+            match c {
+                PathCommand::MoveTo(p) => PathCommand::MoveTo(m(p)),
+                PathCommand::LineTo(p) => PathCommand::LineTo(m(p)),
+                PathCommand::QuadTo(a, b) => PathCommand::QuadTo(m(a), m(b)),
+                PathCommand::CubicTo(a, b, d) => PathCommand::CubicTo(m(a), m(b), m(d)),
+                PathCommand::Arc {
+                    center,
+                    radii,
+                    start,
+                    sweep,
+                    matrix,
+                } => PathCommand::Arc {
+                    center,
+                    radii,
+                    start,
+                    sweep,
+                    matrix: t * matrix,
+                },
+                PathCommand::Close => PathCommand::Close,
+            }
+        };
+        self.path().push(c);
+    }
+
+    /// Moves what is recorded from now on by `(x, y)`, after the transform so far (PixiJS's `translate`: in the
+    /// context's own space, not the shape's).
+    pub fn translate(&mut self, x: f32, y: f32) -> &mut Self {
+        self.transform = Affine2::from_translation(Vec2::new(x, y)) * self.transform;
+        self
+    }
+
+    /// Rotates what is recorded from now on by `angle` radians about the origin, after the transform so far
+    /// (PixiJS's `rotate`).
+    pub fn rotate(&mut self, angle: f32) -> &mut Self {
+        self.transform = Affine2::from_angle(angle) * self.transform;
+        self
+    }
+
+    /// Scales what is recorded from now on about the origin, after the transform so far (PixiJS's `scale`).
+    pub fn scale(&mut self, x: f32, y: f32) -> &mut Self {
+        self.transform = Affine2::from_scale(Vec2::new(x, y)) * self.transform;
+        self
+    }
+
+    /// Applies `transform` before the transform so far, in the shapes' own space (PixiJS's `transform`, Canvas's
+    /// `transform`).
+    pub fn transform(&mut self, transform: Affine2) -> &mut Self {
+        self.transform *= transform;
+        self
+    }
+
+    /// Replaces the transform (PixiJS's `setTransform`).
+    pub fn set_transform(&mut self, transform: Affine2) -> &mut Self {
+        self.transform = transform;
+        self
+    }
+
+    /// Back to no transform (PixiJS's `resetTransform`).
+    pub fn reset_transform(&mut self) -> &mut Self {
+        self.transform = Affine2::IDENTITY;
+        self
+    }
+
+    /// The transform applied to what is recorded from now on.
+    pub fn get_transform(&self) -> Affine2 {
+        self.transform
+    }
+
+    /// Keeps the transform, for [`GraphicsContext::restore`] (PixiJS's `save`; fills and strokes here carry their
+    /// styles, so there is no current style to keep). At most 1,024 are kept; a save past that is dropped
+    /// (logged), and its restore then restores an older one.
+    pub fn save(&mut self) -> &mut Self {
+        if self.saved.len() < 1024 {
+            self.saved.push(self.transform);
+        } else {
+            log::warn!("more than 1024 GraphicsContext::save without restore: this one is dropped");
+        }
+        self
+    }
+
+    /// The transform the last [`GraphicsContext::save`] kept (none kept: unchanged).
+    pub fn restore(&mut self) -> &mut Self {
+        if let Some(t) = self.saved.pop() {
+            self.transform = t;
+        }
+        self
+    }
+
     /// Starts a new subpath at `(x, y)`.
     pub fn move_to(&mut self, x: f32, y: f32) -> &mut Self {
-        self.path().push(PathCommand::MoveTo(Vec2::new(x, y)));
+        self.push(PathCommand::MoveTo(Vec2::new(x, y)));
         self
     }
 
     /// A straight line to `(x, y)`.
     pub fn line_to(&mut self, x: f32, y: f32) -> &mut Self {
-        self.path().push(PathCommand::LineTo(Vec2::new(x, y)));
+        self.push(PathCommand::LineTo(Vec2::new(x, y)));
         self
     }
 
     /// A quadratic curve through control point `(cx, cy)` to `(x, y)`.
     pub fn quadratic_curve_to(&mut self, cx: f32, cy: f32, x: f32, y: f32) -> &mut Self {
-        self.path()
-            .push(PathCommand::QuadTo(Vec2::new(cx, cy), Vec2::new(x, y)));
+        self.push(PathCommand::QuadTo(Vec2::new(cx, cy), Vec2::new(x, y)));
         self
     }
 
@@ -302,7 +405,7 @@ impl GraphicsContext {
         x: f32,
         y: f32,
     ) -> &mut Self {
-        self.path().push(PathCommand::CubicTo(
+        self.push(PathCommand::CubicTo(
             Vec2::new(c1x, c1y),
             Vec2::new(c2x, c2y),
             Vec2::new(x, y),
@@ -333,19 +436,23 @@ impl GraphicsContext {
                 sweep = -TAU;
             }
         }
-        self.path().push(PathCommand::Arc {
+        self.push(PathCommand::Arc {
             center: Vec2::new(cx, cy),
             radii: Vec2::splat(radius),
             start,
             sweep,
+            matrix: Affine2::IDENTITY,
         });
         self
     }
 
     /// A Canvas `arcTo`: a line towards `(x1, y1)` rounded by an arc of `radius` into the line towards `(x2, y2)`.
     pub fn arc_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, radius: f32) -> &mut Self {
-        let p0 = match self.last_point() {
-            Some(p) => p,
+        // The pen as recorded, back in the space the arguments are in.
+        let inverse =
+            (self.transform.matrix2.determinant() != 0.0).then(|| self.transform.inverse());
+        let p0 = match self.last_point().zip(inverse) {
+            Some((p, inv)) => inv.transform_point2(p),
             None => return self.move_to(x1, y1),
         };
         let p1 = Vec2::new(x1, y1);
@@ -370,11 +477,12 @@ impl GraphicsContext {
             sweep += TAU;
         }
         self.line_to(t0.x, t0.y);
-        self.path().push(PathCommand::Arc {
+        self.push(PathCommand::Arc {
             center,
             radii: Vec2::splat(radius),
             start,
             sweep,
+            matrix: Affine2::IDENTITY,
         });
         self
     }
@@ -399,9 +507,11 @@ impl GraphicsContext {
                     radii,
                     start: s,
                     sweep,
+                    matrix,
                 } => {
                     let a = s + sweep;
-                    last = Some(center + Vec2::new(a.cos() * radii.x, a.sin() * radii.y));
+                    let end = center + Vec2::new(a.cos() * radii.x, a.sin() * radii.y);
+                    last = Some(matrix.transform_point2(end));
                 }
                 PathCommand::Close => last = start,
             }
@@ -411,7 +521,7 @@ impl GraphicsContext {
 
     /// Closes the current subpath.
     pub fn close_path(&mut self) -> &mut Self {
-        self.path().push(PathCommand::Close);
+        self.push(PathCommand::Close);
         self
     }
 
@@ -420,12 +530,11 @@ impl GraphicsContext {
         let Some((first, rest)) = points.split_first() else {
             return self;
         };
-        let p = self.path();
-        p.push(PathCommand::MoveTo((*first).into()));
+        self.push(PathCommand::MoveTo((*first).into()));
         for q in rest {
-            p.push(PathCommand::LineTo((*q).into()));
+            self.push(PathCommand::LineTo((*q).into()));
         }
-        p.push(PathCommand::Close);
+        self.push(PathCommand::Close);
         self
     }
 
@@ -445,8 +554,7 @@ impl GraphicsContext {
         if r <= 0.0 || r.is_nan() {
             return self.rect(x, y, w, h);
         }
-        let p = self.path();
-        p.push(PathCommand::MoveTo(Vec2::new(x + r, y)));
+        self.push(PathCommand::MoveTo(Vec2::new(x + r, y)));
         let corners = [
             (Vec2::new(x + w - r, y + r), -FRAC_PI_2),
             (Vec2::new(x + w - r, y + h - r), 0.0),
@@ -454,14 +562,15 @@ impl GraphicsContext {
             (Vec2::new(x + r, y + r), PI),
         ];
         for (center, start) in corners {
-            p.push(PathCommand::Arc {
+            self.push(PathCommand::Arc {
                 center,
                 radii: Vec2::splat(r),
                 start,
                 sweep: FRAC_PI_2,
+                matrix: Affine2::IDENTITY,
             });
         }
-        p.push(PathCommand::Close);
+        self.push(PathCommand::Close);
         self
     }
 
@@ -479,15 +588,15 @@ impl GraphicsContext {
             );
             return self;
         }
-        let p = self.path();
-        p.push(PathCommand::MoveTo(Vec2::new(x + rx, y)));
-        p.push(PathCommand::Arc {
+        self.push(PathCommand::MoveTo(Vec2::new(x + rx, y)));
+        self.push(PathCommand::Arc {
             center: Vec2::new(x, y),
             radii: Vec2::new(rx, ry),
             start: 0.0,
             sweep: TAU,
+            matrix: Affine2::IDENTITY,
         });
-        p.push(PathCommand::Close);
+        self.push(PathCommand::Close);
         self
     }
 

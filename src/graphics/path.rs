@@ -18,7 +18,8 @@ pub enum PathCommand {
     QuadTo(Vec2, Vec2),
     /// Cubic Bézier curve (control 1, control 2, end).
     CubicTo(Vec2, Vec2, Vec2),
-    /// Circular or elliptical arc: centre, radii, start angle, sweep (radians, positive clockwise on screen).
+    /// Circular or elliptical arc: centre, radii, start angle, sweep (radians, positive clockwise on screen),
+    /// flattened through `matrix` (the context's transform when it was recorded).
     Arc {
         /// Centre.
         center: Vec2,
@@ -28,6 +29,8 @@ pub enum PathCommand {
         start: f32,
         /// Sweep in radians.
         sweep: f32,
+        /// Applied to the flattened arc.
+        matrix: glam::Affine2,
     },
     /// Close the current subpath.
     Close,
@@ -174,8 +177,13 @@ impl ShapePath {
                     radii,
                     start,
                     sweep,
+                    matrix,
                 } => {
-                    bad |= !fin(center) || !fin(radii) || !start.is_finite() || !sweep.is_finite();
+                    bad |= !fin(center)
+                        || !fin(radii)
+                        || !start.is_finite()
+                        || !sweep.is_finite()
+                        || !matrix.is_finite();
                     if bad {
                         continue;
                     }
@@ -189,9 +197,26 @@ impl ShapePath {
                         sweep_angle: Angle::radians(sweep),
                         x_rotation: Angle::radians(0.0),
                     };
-                    cur.points.push(vec2_of(arc.from()));
-                    let tol = arc_tolerance(tol, radii.x.max(radii.y), sweep.abs());
-                    arc.for_each_flattened(tol, &mut |l| cur.points.push(vec2_of(l.to)));
+                    // Flattened in its own space, finer by the most the matrix stretches it (its largest
+                    // singular value: 1 for no transform), then moved through the matrix.
+                    let m = glam::DAffine2::from_cols(
+                        matrix.matrix2.x_axis.as_dvec2(),
+                        matrix.matrix2.y_axis.as_dvec2(),
+                        matrix.translation.as_dvec2(),
+                    );
+                    let frob =
+                        m.matrix2.x_axis.length_squared() + m.matrix2.y_axis.length_squared();
+                    let det = m.matrix2.determinant();
+                    let stretch = ((frob + (frob * frob - 4.0 * det * det).max(0.0).sqrt()) / 2.0)
+                        .sqrt()
+                        .max(1e-12);
+                    let to = |p: lyon::geom::Point<f64>| {
+                        let q = m.transform_point2(glam::DVec2::new(p.x, p.y));
+                        Vec2::new(q.x as f32, q.y as f32)
+                    };
+                    cur.points.push(to(arc.from()));
+                    let tol = arc_tolerance(tol / stretch, radii.x.max(radii.y), sweep.abs());
+                    arc.for_each_flattened(tol, &mut |l| cur.points.push(to(l.to)));
                 }
                 PathCommand::Close => {
                     let start = cur.points.first().copied();
@@ -443,6 +468,7 @@ mod tests {
             radii: Vec2::splat(100.0),
             start: 0.0,
             sweep: std::f32::consts::TAU,
+            matrix: glam::Affine2::IDENTITY,
         });
         let (coarse, _) = p.flatten(1.0);
         let (fine, _) = p.flatten(0.05);
