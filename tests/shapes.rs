@@ -835,3 +835,28 @@ fn the_context_transform_stack_moves_what_is_recorded_after_it() {
         .bounds()
         .is_none_or(|(lo, hi)| lo.is_finite() && hi.is_finite()));
 }
+
+/// PixiJS's `graphics/rect-stroke-alignment` scene: strokes at alignment -1 (a width clear outside the rectangle)
+/// and 1 (inside), under fills.
+#[test]
+fn pixijs_rect_stroke_alignment() {
+    let mut r = renderer();
+    let stroke = |alignment| StrokeStyle {
+        width: 4.0,
+        color: Color::hex(0x0000ff),
+        alignment: StrokeAlignment::Ratio(alignment),
+        ..Default::default()
+    };
+    let mut a = GraphicsContext::new();
+    a.rect(8.0, 8.0, 50.0, 50.0)
+        .stroke(stroke(-1.0))
+        .fill(Color::hex(0xff0000));
+    let mut b = GraphicsContext::new();
+    b.rect(64.0, 64.0, 50.0, 50.0)
+        .stroke(stroke(1.0))
+        .fill(Color::rgba(1.0, 0.0, 0.0, 0.5));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(a)).unwrap();
+    s.add(s.root(), Node::graphics(b)).unwrap();
+    pixijs("rect-stroke-alignment", &render_pixijs(&mut r, &s), 100);
+}

@@ -48,6 +48,9 @@ pub enum StrokeAlignment {
     Centre,
     /// Outside the shape.
     Outer,
+    /// PixiJS's number: 1 inside, 0.5 centred, 0 outside, and beyond: the stroke's middle lies
+    /// `(0.5 - ratio) * width` outside the path (-1 leaves a gap of one width outside it). Not finite: centred.
+    Ratio(f32),
 }
 
 /// Which points a fill covers where its path crosses itself or has several subpaths, as Canvas 2D's

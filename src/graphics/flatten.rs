@@ -26,6 +26,8 @@ pub(crate) fn align_stroke(lines: Vec<Polyline>, style: &StrokeStyle) -> (Vec<Po
         StrokeAlignment::Centre => return (lines, 0),
         StrokeAlignment::Outer => half,
         StrokeAlignment::Inner => -half,
+        StrokeAlignment::Ratio(r) if r.is_finite() && r != 0.5 => (0.5 - r) * style.width,
+        StrokeAlignment::Ratio(_) => return (lines, 0),
     };
     let mut lines: Vec<Polyline> = lines
         .iter()

@@ -414,6 +414,13 @@ mod tests {
             (StrokeAlignment::Centre, -1.0, 11.0),
             (StrokeAlignment::Outer, -2.0, 12.0),
             (StrokeAlignment::Inner, 0.0, 10.0),
+            // PixiJS's numbers: 1 inside, 0 outside, 0.5 centred, -1 a width clear of the outline outside it.
+            (StrokeAlignment::Ratio(1.0), 0.0, 10.0),
+            (StrokeAlignment::Ratio(0.0), -2.0, 12.0),
+            (StrokeAlignment::Ratio(0.5), -1.0, 11.0),
+            (StrokeAlignment::Ratio(0.25), -1.5, 11.5),
+            (StrokeAlignment::Ratio(-1.0), -4.0, 14.0),
+            (StrokeAlignment::Ratio(f32::NAN), -1.0, 11.0),
         ] {
             let mut g = GraphicsContext::new();
             g.rect(0.0, 0.0, 10.0, 10.0).stroke(StrokeStyle {
@@ -429,7 +436,7 @@ mod tests {
             );
             // A stroke of width 2 around a 10x10 outline covers 2 * perimeter-ish.
             let ar = area(&m, 0);
-            assert!(ar > 60.0 && ar < 110.0, "{align:?} area {ar}");
+            assert!(ar > 60.0 && ar < 140.0, "{align:?} area {ar}");
         }
     }
 
