@@ -277,8 +277,14 @@ impl GraphicsContext {
 
     fn path(&mut self) -> &mut ShapePath {
         if self.current_used {
+            // As PixiJS: the next path starts where the last one's pen was, so a line or curve drawn after a fill
+            // or stroke continues from there (a shape or move_to starts afresh).
+            let pen = self.pen();
             self.current = ShapePath::new();
             self.current_used = false;
+            if let Some(p) = pen {
+                self.current.push(PathCommand::MoveTo(p));
+            }
         }
         self.version += 1;
         &mut self.current
@@ -454,7 +460,7 @@ impl GraphicsContext {
         // The pen as recorded, back in the space the arguments are in.
         let inverse =
             (self.transform.matrix2.determinant() != 0.0).then(|| self.transform.inverse());
-        let p0 = match self.last_point().zip(inverse) {
+        let p0 = match self.pen().zip(inverse) {
             Some((p, inv)) => inv.transform_point2(p),
             None => return self.move_to(x1, y1),
         };
@@ -490,10 +496,8 @@ impl GraphicsContext {
         self
     }
 
-    fn last_point(&self) -> Option<Vec2> {
-        if self.current_used {
-            return None;
-        }
+    /// Where the current path's pen is, as recorded (through the transforms), if it has one.
+    fn pen(&self) -> Option<Vec2> {
         let mut start = None;
         let mut last = None;
         for c in self.current.commands() {
