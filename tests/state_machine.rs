@@ -417,6 +417,9 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 .restore()
                 .chamfer_rect(0.0, 0.0, 2.0, 2.0, 0.5)
                 .stroke(stage2d::StrokeStyle::new(0.5, Color::RED));
+            g.move_to(0.0, 5.0)
+                .line_to(5.0, 0.0)
+                .stroke(stage2d::StrokeStyle::pixel_line(Color::WHITE));
             add(model, scene, f, n, Node::graphics(g));
         }
         Op::AddContainer(n) => add(model, scene, f, n, Node::container()),

@@ -138,6 +138,9 @@ pub struct StrokeStyle {
     pub miter_limit: f32,
     /// Inner, centred or outer.
     pub alignment: StrokeAlignment,
+    /// One target pixel wide at any scale, without joins, caps or antialiasing (PixiJS's `pixelLine`);
+    /// `width`, joins, caps and alignment are then ignored.
+    pub pixel_line: bool,
 }
 
 impl Default for StrokeStyle {
@@ -149,11 +152,22 @@ impl Default for StrokeStyle {
             cap: LineCap::Butt,
             miter_limit: 10.0,
             alignment: StrokeAlignment::Centre,
+            pixel_line: false,
         }
     }
 }
 
 impl StrokeStyle {
+    /// A line one target pixel wide at any scale (PixiJS's `pixelLine: true`): for grids, guides and
+    /// wireframes that must stay hairlines when zoomed.
+    pub fn pixel_line(color: Color) -> Self {
+        StrokeStyle {
+            color,
+            pixel_line: true,
+            ..Default::default()
+        }
+    }
+
     /// A centred stroke of `width` and `color` with the default joins and caps.
     pub fn new(width: f32, color: Color) -> Self {
         StrokeStyle {

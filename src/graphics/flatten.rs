@@ -61,6 +61,8 @@ pub(super) enum FlatShape {
         lines: Vec<Polyline>,
         style: StrokeStyle,
     },
+    /// Pixel lines: drawn one target pixel wide by the frame, not triangulated here.
+    PixelLines { lines: Vec<Polyline>, color: Color },
 }
 
 /// A context's instructions flattened at one tolerance: owned, so it can be triangulated on another thread.
@@ -169,6 +171,18 @@ pub fn flatten_context(ctx: &GraphicsContext, tolerance: f32) -> FlatContext {
                     texture: style.texture,
                 });
             }
+            Instruction::Stroke { style, .. } if style.pixel_line => {
+                lines.extend(hole_lines);
+                if lines.is_empty() {
+                    flat.report.skipped_instructions += 1;
+                    continue;
+                }
+                flat.segments += points(&lines);
+                flat.shapes.push(FlatShape::PixelLines {
+                    lines,
+                    color: style.color,
+                });
+            }
             Instruction::Stroke { style, .. } => {
                 if !(style.width.is_finite() && style.width > 0.0 && style.miter_limit.is_finite())
                 {
@@ -218,7 +232,9 @@ mod tests {
         let flat = flatten_context(&g, 1e-30);
         assert!(t.elapsed().as_secs_f32() < 2.0);
         for s in &flat.shapes {
-            let (FlatShape::Fill { lines, .. } | FlatShape::Stroke { lines, .. }) = s;
+            let (FlatShape::Fill { lines, .. }
+            | FlatShape::Stroke { lines, .. }
+            | FlatShape::PixelLines { lines, .. }) = s;
             let n = points(lines);
             assert!(
                 n > 1000 && n <= 3 * (super::super::path::MAX_CURVE_SEGMENTS as u64 + 1),

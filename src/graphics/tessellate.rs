@@ -37,6 +37,8 @@ pub struct MeshPart {
     pub color: Color,
     /// Texture multiplied in, mapped over the part's bounds.
     pub texture: Option<Texture>,
+    /// Pixel lines: each segment two vertices and two indices, drawn as the GPU's one-pixel lines.
+    pub pixel_lines: bool,
 }
 
 /// Triangles in the context's local space.
@@ -118,6 +120,10 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
                 style.color,
                 None,
             ),
+            FlatShape::PixelLines { lines, color } => {
+                push_pixel_lines(&mut mesh, lines, *color);
+                continue;
+            }
         };
         let buffers = match result {
             Ok(b) if b.vertices.iter().all(|v| v.is_finite()) => b,
@@ -150,9 +156,40 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
             indices: ibase..mesh.indices.len() as u32,
             color,
             texture,
+            pixel_lines: false,
         });
     }
     (mesh, report)
+}
+
+/// Adds `lines` as a pixel-line part: two vertices and two indices a segment (see [`MeshPart::pixel_lines`]).
+fn push_pixel_lines(mesh: &mut Mesh, lines: &[Polyline], color: Color) {
+    let base = mesh.positions.len() as u32;
+    let ibase = mesh.indices.len() as u32;
+    for l in lines {
+        let n = l.points.len();
+        let segments = if l.closed && n > 2 {
+            n
+        } else {
+            n.saturating_sub(1)
+        };
+        for i in 0..segments {
+            let (a, b) = (l.points[i], l.points[(i + 1) % n]);
+            let v = mesh.positions.len() as u32;
+            mesh.positions.extend([a, b]);
+            mesh.local_uv.extend([Vec2::ZERO, Vec2::ONE]);
+            mesh.indices.extend([v, v + 1]);
+        }
+    }
+    if mesh.indices.len() as u32 > ibase {
+        mesh.parts.push(MeshPart {
+            vertices: base..mesh.positions.len() as u32,
+            indices: ibase..mesh.indices.len() as u32,
+            color,
+            texture: None,
+            pixel_lines: true,
+        });
+    }
 }
 
 type Buffers = VertexBuffers<Vec2, u32>;

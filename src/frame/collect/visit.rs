@@ -440,15 +440,20 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                         cx.acc.add_point(matrix.transform_point2(*p));
                     }
                 }
-                let verts = mesh.positions[r.clone()]
-                    .iter()
-                    .zip(&mesh.local_uv[r])
-                    .map(|(p, l)| (matrix.transform_point2(*p).into(), (uv0 + *l * uvd).into()));
                 let idx = &mesh.indices[part.indices.start as usize..part.indices.end as usize];
                 let color = if mask {
                     u32::MAX
                 } else {
                     (inh.color * part.color).to_rgba8_u32()
+                };
+                let verts = mesh.positions[r.clone()]
+                    .iter()
+                    .zip(&mesh.local_uv[r])
+                    .map(|(p, l)| (matrix.transform_point2(*p).into(), (uv0 + *l * uvd).into()));
+                // Pixel lines are the GPU's one-pixel lines, as PixiJS draws them (their own batch).
+                let topology = match part.pixel_lines {
+                    true => Topology::LineList,
+                    false => Topology::TriangleList,
                 };
                 cx.batcher.push_mesh_offset(
                     tex,
@@ -457,7 +462,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                     part.vertices.start,
                     color,
                     inh.blend,
-                    Topology::TriangleList,
+                    topology,
                 );
             }
             if !mask {
