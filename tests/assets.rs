@@ -303,3 +303,28 @@ fn missing_sheet_names_suggest_the_closest_and_a_sheets_json_is_not_an_image() {
     let e = sheet.try_frame("explosion").unwrap_err();
     assert!(!e.to_string().contains("did you mean"), "{e}");
 }
+
+/// WebP images load like PNGs (the `webp` feature, on by default): a lossless 4x4 of four colours, one half
+/// transparent, from a file and from bytes.
+#[cfg(feature = "webp")]
+#[test]
+fn webp_images_load_with_their_alpha() {
+    let mut r = common::renderer();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/quadrants.webp");
+    let from_file = r.load_texture(&path, Sampling::NEAREST).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let from_bytes = r.texture_from_bytes(&bytes, Sampling::NEAREST).unwrap();
+    for tex in [from_file, from_bytes] {
+        assert_eq!(tex.size(), [4.0, 4.0]);
+        let mut s = stage2d::Scene::new();
+        s.add(s.root(), stage2d::Node::sprite(tex).sized(8.0, 8.0))
+            .unwrap();
+        let img = common::render(&mut r, &s, 8, 8, stage2d::Color::BLACK);
+        common::probe(&img, 1, 1, [255, 0, 0, 255], 1);
+        common::probe(&img, 6, 1, [0, 255, 0, 255], 1);
+        common::probe(&img, 1, 6, [0, 0, 255, 255], 1);
+        common::probe(&img, 6, 6, [128, 128, 128, 255], 2);
+    }
+    // A truncated file is a clear error.
+    assert!(r.texture_from_bytes(&bytes[..bytes.len() / 2], Sampling::NEAREST).is_err());
+}
