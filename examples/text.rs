@@ -1,4 +1,4 @@
-//! Text: paragraphs at several sizes, alignments, wrapping, a line of Arabic, Chinese and Hindi shaped through a
+//! Text: a title with a gradient fill and a soft shadow, paragraphs at several sizes, alignments, wrapping, a line of Arabic, Chinese and Hindi shaped through a
 //! fallback chain, rich text with tagged runs, a live counter, and a label in a multi-channel distance-field bitmap font (Roboto,
 //! `assets/fonts/msdf/`) zooming without blurring.
 //!
@@ -14,7 +14,10 @@
 
 mod common;
 use common::{Flags, Samples};
-use stage2d::{Align, Color, Font, Node, NodeId, Renderer, RendererOptions, Scene, TagStyle, Text};
+use stage2d::{
+    Align, Color, Font, Node, NodeId, Renderer, RendererOptions, Scene, TagStyle, Text,
+    TextGradient, TextShadow,
+};
 use std::time::Instant;
 
 fn font() -> stage2d::Result<Font> {
@@ -30,7 +33,20 @@ fn page(f: &Font) -> stage2d::Result<(Scene, NodeId)> {
     let root = s.root();
     s.add(
         root,
-        Node::text(Text::new("stage2d text", f, 48.0).colored(Color::hex(0xf1c40f))).at(24.0, 16.0),
+        Node::text(
+            Text::new("stage2d text", f, 48.0)
+                .filled(TextGradient::vertical(
+                    Color::hex(0xf9e79f),
+                    Color::hex(0xe67e22),
+                ))
+                .shadowed(TextShadow {
+                    distance: 3.0,
+                    blur: 2.0,
+                    alpha: 0.6,
+                    ..Default::default()
+                }),
+        )
+        .at(24.0, 16.0),
     )?;
     let mut y = 90.0;
     for size in [10.0, 12.0, 16.0, 24.0] {
@@ -68,7 +84,7 @@ fn page(f: &Font) -> stage2d::Result<(Scene, NodeId)> {
                 .with_fallbacks(&fallbacks)
                 .colored(Color::hex(0xd7bde2)),
         )
-        .at(24.0, 410.0),
+        .at(24.0, 196.0),
     )?;
     // Rich text: tagged runs with their own size, colour and spacing, wrapped as one paragraph.
     let rich = Text::rich(
@@ -85,7 +101,7 @@ fn page(f: &Font) -> stage2d::Result<(Scene, NodeId)> {
             .letter_spacing(2.0),
     )
     .stroked(Color::hex(0x1a252f), 3.0);
-    s.add(root, Node::text(rich).at(24.0, 440.0))?;
+    s.add(root, Node::text(rich).at(24.0, 400.0))?;
     let counter = s.add(
         root,
         Node::text(

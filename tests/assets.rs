@@ -326,5 +326,7 @@ fn webp_images_load_with_their_alpha() {
         common::probe(&img, 6, 6, [128, 128, 128, 255], 2);
     }
     // A truncated file is a clear error.
-    assert!(r.texture_from_bytes(&bytes[..bytes.len() / 2], Sampling::NEAREST).is_err());
+    assert!(r
+        .texture_from_bytes(&bytes[..bytes.len() / 2], Sampling::NEAREST)
+        .is_err());
 }
