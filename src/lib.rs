@@ -132,8 +132,9 @@ pub use graphics::mesh::{
     MeshShading, MeshTopology, MAX_MESH_INSTANCES, MAX_MESH_VERTICES, MESH_BATCH_VERTICES,
 };
 pub use graphics::{
-    FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, RoundedPoint, StrokeAlignment,
-    StrokeStyle, MAX_FILL_WORK, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
+    FillGradient, FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, RoundedPoint,
+    StrokeAlignment, StrokeStyle, TextureSpace, MAX_FILL_GRADIENT_STOPS, MAX_FILL_WORK,
+    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::animation::{AnimatedSprite, AnimationStep};

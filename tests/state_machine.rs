@@ -413,7 +413,15 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 .scale(0.5, 0.25)
                 .fillet_rect(0.0, 0.0, 4.0, 4.0, -1.0)
                 .round_poly(1.0, 1.0, 2.0, 5, 0.5, 0.0)
-                .fill(Color::BLUE)
+                .fill(stage2d::FillGradient::linear(
+                    stage2d::glam::Vec2::ZERO,
+                    stage2d::glam::Vec2::ONE,
+                    &[
+                        (0.0, Color::BLUE),
+                        (0.5, Color::RED),
+                        (f32::NAN, Color::GREEN),
+                    ],
+                ))
                 .restore()
                 .chamfer_rect(0.0, 0.0, 2.0, 2.0, 0.5)
                 .stroke(stage2d::StrokeStyle::new(0.5, Color::RED));

@@ -86,6 +86,8 @@ pub struct FillStyle {
     pub texture: Option<Texture>,
     /// Which points of a self-crossing or multi-part path are inside ([`FillRule::NonZero`] by default).
     pub fill_rule: FillRule,
+    /// A linear gradient multiplied in (with `color`), if any.
+    pub gradient: Option<super::gradient::FillGradient>,
 }
 
 impl FillStyle {
@@ -102,6 +104,7 @@ impl From<Color> for FillStyle {
             color,
             texture: None,
             fill_rule: FillRule::NonZero,
+            gradient: None,
         }
     }
 }
@@ -119,6 +122,18 @@ impl From<Texture> for FillStyle {
             color: Color::WHITE,
             texture: Some(texture),
             fill_rule: FillRule::NonZero,
+            gradient: None,
+        }
+    }
+}
+
+impl From<super::gradient::FillGradient> for FillStyle {
+    fn from(gradient: super::gradient::FillGradient) -> Self {
+        FillStyle {
+            color: Color::WHITE,
+            texture: None,
+            fill_rule: FillRule::NonZero,
+            gradient: Some(gradient),
         }
     }
 }

@@ -56,6 +56,8 @@ pub(super) enum FlatShape {
         rule: Rule,
         color: Color,
         texture: Option<Texture>,
+        /// Boxed: a gradient is large beside the other variants.
+        gradient: Option<Box<super::gradient::FillGradient>>,
     },
     Stroke {
         lines: Vec<Polyline>,
@@ -169,6 +171,7 @@ pub fn flatten_context(ctx: &GraphicsContext, tolerance: f32) -> FlatContext {
                     rule: style.fill_rule,
                     color: style.color,
                     texture: style.texture,
+                    gradient: style.gradient.map(Box::new),
                 });
             }
             Instruction::Stroke { style, .. } if style.pixel_line => {

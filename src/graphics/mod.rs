@@ -12,6 +12,7 @@
 pub(crate) mod cache;
 mod context;
 pub(crate) mod flatten;
+pub(crate) mod gradient;
 pub(crate) mod mesh;
 pub(crate) mod path;
 mod shapes;
@@ -23,6 +24,7 @@ pub use context::{
     FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
     MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
+pub use gradient::{FillGradient, TextureSpace, MAX_FILL_GRADIENT_STOPS};
 pub(crate) use path::PathCommand;
 pub use path::MAX_FILL_WORK;
 pub use shapes::RoundedPoint;

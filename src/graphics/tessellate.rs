@@ -39,6 +39,8 @@ pub struct MeshPart {
     pub texture: Option<Texture>,
     /// Pixel lines: each segment two vertices and two indices, drawn as the GPU's one-pixel lines.
     pub pixel_lines: bool,
+    /// A gradient's colour at each of the part's vertices (multiplied by `color`), if it has one.
+    pub vertex_colors: Option<Vec<Color>>,
 }
 
 /// Triangles in the context's local space.
@@ -93,6 +95,7 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     let mut fill_tess = FillTessellator::new();
     let mut stroke_tess = StrokeTessellator::new();
     for shape in &flat.shapes {
+        let mut gradient = None;
         let (result, color, texture) = match shape {
             FlatShape::Fill {
                 lines,
@@ -100,7 +103,9 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
                 rule,
                 color,
                 texture,
+                gradient: g,
             } => {
+                gradient = g.as_deref().copied();
                 if fill_work(lines, holes, MAX_FILL_WORK).is_none() {
                     log::warn!(
                         "skipping a fill of graphics context {}: it crosses itself too often to triangulate in bounded time",
@@ -139,13 +144,35 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
         if buffers.indices.is_empty() {
             continue;
         }
-        let base = mesh.positions.len() as u32;
-        let ibase = mesh.indices.len() as u32;
         let (lo, hi) = buffers.vertices.iter().fold(
             (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
         );
         let size = (hi - lo).max(Vec2::splat(1e-6));
+        // A gradient: the triangles cut where it passes a stop, its colour at every vertex.
+        let (buffers, vertex_colors) = match gradient {
+            Some(g) => {
+                let offset = |p: Vec2| match g.space {
+                    super::gradient::TextureSpace::Local => g.offset_at((p - lo) / size),
+                    super::gradient::TextureSpace::Global => g.offset_at(p),
+                };
+                let cuts: Vec<f32> = g.stops().iter().map(|s| s.0).collect();
+                let (vertices, indices) = super::gradient::cut_triangles(
+                    &buffers.vertices,
+                    &buffers.indices,
+                    offset,
+                    &cuts,
+                );
+                let colors = vertices.iter().map(|p| g.color_at(offset(*p))).collect();
+                let mut b = Buffers::new();
+                b.vertices = vertices;
+                b.indices = indices;
+                (b, Some(colors))
+            }
+            None => (buffers, None),
+        };
+        let base = mesh.positions.len() as u32;
+        let ibase = mesh.indices.len() as u32;
         mesh.local_uv
             .extend(buffers.vertices.iter().map(|p| (*p - lo) / size));
         mesh.positions.extend_from_slice(&buffers.vertices);
@@ -157,6 +184,7 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
             color,
             texture,
             pixel_lines: false,
+            vertex_colors,
         });
     }
     (mesh, report)
@@ -188,6 +216,7 @@ fn push_pixel_lines(mesh: &mut Mesh, lines: &[Polyline], color: Color) {
             color,
             texture: None,
             pixel_lines: true,
+            vertex_colors: None,
         });
     }
 }

@@ -939,11 +939,25 @@ impl Batcher {
         blend: BlendMode,
         topology: Topology,
     ) {
+        let vertices = vertices.map(|(p, uv)| (p, uv, color));
+        self.push_mesh_colored(texture, vertices, indices, first, blend, topology);
+    }
+
+    /// Like [`Batcher::push_mesh_offset`], each vertex with its own colour (a gradient fill).
+    pub fn push_mesh_colored(
+        &mut self,
+        texture: TextureId,
+        vertices: impl ExactSizeIterator<Item = ([f32; 2], [f32; 2], u32)>,
+        indices: &[u32],
+        first: u32,
+        blend: BlendMode,
+        topology: Topology,
+    ) {
         let Some(slot) = self.open_vertices(vertices.len(), texture, blend, topology) else {
             return;
         };
         let base = (self.vertices.len() as u32).wrapping_sub(first);
-        for (position, uv) in vertices {
+        for (position, uv, color) in vertices {
             self.vertices.push_value_split::<6, 2>(Vertex {
                 position,
                 uv,

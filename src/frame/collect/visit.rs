@@ -446,6 +446,30 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 } else {
                     (inh.color * part.color).to_rgba8_u32()
                 };
+                if let (Some(colors), false) = (&part.vertex_colors, mask) {
+                    // A gradient: its colour at each vertex, times the part's and the node's.
+                    let tint = inh.color * part.color;
+                    let verts = mesh.positions[r.clone()]
+                        .iter()
+                        .zip(&mesh.local_uv[r])
+                        .zip(colors)
+                        .map(|((p, l), c)| {
+                            (
+                                matrix.transform_point2(*p).into(),
+                                (uv0 + *l * uvd).into(),
+                                (tint * *c).to_rgba8_u32(),
+                            )
+                        });
+                    cx.batcher.push_mesh_colored(
+                        tex,
+                        verts,
+                        idx,
+                        part.vertices.start,
+                        inh.blend,
+                        Topology::TriangleList,
+                    );
+                    continue;
+                }
                 let verts = mesh.positions[r.clone()]
                     .iter()
                     .zip(&mesh.local_uv[r])
