@@ -1365,7 +1365,7 @@ fn pixijs_graphics_gradients() {
 }
 
 /// A gradient of three stops across a rectangle is exact at and between its stops (its triangles are cut where
-/// it passes a stop), is multiplied by the node's tint, and batches with solid shapes.
+/// it passes a stop), is multiplied by the node's tint, and batches with solid shapes; strokes take gradients too.
 #[test]
 fn gradient_fills_are_exact_between_stops() {
     use stage2d::FillGradient;
@@ -1401,4 +1401,22 @@ fn gradient_fills_are_exact_between_stops() {
     // Tinted yellow: the blue end goes black, the green stays.
     probe(&img, 49, 45, [3, 252, 0, 255], 3);
     probe(&img, 99, 45, [0, 0, 0, 255], 3);
+    // A stroke takes a gradient too: left red, right blue, along a 10-pixel line.
+    let mut g = GraphicsContext::new();
+    g.move_to(0.0, 5.0).line_to(100.0, 5.0).stroke(StrokeStyle {
+        width: 10.0,
+        color: Color::WHITE,
+        gradient: Some(FillGradient::linear(
+            Vec2::ZERO,
+            Vec2::X,
+            &[(0.0, Color::hex(0xff0000)), (1.0, Color::hex(0x0000ff))],
+        )),
+        ..Default::default()
+    });
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let img = render(&mut r, &s, 100, 10, Color::BLACK);
+    probe(&img, 0, 5, [254, 0, 1, 255], 3);
+    probe(&img, 49, 5, [130, 0, 125, 255], 3);
+    probe(&img, 99, 5, [1, 0, 254, 255], 3);
 }

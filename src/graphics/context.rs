@@ -156,6 +156,9 @@ pub struct StrokeStyle {
     /// One target pixel wide at any scale, without joins, caps or antialiasing (PixiJS's `pixelLine`);
     /// `width`, joins, caps and alignment are then ignored.
     pub pixel_line: bool,
+    /// A linear gradient multiplied in (with `color`), measured over the stroke's own bounding box in
+    /// [`TextureSpace::Local`](super::gradient::TextureSpace::Local); not for pixel lines.
+    pub gradient: Option<super::gradient::FillGradient>,
 }
 
 impl Default for StrokeStyle {
@@ -168,6 +171,7 @@ impl Default for StrokeStyle {
             miter_limit: 10.0,
             alignment: StrokeAlignment::Centre,
             pixel_line: false,
+            gradient: None,
         }
     }
 }

@@ -120,11 +120,14 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
                     *texture,
                 )
             }
-            FlatShape::Stroke { lines, style } => (
-                stroke(&mut stroke_tess, lines, style, flat.tolerance),
-                style.color,
-                None,
-            ),
+            FlatShape::Stroke { lines, style } => {
+                gradient = style.gradient;
+                (
+                    stroke(&mut stroke_tess, lines, style, flat.tolerance),
+                    style.color,
+                    None,
+                )
+            }
             FlatShape::PixelLines { lines, color } => {
                 push_pixel_lines(&mut mesh, lines, *color);
                 continue;
