@@ -95,7 +95,7 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     let mut fill_tess = FillTessellator::new();
     let mut stroke_tess = StrokeTessellator::new();
     for shape in &flat.shapes {
-        let mut gradient = None;
+        let gradient;
         let (result, color, texture) = match shape {
             FlatShape::Fill {
                 lines,
