@@ -1,4 +1,5 @@
-//! A page of vector shapes: fills, every join and cap, curved paths, holes, shapes mixed with sprites, MSAA on.
+//! A page of vector shapes: fills, every join and cap, curved paths, holes, shapes mixed with sprites, gradient
+//! fills and strokes, fillet, chamfer and rounded shapes under a transform, pixel lines, MSAA on.
 //!
 //! `cargo run --release --example shapes` opens a window; `-- --headless --out shapes.png` (or no display) writes
 //! the picture instead.
@@ -9,8 +10,8 @@ mod common;
 use common::{Flags, Samples};
 use stage2d::glam::Vec2;
 use stage2d::{
-    Color, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions, Sampling, Scene,
-    StrokeAlignment, StrokeStyle,
+    Color, FillGradient, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions,
+    Sampling, Scene, StrokeAlignment, StrokeStyle,
 };
 use std::f32::consts::PI;
 use std::sync::Arc;
@@ -99,6 +100,51 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
         .fill(Color::hex(0x16a085))
         .stroke(StrokeStyle::new(4.0, Color::WHITE));
     g.circle(290.0, 415.0, 30.0).cut();
+    scene.add(root, Node::graphics(g))?;
+
+    // PixiJS's further builders with gradient fills and strokes, under the context's transform stack, and a
+    // grid of pixel lines that stay one pixel wide at any scale.
+    let sunset = FillGradient::linear(
+        Vec2::ZERO,
+        Vec2::Y,
+        &[
+            (0.0, Color::hex(0xf9d423)),
+            (0.6, Color::hex(0xff4e50)),
+            (1.0, Color::hex(0x8e44ad)),
+        ],
+    );
+    let mut g = GraphicsContext::new();
+    g.fillet_rect(30.0, 500.0, 80.0, 80.0, 16.0).fill(sunset);
+    g.chamfer_rect(125.0, 500.0, 80.0, 80.0, 18.0)
+        .fill(FillGradient::linear(
+            Vec2::ZERO,
+            Vec2::ONE,
+            &[(0.0, Color::hex(0x1abc9c)), (1.0, Color::hex(0x2c3e50))],
+        ))
+        .stroke(StrokeStyle {
+            width: 4.0,
+            color: Color::WHITE,
+            gradient: Some(FillGradient::linear(
+                Vec2::ZERO,
+                Vec2::X,
+                &[(0.0, Color::WHITE), (1.0, Color::hex(0x3498db))],
+            )),
+            ..Default::default()
+        });
+    // PixiJS's order: each call applies after the ones before, so scale, rotate, then move into place.
+    g.save()
+        .scale(1.3, 1.0)
+        .rotate(PI / 10.0)
+        .translate(260.0, 540.0)
+        .round_poly(0.0, 0.0, 36.0, 6, 10.0, 0.0)
+        .fill(Color::hex(0x9b59b6))
+        .restore();
+    for i in 0..=5 {
+        let t = i as f32 * 16.0;
+        g.move_to(320.0 + t, 500.0).line_to(320.0 + t, 580.0);
+        g.move_to(320.0, 500.0 + t).line_to(400.0, 500.0 + t);
+    }
+    g.stroke(StrokeStyle::pixel_line(Color::hex(0xbdc3c7)));
     scene.add(root, Node::graphics(g))?;
 
     // Shapes mixed with sprites in one batch: a ring of bunnies and stars around a point.
