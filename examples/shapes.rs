@@ -4,7 +4,8 @@
 //! `cargo run --release --example shapes` opens a window; `-- --headless --out shapes.png` (or no display) writes
 //! the picture instead.
 //! `cargo run --release --example shapes -- --headless --bench` runs the shapes benchmark instead: 10,000 small
-//! static shapes plus 1,000 moving ones, printing one JSON line.
+//! static shapes plus 1,000 moving ones, filled with colours and with gradients (alternating, twice), printing a
+//! JSON line each.
 
 mod common;
 use common::{Flags, Samples};
@@ -174,27 +175,45 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
 }
 
 fn bench(flags: &Flags) -> stage2d::Result<()> {
+    let mut r = Renderer::new_headless(RendererOptions::default())?;
+    // Solid, then filled with gradients (three stops, cut into bands), alternating twice in one run.
+    for gradient in [false, true, false, true] {
+        shapes_bench(&mut r, flags, gradient)?;
+    }
+    Ok(())
+}
+
+/// 10,000 static shapes of 8 shared contexts and 1,000 moving ones; `gradient`: each filled with a three-stop
+/// linear gradient instead of a colour.
+fn shapes_bench(r: &mut Renderer, flags: &Flags, gradient: bool) -> stage2d::Result<()> {
     let (n_static, n_moving) = (
         flags.num("--static", 10_000usize),
         flags.num("--moving", 1_000usize),
     );
     let frames = flags.num("--frames", 300usize);
-    let mut r = Renderer::new_headless(RendererOptions::default())?;
     let mut contexts = Vec::new();
     for k in 0..8 {
+        let color = [0x3498db, 0xe74c3c, 0xf1c40f, 0x2ecc71][k % 4];
+        let fill = |g: &mut GraphicsContext| {
+            if gradient {
+                let stops = [
+                    (0.0, Color::hex(color)),
+                    (0.5, Color::WHITE),
+                    (1.0, Color::hex(color)),
+                ];
+                g.fill(FillGradient::linear(Vec2::ZERO, Vec2::ONE, &stops));
+            } else {
+                g.fill(Color::hex(color));
+            }
+        };
         let mut g = GraphicsContext::new();
         match k % 4 {
-            0 => g
-                .circle(0.0, 0.0, 3.0 + k as f32)
-                .fill(Color::hex(0x3498db)),
-            1 => g.rect(-3.0, -3.0, 6.0, 6.0).fill(Color::hex(0xe74c3c)),
-            2 => g
-                .star(0.0, 0.0, 5, 5.0, 2.0, 0.0)
-                .fill(Color::hex(0xf1c40f)),
-            _ => g
-                .regular_poly(0.0, 0.0, 4.0, 6, 0.0)
-                .fill(Color::hex(0x2ecc71)),
+            0 => g.circle(0.0, 0.0, 3.0 + k as f32),
+            1 => g.rect(-3.0, -3.0, 6.0, 6.0),
+            2 => g.star(0.0, 0.0, 5, 5.0, 2.0, 0.0),
+            _ => g.regular_poly(0.0, 0.0, 4.0, 6, 0.0),
         };
+        fill(&mut g);
         contexts.push(Arc::new(g));
     }
     let mut scene = Scene::new();
@@ -244,7 +263,8 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
     let f = frames as f64;
     let info = r.adapter_info();
     println!(
-        "{{\"scene\":\"shapes\",\"static_shapes\":{n_static},\"moving_shapes\":{n_moving},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"tessellations_per_frame_after_warmup\":{},\"pipelines_created_after_warmup\":{},\"buffers_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},\"collect_ms_mean\":{:.4}}}",
+        "{{\"scene\":\"{}\",\"static_shapes\":{n_static},\"moving_shapes\":{n_moving},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"tessellations_per_frame_after_warmup\":{},\"pipelines_created_after_warmup\":{},\"buffers_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},\"collect_ms_mean\":{:.4}}}",
+        if gradient { "shapes_gradient" } else { "shapes" },
         info.name,
         info.backend,
         cpu.median(),

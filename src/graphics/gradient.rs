@@ -121,7 +121,8 @@ impl FillGradient {
 
 /// Cuts triangles (`positions`, `indices`) along the lines where `offset` (affine in position) crosses each of
 /// `cuts`, so that a colour linear in the offset between cuts is exact when interpolated across each new
-/// triangle. Returns the new positions and indices (the old positions first, unchanged).
+/// triangle. Returns the new positions and indices: the old positions still used first, in their order, then the
+/// pieces' corners (a vertex only the cut triangles used is dropped).
 pub(crate) fn cut_triangles(
     positions: &[Vec2],
     indices: &[u32],
@@ -169,6 +170,18 @@ pub(crate) fn cut_triangles(
             }
         }
     }
+    // Drop the vertices only cut triangles used, keeping the others' order.
+    let mut remap = vec![u32::MAX; out_pos.len()];
+    let mut kept = Vec::with_capacity(out_pos.len());
+    for i in out_idx.iter_mut() {
+        let old = *i as usize;
+        if remap[old] == u32::MAX {
+            remap[old] = kept.len() as u32;
+            kept.push(old);
+        }
+        *i = remap[old];
+    }
+    let out_pos = kept.iter().map(|&k| out_pos[k]).collect();
     (out_pos, out_idx)
 }
 
@@ -249,6 +262,10 @@ mod tests {
                 );
             }
         }
+        // Every vertex is used: none left over from the cut triangles.
+        let mut used = vec![false; p.len()];
+        i.iter().for_each(|&k| used[k as usize] = true);
+        assert!(used.iter().all(|u| *u));
         // Nothing to cut: the triangles as they were.
         let (p2, i2) = cut_triangles(&pos, &idx, |v| v.x / 10.0, &[0.0, 1.0]);
         assert_eq!((p2.len(), i2), (4, idx.to_vec()));

@@ -41,6 +41,8 @@ pub struct MeshPart {
     pub pixel_lines: bool,
     /// A gradient's colour at each of the part's vertices (multiplied by `color`), if it has one.
     pub vertex_colors: Option<Vec<Color>>,
+    /// Those colours times `color`, packed: what a node without tint draws (empty without a gradient).
+    pub vertex_rgba8: Vec<u32>,
 }
 
 /// Triangles in the context's local space.
@@ -166,7 +168,7 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
                     offset,
                     &cuts,
                 );
-                let colors = vertices.iter().map(|p| g.color_at(offset(*p))).collect();
+                let colors: Vec<Color> = vertices.iter().map(|p| g.color_at(offset(*p))).collect();
                 let mut b = Buffers::new();
                 b.vertices = vertices;
                 b.indices = indices;
@@ -187,6 +189,11 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
             color,
             texture,
             pixel_lines: false,
+            vertex_rgba8: vertex_colors
+                .iter()
+                .flatten()
+                .map(|c| (color * *c).to_rgba8_u32())
+                .collect(),
             vertex_colors,
         });
     }
@@ -220,6 +227,7 @@ fn push_pixel_lines(mesh: &mut Mesh, lines: &[Polyline], color: Color) {
             texture: None,
             pixel_lines: true,
             vertex_colors: None,
+            vertex_rgba8: Vec::new(),
         });
     }
 }

@@ -449,15 +449,20 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 if let (Some(colors), false) = (&part.vertex_colors, mask) {
                     // A gradient: its colour at each vertex, times the part's and the node's.
                     let tint = inh.color * part.color;
+                    let untinted = inh.color == Color::WHITE;
                     let verts = mesh.positions[r.clone()]
                         .iter()
                         .zip(&mesh.local_uv[r])
-                        .zip(colors)
-                        .map(|((p, l), c)| {
+                        .zip(colors.iter().zip(&part.vertex_rgba8))
+                        .map(|((p, l), (c, packed))| {
                             (
                                 matrix.transform_point2(*p).into(),
                                 (uv0 + *l * uvd).into(),
-                                (tint * *c).to_rgba8_u32(),
+                                if untinted {
+                                    *packed
+                                } else {
+                                    (tint * *c).to_rgba8_u32()
+                                },
                             )
                         });
                     cx.batcher.push_mesh_colored(
