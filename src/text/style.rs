@@ -136,7 +136,7 @@ impl TextStyle {
 }
 
 /// A [`TextStyle`] shared between texts and changed in place, as PixiJS's `TextStyle` object is: every text
-/// given it ([`Text::with_shared_style`]) draws with it, and a change reaches them all on the next frame. Only
+/// given it ([`Text::with_shared_style`](super::Text::with_shared_style)) draws with it, and a change reaches them all on the next frame. Only
 /// changes to its layout settings lay those texts out again; a new colour, outline or shadow does not. Cloning
 /// shares it; it may be changed from any thread.
 ///
