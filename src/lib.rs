@@ -134,7 +134,7 @@ pub use graphics::mesh::{
 pub use graphics::{
     FillGradient, FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, RoundedPoint,
     StrokeAlignment, StrokeStyle, TextureSpace, MAX_FILL_GRADIENT_STOPS, MAX_FILL_WORK,
-    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
+    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES, MAX_SVG_PATH_COMMANDS,
 };
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::animation::{AnimatedSprite, AnimationStep};

@@ -1420,3 +1420,37 @@ fn gradient_fills_are_exact_between_stops() {
     probe(&img, 49, 5, [130, 0, 125, 255], 3);
     probe(&img, 99, 5, [1, 0, 254, 255], 3);
 }
+
+/// SVG path data draws what the same shapes drawn by calls draw.
+#[test]
+fn svg_path_data_draws_as_the_calls_it_stands_for() {
+    let mut r = renderer();
+    let draw = |r: &mut Renderer, g: GraphicsContext| {
+        let mut s = Scene::new();
+        s.add(s.root(), Node::graphics(g)).unwrap();
+        render(r, &s, 64, 64, Color::BLACK)
+    };
+    let mut calls = GraphicsContext::new();
+    calls.rect(8.0, 8.0, 40.0, 20.0).fill(Color::hex(0xff0000));
+    calls.circle(32.0, 44.0, 12.0).fill(Color::hex(0x00ff00));
+    let mut svg = GraphicsContext::new();
+    svg.svg_path("M8,8 h40 v20 H8 Z")
+        .unwrap()
+        .fill(Color::hex(0xff0000));
+    svg.svg_path("M20 44 A12 12 0 1 1 44 44 A12 12 0 1 1 20 44 z")
+        .unwrap()
+        .fill(Color::hex(0x00ff00));
+    let (a, b) = (draw(&mut r, calls), draw(&mut r, svg));
+    let differ = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 8))
+        .count();
+    assert!(differ <= 4, "{differ} pixels differ");
+    // Malformed data is an error, and the context keeps what it had.
+    let mut g = GraphicsContext::new();
+    assert!(matches!(
+        g.svg_path("M 0 0 L 5"),
+        Err(stage2d::Error::InvalidSvgPath(_))
+    ));
+}

@@ -428,6 +428,9 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             g.move_to(0.0, 5.0)
                 .line_to(5.0, 0.0)
                 .stroke(stage2d::StrokeStyle::pixel_line(Color::WHITE));
+            g.svg_path("M0 0 l3 3 a2 1 30 1 0 -3 0 q1 -2 2 0 t1 0 z")
+                .unwrap()
+                .fill(Color::GREEN);
             add(model, scene, f, n, Node::graphics(g));
         }
         Op::AddContainer(n) => add(model, scene, f, n, Node::container()),

@@ -266,6 +266,9 @@ pub enum Error {
     /// A mesh geometry that cannot be drawn (see [`MeshGeometry::new`](crate::MeshGeometry::new)).
     #[error("invalid mesh: {0}")]
     InvalidMesh(String),
+    /// SVG path data that does not parse (see [`GraphicsContext::svg_path`](crate::GraphicsContext::svg_path)).
+    #[error("invalid SVG path data: {0}")]
+    InvalidSvgPath(String),
 }
 
 /// `Result` with stage2d's [`Error`].

@@ -559,6 +559,29 @@ impl GraphicsContext {
         last
     }
 
+    /// An elliptical arc around `center` with `radii`, its axes turned by `rotation` radians, from angle `start`
+    /// through `sweep` (measured before the turn), joined to the pen by a line.
+    pub(super) fn ellipse_arc(
+        &mut self,
+        center: Vec2,
+        radii: Vec2,
+        rotation: f32,
+        start: f32,
+        sweep: f32,
+    ) -> &mut Self {
+        let turn = Affine2::from_translation(center)
+            * Affine2::from_angle(rotation)
+            * Affine2::from_translation(-center);
+        self.push(PathCommand::Arc {
+            center,
+            radii,
+            start,
+            sweep,
+            matrix: turn,
+        });
+        self
+    }
+
     /// Closes the current subpath.
     pub fn close_path(&mut self) -> &mut Self {
         self.push(PathCommand::Close);

@@ -16,6 +16,7 @@ pub(crate) mod gradient;
 pub(crate) mod mesh;
 pub(crate) mod path;
 mod shapes;
+mod svg_path;
 pub(crate) mod tessellate;
 
 pub(crate) use cache::TessellationCache;
@@ -28,3 +29,4 @@ pub use gradient::{FillGradient, TextureSpace, MAX_FILL_GRADIENT_STOPS};
 pub(crate) use path::PathCommand;
 pub use path::MAX_FILL_WORK;
 pub use shapes::RoundedPoint;
+pub use svg_path::MAX_SVG_PATH_COMMANDS;
