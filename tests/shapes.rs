@@ -977,24 +977,7 @@ fn pixijs_graphics_circles_and_arcs() {
     // MSAA off, 222 differing pixels along the fine circle's ring (36 to 44 px from (80, 80)) and 100 elsewhere,
     // on the ellipse's rim; MSAA on, 73 and 7.
     let img = render_pixijs(&mut r, &s);
-    let want = stage2d::image::open(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/pixijs/snapshots/circle-webgpu.png"
-    ))
-    .unwrap()
-    .to_rgba8();
-    let (_, diff) = pixelmatch(&img, &want, 0.2);
-    let (mut ring, mut elsewhere) = (0, 0);
-    for (x, y, p) in diff.enumerate_pixels() {
-        if p.0 == [255, 0, 0, 255] {
-            let d = Vec2::new(x as f32 + 0.5, y as f32 + 0.5).distance(Vec2::splat(80.0));
-            if (36.0..=44.0).contains(&d) {
-                ring += 1;
-            } else {
-                elsewhere += 1;
-            }
-        }
-    }
+    let (ring, elsewhere) = pixijs_diff_on_rings(&img, "circle", Vec2::splat(80.0), &[40.0], 4.0);
     assert!(
         elsewhere <= 120,
         "{elsewhere} pixels differ off the fine circle"
@@ -1274,24 +1257,13 @@ fn pixijs_graphics_pixel_line() {
     // rectangle, so the square's lines, lying on pixel edges, spread over two pixels at half strength against
     // PixiJS's whole pixels: 192 more differ there, 52 on the circles.
     let img = render_pixijs(&mut r, &s);
-    let want = stage2d::image::open(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/pixijs/snapshots/graphics-pixel-line-webgpu.png"
-    ))
-    .unwrap()
-    .to_rgba8();
-    let (_, diff) = pixelmatch(&img, &want, 0.2);
-    let (mut rings, mut elsewhere) = (0, 0);
-    for (x, y, p) in diff.enumerate_pixels() {
-        if p.0 == [255, 0, 0, 255] {
-            let d = Vec2::new(x as f32 + 0.5, y as f32 + 0.5).distance(Vec2::splat(64.0));
-            if (d - 64.0).abs() <= 2.0 || (d - 128.0 / 3.0).abs() <= 2.0 {
-                rings += 1;
-            } else {
-                elsewhere += 1;
-            }
-        }
-    }
+    let (rings, elsewhere) = pixijs_diff_on_rings(
+        &img,
+        "graphics-pixel-line",
+        Vec2::splat(64.0),
+        &[64.0, 128.0 / 3.0],
+        2.0,
+    );
     let limit = if test_msaa() { 200 } else { 10 };
     assert!(
         elsewhere <= limit,
@@ -1455,4 +1427,33 @@ fn svg_path_data_draws_as_the_calls_it_stands_for() {
         g.svg_path("M 0 0 L 5"),
         Err(stage2d::Error::InvalidSvgPath(_))
     ));
+}
+
+/// Pixels of `img` that differ from PixiJS's snapshot `name` at its measure (pixelmatch 0.2, anti-aliased edges
+/// excepted): those within `width` of a circle about `center` of one of `radii`, and the rest.
+fn pixijs_diff_on_rings(
+    img: &stage2d::image::RgbaImage,
+    name: &str,
+    center: Vec2,
+    radii: &[f32],
+    width: f32,
+) -> (u32, u32) {
+    let path = format!(
+        "{}/tests/pixijs/snapshots/{name}-webgpu.png",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let want = stage2d::image::open(path).unwrap().to_rgba8();
+    let (_, diff) = pixelmatch(img, &want, 0.2);
+    let (mut on, mut off) = (0, 0);
+    for (x, y, p) in diff.enumerate_pixels() {
+        if p.0 == [255, 0, 0, 255] {
+            let d = Vec2::new(x as f32 + 0.5, y as f32 + 0.5).distance(center);
+            if radii.iter().any(|r| (d - r).abs() <= width) {
+                on += 1;
+            } else {
+                off += 1;
+            }
+        }
+    }
+    (on, off)
 }

@@ -11,6 +11,7 @@ pub(crate) mod color;
 pub(crate) mod error;
 pub(crate) mod handle;
 pub(crate) mod stats;
+pub(crate) mod stops;
 pub(crate) mod texture;
 
 pub(crate) use hash::IntMap;

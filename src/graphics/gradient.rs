@@ -2,11 +2,12 @@
 //! triangles cut along the lines where the gradient passes a stop, so that colours given at the vertices and
 //! interpolated across each piece are exact.
 
+use crate::base::stops::{linear_offset, ColorStops};
 use crate::Color;
 use glam::Vec2;
 
 /// Most colour stops a [`FillGradient`] holds.
-pub const MAX_FILL_GRADIENT_STOPS: usize = 8;
+pub const MAX_FILL_GRADIENT_STOPS: usize = crate::base::stops::MAX_COLOR_STOPS;
 
 /// Where a gradient's `start` and `end` are measured (PixiJS's `textureSpace`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -39,8 +40,7 @@ pub struct FillGradient {
     pub end: Vec2,
     /// What `start` and `end` are measured in.
     pub space: TextureSpace,
-    stops: [(f32, Color); MAX_FILL_GRADIENT_STOPS],
-    len: u8,
+    stops: ColorStops,
 }
 
 impl FillGradient {
@@ -48,23 +48,12 @@ impl FillGradient {
     /// (offset from 0 to 1, colour), sorted by offset; stops past [`MAX_FILL_GRADIENT_STOPS`] or with a non-finite
     /// offset are dropped, offsets clamped to 0..1. No stop at all is transparent.
     pub fn linear(start: Vec2, end: Vec2, stops: &[(f32, Color)]) -> FillGradient {
-        let mut g = FillGradient {
+        FillGradient {
             start,
             end,
             space: TextureSpace::Local,
-            stops: [(0.0, Color::TRANSPARENT); MAX_FILL_GRADIENT_STOPS],
-            len: 0,
-        };
-        for &(t, c) in stops
-            .iter()
-            .filter(|s| s.0.is_finite())
-            .take(MAX_FILL_GRADIENT_STOPS)
-        {
-            g.stops[g.len as usize] = (t.clamp(0.0, 1.0), c);
-            g.len += 1;
+            stops: ColorStops::new(stops),
         }
-        g.stops[..g.len as usize].sort_by(|a, b| a.0.total_cmp(&b.0));
-        g
     }
 
     /// With `start` and `end` in `space`.
@@ -75,47 +64,18 @@ impl FillGradient {
 
     /// Its stops, sorted by offset.
     pub fn stops(&self) -> &[(f32, Color)] {
-        &self.stops[..self.len as usize]
+        self.stops.as_slice()
     }
 
     /// The offset of `point` (in the gradient's space): its projection on start→end, clamped to 0..1 (0 for a
     /// gradient whose start and end coincide or are not finite).
     pub fn offset_at(&self, point: Vec2) -> f32 {
-        let d = self.end - self.start;
-        let len2 = d.length_squared();
-        if !(len2 > 0.0 && len2.is_finite()) {
-            return 0.0;
-        }
-        let t = (point - self.start).dot(d) / len2;
-        if t.is_finite() {
-            t.clamp(0.0, 1.0)
-        } else {
-            0.0
-        }
+        linear_offset(self.start, self.end, point)
     }
 
     /// The colour at offset `t`.
     pub fn color_at(&self, t: f32) -> Color {
-        let stops = self.stops();
-        let (Some(first), Some(last)) = (stops.first(), stops.last()) else {
-            return Color::TRANSPARENT;
-        };
-        if t.is_nan() || t <= first.0 {
-            return first.1;
-        }
-        for w in stops.windows(2) {
-            let ((t0, c0), (t1, c1)) = (w[0], w[1]);
-            if t <= t1 {
-                let f = if t1 > t0 { (t - t0) / (t1 - t0) } else { 1.0 };
-                return Color {
-                    r: c0.r + (c1.r - c0.r) * f,
-                    g: c0.g + (c1.g - c0.g) * f,
-                    b: c0.b + (c1.b - c0.b) * f,
-                    a: c0.a + (c1.a - c0.a) * f,
-                };
-            }
-        }
-        last.1
+        self.stops.at(t)
     }
 }
 
@@ -243,13 +203,7 @@ mod tests {
         ];
         let idx = [0, 1, 2, 0, 2, 3];
         let (p, i) = cut_triangles(&pos, &idx, |v| v.x / 10.0, &[0.25, 0.5, 0.75]);
-        let area: f32 = i
-            .chunks(3)
-            .map(|t| {
-                let [a, b, c] = [0, 1, 2].map(|k| p[t[k] as usize]);
-                ((b - a).perp_dot(c - a) / 2.0).abs()
-            })
-            .sum();
+        let area = crate::graphics::tessellate::triangles_area(&p, &i);
         assert!((area - 100.0).abs() < 1e-3, "{area}");
         // No new triangle spans a cut.
         for t in i.chunks(3) {

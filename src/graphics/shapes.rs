@@ -248,18 +248,12 @@ impl GraphicsContext {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graphics::tessellate::tessellate;
+    use crate::graphics::tessellate::{tessellate, triangles_area};
 
     /// The area a context's fills cover, from its triangles.
     fn area(g: &GraphicsContext) -> f32 {
         let (mesh, _) = tessellate(g, 0.002);
-        mesh.indices
-            .chunks(3)
-            .map(|t| {
-                let [a, b, c] = [0, 1, 2].map(|k| mesh.positions[t[k] as usize]);
-                ((b - a).perp_dot(c - a) / 2.0).abs()
-            })
-            .sum()
+        triangles_area(&mesh.positions, &mesh.indices)
     }
 
     #[test]

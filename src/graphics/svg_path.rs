@@ -324,18 +324,12 @@ impl Ops {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graphics::tessellate::tessellate;
+    use crate::graphics::tessellate::{tessellate, triangles_area};
     use crate::Color;
 
     fn area(g: &GraphicsContext) -> f32 {
         let (mesh, _) = tessellate(g, 0.01);
-        mesh.indices
-            .chunks(3)
-            .map(|t| {
-                let [a, b, c] = [0, 1, 2].map(|k| mesh.positions[t[k] as usize]);
-                ((b - a).perp_dot(c - a) / 2.0).abs()
-            })
-            .sum()
+        triangles_area(&mesh.positions, &mesh.indices)
     }
 
     fn filled(d: &str) -> GraphicsContext {

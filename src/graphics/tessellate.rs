@@ -234,6 +234,18 @@ fn push_pixel_lines(mesh: &mut Mesh, lines: &[Polyline], color: Color) {
 
 type Buffers = VertexBuffers<Vec2, u32>;
 
+/// The area triangles `indices` (into `positions`) cover, overlaps counted twice (tests measure shapes with it).
+#[cfg(test)]
+pub(crate) fn triangles_area(positions: &[Vec2], indices: &[u32]) -> f32 {
+    indices
+        .chunks(3)
+        .map(|t| {
+            let [a, b, c] = [0, 1, 2].map(|k| positions[t[k] as usize]);
+            ((b - a).perp_dot(c - a) / 2.0).abs()
+        })
+        .sum()
+}
+
 /// Triangulates the area `lines` cover under `rule`.
 fn fill(tess: &mut FillTessellator, lines: &[Polyline], rule: Rule) -> Result<Buffers, String> {
     let mut buffers = Buffers::new();
@@ -424,17 +436,10 @@ mod tests {
 
     fn area(mesh: &Mesh, part: usize) -> f32 {
         let p = &mesh.parts[part];
-        mesh.indices[p.indices.start as usize..p.indices.end as usize]
-            .chunks(3)
-            .map(|t| {
-                let (a, b, c) = (
-                    mesh.positions[t[0] as usize],
-                    mesh.positions[t[1] as usize],
-                    mesh.positions[t[2] as usize],
-                );
-                ((b - a).perp_dot(c - a) / 2.0).abs()
-            })
-            .sum()
+        triangles_area(
+            &mesh.positions,
+            &mesh.indices[p.indices.start as usize..p.indices.end as usize],
+        )
     }
 
     #[test]

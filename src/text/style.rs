@@ -2,6 +2,7 @@
 //! (`SharedTextStyle`), and its outline, shadow and gradient fill.
 
 use super::LayoutStyle;
+use crate::base::stops::{linear_offset, ColorStops};
 use crate::Color;
 use glam::Vec2;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,7 +26,7 @@ pub struct TextStyle {
 }
 
 /// Most colour stops a [`TextGradient`] holds.
-pub const MAX_GRADIENT_STOPS: usize = 8;
+pub const MAX_GRADIENT_STOPS: usize = crate::base::stops::MAX_COLOR_STOPS;
 
 /// A linear gradient filling a text's glyphs (PixiJS's `FillGradient` as a text's `fill`, in its default local
 /// space): `start` and `end` in fractions of the laid-out block (`(0, 0)` its top-left, `(1, 1)` its
@@ -45,8 +46,7 @@ pub struct TextGradient {
     pub start: Vec2,
     /// Where offset 1 lies, in fractions of the block.
     pub end: Vec2,
-    stops: [(f32, Color); MAX_GRADIENT_STOPS],
-    len: u8,
+    stops: ColorStops,
 }
 
 impl TextGradient {
@@ -54,22 +54,11 @@ impl TextGradient {
     /// [`MAX_GRADIENT_STOPS`] or with a non-finite offset are dropped, offsets are clamped to 0..1. No stop
     /// is transparent black.
     pub fn linear(start: Vec2, end: Vec2, stops: &[(f32, Color)]) -> TextGradient {
-        let mut g = TextGradient {
+        TextGradient {
             start,
             end,
-            stops: [(0.0, Color::TRANSPARENT); MAX_GRADIENT_STOPS],
-            len: 0,
-        };
-        for &(t, c) in stops
-            .iter()
-            .filter(|s| s.0.is_finite())
-            .take(MAX_GRADIENT_STOPS)
-        {
-            g.stops[g.len as usize] = (t.clamp(0.0, 1.0), c);
-            g.len += 1;
+            stops: ColorStops::new(stops),
         }
-        g.stops[..g.len as usize].sort_by(|a, b| a.0.total_cmp(&b.0));
-        g
     }
 
     /// Top to bottom of the block, from `top` to `bottom`.
@@ -84,38 +73,12 @@ impl TextGradient {
 
     /// Its stops, sorted by offset.
     pub fn stops(&self) -> &[(f32, Color)] {
-        &self.stops[..self.len as usize]
+        self.stops.as_slice()
     }
 
     /// The colour at `point`, in fractions of the block (before and after the ends, the end stops' colours).
     pub fn at(&self, point: Vec2) -> Color {
-        let stops = self.stops();
-        let (Some(first), Some(last)) = (stops.first(), stops.last()) else {
-            return Color::TRANSPARENT;
-        };
-        let d = self.end - self.start;
-        let len2 = d.length_squared();
-        let t = if len2 > 0.0 && len2.is_finite() {
-            ((point - self.start).dot(d) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        if !t.is_finite() || t <= first.0 {
-            return first.1;
-        }
-        for w in stops.windows(2) {
-            let ((t0, c0), (t1, c1)) = (w[0], w[1]);
-            if t <= t1 {
-                let f = if t1 > t0 { (t - t0) / (t1 - t0) } else { 1.0 };
-                return Color {
-                    r: c0.r + (c1.r - c0.r) * f,
-                    g: c0.g + (c1.g - c0.g) * f,
-                    b: c0.b + (c1.b - c0.b) * f,
-                    a: c0.a + (c1.a - c0.a) * f,
-                };
-            }
-        }
-        last.1
+        self.stops.at(linear_offset(self.start, self.end, point))
     }
 }
 
