@@ -69,6 +69,9 @@ struct VertexOut {
     @location(3) @interpolate(flat) frame: vec4<f32>,
     // A distance-field glyph's screen distance factor.
     @location(4) @interpolate(flat) distance: f32,
+    // Which axes of `uv` wrap into `frame` (1) per fragment: both for a tiling quad, a pattern's for a mesh
+    // vertex.
+    @location(5) @interpolate(flat) wrap: vec2<f32>,
 };
 
 @vertex
@@ -78,6 +81,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var color: u32;
     var texture: u32;
     var frame = vec4<f32>(0.0);
+    var wrap = vec2<f32>(0.0);
     var distance = 0.0;
     if (index & QUAD_BIT) != 0u {
         let qi = (index - QUAD_BIT) >> 2u;
@@ -104,6 +108,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
             let d = corners[qi + 1u];
             uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom);
             frame = vec4<f32>(q.uv0, q.uv1);
+            wrap = vec2<f32>(1.0);
         }
         if (q.texture & DISTANCE_FIELD) != 0u {
             distance = corners[qi + 1u].origin.x;
@@ -117,6 +122,12 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         uv = vec2<f32>(bitcast<f32>(mesh[r]), bitcast<f32>(mesh[r + 1u]));
         color = mesh[r + 2u];
         texture = mesh[r + 3u];
+        // A pattern: WRAP_X and WRAP_Y (the bits quads use for TILING and DATA) wrap each axis over the whole
+        // texture.
+        if (texture & (TILING | DATA)) != 0u {
+            frame = vec4<f32>(0.0, 0.0, 1.0, 1.0);
+            wrap = vec2<f32>(f32((texture & TILING) != 0u), f32((texture & DATA) != 0u));
+        }
     }
     let g = transforms[texture >> 8u];
     position = g.x_axis * position.x + g.y_axis * position.y + g.translation;
@@ -127,6 +138,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     out.color = vec4<f32>(c.rgb * c.a, c.a);
     out.texture = texture & 0xffu;
     out.frame = frame;
+    out.wrap = wrap;
     out.distance = distance;
     return out;
 }
@@ -139,11 +151,11 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var uv = in.uv;
     var ddx = dpdx(in.uv);
     var ddy = dpdy(in.uv);
-    if (in.texture & TILING) != 0u {
+    if any(in.wrap != vec2<f32>(0.0)) {
         // Tile coordinates wrapped into the frame; the derivatives of the unwrapped ones, so the seams pick the
         // same mip level as the rest.
         let size = in.frame.zw - in.frame.xy;
-        uv = in.frame.xy + fract(in.uv) * size;
+        uv = select(in.uv, in.frame.xy + fract(in.uv) * size, in.wrap != vec2<f32>(0.0));
         ddx = ddx * size;
         ddy = ddy * size;
     }

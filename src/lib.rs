@@ -132,9 +132,10 @@ pub use graphics::mesh::{
     MeshShading, MeshTopology, MAX_MESH_INSTANCES, MAX_MESH_VERTICES, MESH_BATCH_VERTICES,
 };
 pub use graphics::{
-    FillGradient, FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, RoundedPoint,
-    StrokeAlignment, StrokeStyle, TextureSpace, MAX_FILL_GRADIENT_STOPS, MAX_FILL_WORK,
-    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES, MAX_SVG_PATH_COMMANDS,
+    FillGradient, FillPattern, FillRule, FillStyle, GradientKind, GradientWrap, GraphicsContext,
+    LineCap, LineJoin, PatternRepeat, RadialGradient, RoundedPoint, StrokeAlignment, StrokeStyle,
+    TextureSpace, MAX_FILL_GRADIENT_STOPS, MAX_FILL_WORK, MAX_GRADIENT_PERIODS, MAX_PATH_SEGMENTS,
+    MAX_POLYGON_VERTICES, MAX_SVG_PATH_COMMANDS,
 };
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::animation::{AnimatedSprite, AnimationStep};

@@ -438,7 +438,7 @@ fn texture_fills_map_the_texture_over_the_shape_bounds() {
     g.circle(64.0, 24.0, 16.0).fill(stage2d::FillStyle {
         fill_rule: Default::default(),
         color: Color::rgb(1.0, 1.0, 0.0),
-        texture: Some(card),
+        pattern: Some(stage2d::FillPattern::stretched(card)),
         gradient: None,
     });
     let mut s = Scene::new();
@@ -1388,9 +1388,19 @@ fn gradient_fills_are_exact_between_stops() {
     let mut s = Scene::new();
     s.add(s.root(), Node::graphics(g)).unwrap();
     let img = render(&mut r, &s, 100, 10, Color::BLACK);
-    probe(&img, 0, 5, [254, 0, 1, 255], 3);
-    probe(&img, 49, 5, [130, 0, 125, 255], 3);
-    probe(&img, 99, 5, [1, 0, 254, 255], 3);
+    // As in PixiJS, a stroke's local box is its path's grown by the width each way: x -10..110 here.
+    let at = |x: f32| {
+        let t = (x + 0.5 + 10.0) / 120.0;
+        [
+            (255.0 * (1.0 - t)).round() as u8,
+            0,
+            (255.0 * t).round() as u8,
+            255,
+        ]
+    };
+    probe(&img, 0, 5, at(0.0), 3);
+    probe(&img, 49, 5, at(49.0), 3);
+    probe(&img, 99, 5, at(99.0), 3);
 }
 
 /// SVG path data draws what the same shapes drawn by calls draw.

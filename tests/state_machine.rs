@@ -431,6 +431,30 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             g.svg_path("M0 0 l3 3 a2 1 30 1 0 -3 0 q1 -2 2 0 t1 0 z")
                 .unwrap()
                 .fill(Color::GREEN);
+            // A repeating pattern, a radial gradient stroke and a repeating global gradient.
+            let mut ring = stage2d::StrokeStyle::new(1.0, Color::WHITE);
+            ring.gradient = Some(stage2d::FillGradient::radial(
+                stage2d::glam::Vec2::splat(0.5),
+                0.1,
+                stage2d::glam::Vec2::splat(0.6),
+                0.5,
+                &[(0.0, Color::RED), (1.0, Color::BLUE)],
+            ));
+            g.rect(0.0, 0.0, 5.0, 5.0)
+                .fill(
+                    stage2d::FillPattern::new(r.white_texture())
+                        .with_matrix(stage2d::glam::Affine2::from_angle(0.3)),
+                )
+                .stroke(ring);
+            g.circle(2.0, 2.0, 2.0).fill(
+                stage2d::FillGradient::linear(
+                    stage2d::glam::Vec2::ZERO,
+                    stage2d::glam::Vec2::X,
+                    &[(0.0, Color::RED), (1.0, Color::GREEN)],
+                )
+                .in_space(stage2d::TextureSpace::Global)
+                .repeating(),
+            );
             add(model, scene, f, n, Node::graphics(g));
         }
         Op::AddContainer(n) => add(model, scene, f, n, Node::container()),

@@ -132,6 +132,14 @@ pub const TRANSFORM_SHIFT: u32 = 8;
 /// In [`Quad::texture`]: the quad repeats its frame, with its corners' tile coordinates in the next quad.
 pub const TILING_FLAG: u32 = 0x80;
 
+/// In [`Vertex::texture`]: the vertex's texture coordinates wrap across (`fract`) over the whole texture, per
+/// fragment (a pattern's tiling; the flag a quad uses for [`TILING_FLAG`]).
+pub const WRAP_X_FLAG: u32 = 0x80;
+
+/// In [`Vertex::texture`]: the vertex's texture coordinates wrap up and down (the flag a quad uses for
+/// [`DATA_FLAG`]).
+pub const WRAP_Y_FLAG: u32 = 0x40;
+
 /// In [`Quad::texture`]: the quad holds a tiling quad's tile coordinates, or a distance-field glyph's distance
 /// factor, and draws nothing.
 pub const DATA_FLAG: u32 = 0x40;

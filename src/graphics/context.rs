@@ -6,6 +6,7 @@
 //! version bumped by every change, which key the tessellation cache: an unchanged context is never
 //! re-tessellated. Cloning a context gives it a new id.
 
+use super::gradient::{FillGradient, TextureSpace};
 use super::path::{fill_work, PathCommand, ShapePath, MAX_FILL_WORK};
 use crate::{Color, Texture};
 use glam::{Affine2, Vec2};
@@ -69,8 +70,135 @@ pub enum FillRule {
     EvenOdd,
 }
 
-/// A fill: a colour, optionally multiplied by a texture stretched over the shape's bounds, and the rule that
-/// decides what is inside.
+/// How a pattern repeats outside its texture (PixiJS's `FillPattern` repetitions).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PatternRepeat {
+    /// Tiled in both directions (the default: PixiJS repeats every texture fill).
+    #[default]
+    Repeat,
+    /// Tiled across, clamped to the edge up and down.
+    RepeatX,
+    /// Tiled up and down, clamped across.
+    RepeatY,
+    /// Clamped to the edge both ways (as the texture's sampling does it).
+    NoRepeat,
+}
+
+impl PatternRepeat {
+    /// Which axes wrap: bit 0 across, bit 1 up and down.
+    pub(crate) fn axes(self) -> u8 {
+        match self {
+            PatternRepeat::Repeat => 3,
+            PatternRepeat::RepeatX => 1,
+            PatternRepeat::RepeatY => 2,
+            PatternRepeat::NoRepeat => 0,
+        }
+    }
+}
+
+/// A texture painted over a fill or a stroke (PixiJS's `fill({ texture, matrix, textureSpace })` and
+/// `FillPattern`): stretched over the shape's bounding box ([`TextureSpace::Local`], what `fill(texture)` does),
+/// or at its own size in the context's coordinates ([`TextureSpace::Global`], a pattern), moved by `matrix`
+/// (texture space to shape space: scale it up, turn it, shift it) and tiled as `repeat` says. Texture fills batch
+/// with every other shape and sprite.
+///
+/// A pattern tiles a whole texture: a frame of an atlas tiles its whole atlas, as in PixiJS (cut it into a
+/// texture of its own to tile the frame alone).
+///
+/// ```
+/// # fn demo(bricks: stage2d::Texture) {
+/// use stage2d::{FillPattern, GraphicsContext, PatternRepeat};
+/// use stage2d::glam::{Affine2, Vec2};
+/// let mut g = GraphicsContext::new();
+/// // Bricks at half size, tiled across a wall.
+/// g.rect(0.0, 0.0, 400.0, 300.0)
+///     .fill(FillPattern::new(bricks).with_matrix(Affine2::from_scale(Vec2::splat(0.5))));
+/// // One copy stretched over a card.
+/// g.round_rect(420.0, 0.0, 100.0, 140.0, 8.0).fill(bricks);
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FillPattern {
+    /// The texture.
+    pub texture: Texture,
+    /// From texture space to shape space (PixiJS's `matrix`; texture coordinates go through its inverse).
+    pub matrix: Affine2,
+    /// What texture space is measured against.
+    pub space: TextureSpace,
+    /// Tiling outside the texture.
+    pub repeat: PatternRepeat,
+}
+
+impl FillPattern {
+    /// `texture` tiled at its own size from the context's origin ([`TextureSpace::Global`], PixiJS's
+    /// `new FillPattern(texture, 'repeat')`).
+    pub fn new(texture: Texture) -> FillPattern {
+        FillPattern {
+            texture,
+            matrix: Affine2::IDENTITY,
+            space: TextureSpace::Global,
+            repeat: PatternRepeat::Repeat,
+        }
+    }
+
+    /// `texture` stretched over the shape's bounding box ([`TextureSpace::Local`], PixiJS's `fill(texture)`).
+    pub fn stretched(texture: Texture) -> FillPattern {
+        FillPattern {
+            space: TextureSpace::Local,
+            ..FillPattern::new(texture)
+        }
+    }
+
+    /// Moved by `matrix` (texture space to shape space: in [`TextureSpace::Local`] one unit is the whole box).
+    pub fn with_matrix(mut self, matrix: Affine2) -> FillPattern {
+        self.matrix = matrix;
+        self
+    }
+
+    /// Measured in `space`.
+    pub fn in_space(mut self, space: TextureSpace) -> FillPattern {
+        self.space = space;
+        self
+    }
+
+    /// Tiled as `repeat` says.
+    pub fn with_repeat(mut self, repeat: PatternRepeat) -> FillPattern {
+        self.repeat = repeat;
+        self
+    }
+
+    /// Which axes the batch shader wraps (bit 0 across, bit 1 up and down): none for a plain stretched texture,
+    /// whose coordinates stay inside its frame.
+    pub(crate) fn wrap_axes(&self) -> u8 {
+        match (self.space, self.matrix == Affine2::IDENTITY) {
+            (TextureSpace::Local, true) => 0,
+            _ => self.repeat.axes(),
+        }
+    }
+
+    /// The texture coordinates of `p`, in units of the texture's frame (0..1 across it), for a shape whose
+    /// bounding box is `lo..lo + size`.
+    pub(crate) fn coordinates(&self, lo: Vec2, size: Vec2) -> Affine2 {
+        let inverse = match self.matrix.matrix2.determinant() {
+            d if d.is_finite() && d != 0.0 && self.matrix.translation.is_finite() => {
+                self.matrix.inverse()
+            }
+            _ => Affine2::IDENTITY,
+        };
+        match self.space {
+            TextureSpace::Local => {
+                inverse * Affine2::from_scale(size.recip()) * Affine2::from_translation(-lo)
+            }
+            TextureSpace::Global => {
+                let [w, h] = self.texture.size();
+                Affine2::from_scale(Vec2::new(w, h).max(Vec2::ONE).recip()) * inverse
+            }
+        }
+    }
+}
+
+/// A fill: a colour, optionally multiplied by a texture ([`FillPattern`]) or a [`FillGradient`], and the rule
+/// that decides what is inside.
 ///
 /// ```
 /// # use stage2d::{Color, FillRule, FillStyle, GraphicsContext};
@@ -82,12 +210,12 @@ pub enum FillRule {
 pub struct FillStyle {
     /// Colour (alpha included).
     pub color: Color,
-    /// Texture mapped over the shape's bounding box, if any.
-    pub texture: Option<Texture>,
+    /// Texture multiplied in, if any.
+    pub pattern: Option<FillPattern>,
     /// Which points of a self-crossing or multi-part path are inside ([`FillRule::NonZero`] by default).
     pub fill_rule: FillRule,
-    /// A linear gradient multiplied in (with `color`), if any.
-    pub gradient: Option<super::gradient::FillGradient>,
+    /// A gradient multiplied in (with `color`), if any.
+    pub gradient: Option<FillGradient>,
 }
 
 impl FillStyle {
@@ -96,13 +224,19 @@ impl FillStyle {
         self.fill_rule = rule;
         self
     }
+
+    /// This fill with its colour (the texture's or gradient's tint) `color`.
+    pub fn with_color(mut self, color: Color) -> Self {
+        self.color = color;
+        self
+    }
 }
 
 impl From<Color> for FillStyle {
     fn from(color: Color) -> Self {
         FillStyle {
             color,
-            texture: None,
+            pattern: None,
             fill_rule: FillRule::NonZero,
             gradient: None,
         }
@@ -117,23 +251,26 @@ impl From<u32> for FillStyle {
 }
 
 impl From<Texture> for FillStyle {
+    /// The texture stretched over the shape's bounding box ([`FillPattern::stretched`]).
     fn from(texture: Texture) -> Self {
+        FillPattern::stretched(texture).into()
+    }
+}
+
+impl From<FillPattern> for FillStyle {
+    fn from(pattern: FillPattern) -> Self {
         FillStyle {
-            color: Color::WHITE,
-            texture: Some(texture),
-            fill_rule: FillRule::NonZero,
-            gradient: None,
+            pattern: Some(pattern),
+            ..Color::WHITE.into()
         }
     }
 }
 
-impl From<super::gradient::FillGradient> for FillStyle {
-    fn from(gradient: super::gradient::FillGradient) -> Self {
+impl From<FillGradient> for FillStyle {
+    fn from(gradient: FillGradient) -> Self {
         FillStyle {
-            color: Color::WHITE,
-            texture: None,
-            fill_rule: FillRule::NonZero,
             gradient: Some(gradient),
+            ..Color::WHITE.into()
         }
     }
 }
@@ -156,9 +293,12 @@ pub struct StrokeStyle {
     /// One target pixel wide at any scale, without joins, caps or antialiasing (PixiJS's `pixelLine`);
     /// `width`, joins, caps and alignment are then ignored.
     pub pixel_line: bool,
-    /// A linear gradient multiplied in (with `color`), measured over the stroke's own bounding box in
-    /// [`TextureSpace::Local`](super::gradient::TextureSpace::Local); not for pixel lines.
-    pub gradient: Option<super::gradient::FillGradient>,
+    /// A gradient multiplied in (with `color`); in [`TextureSpace::Local`] measured over the stroke's own
+    /// bounding box. Not for pixel lines.
+    pub gradient: Option<FillGradient>,
+    /// A texture multiplied in (PixiJS's stroke `texture`); in [`TextureSpace::Local`] stretched over the
+    /// stroke's own bounding box. Not for pixel lines.
+    pub pattern: Option<FillPattern>,
 }
 
 impl Default for StrokeStyle {
@@ -172,6 +312,7 @@ impl Default for StrokeStyle {
             alignment: StrokeAlignment::Centre,
             pixel_line: false,
             gradient: None,
+            pattern: None,
         }
     }
 }
@@ -705,20 +846,25 @@ impl GraphicsContext {
         self.poly(&pts)
     }
 
-    /// Fills the current path.
+    /// Fills the current path. A texture or gradient in [`TextureSpace::Global`] is placed through the
+    /// context's transform at this call, as the shapes are.
     pub fn fill(&mut self, style: impl Into<FillStyle>) -> &mut Self {
+        let mut style = style.into();
+        self.place(&mut style.pattern, &mut style.gradient);
         self.instructions.push(Instruction::Fill {
             path: self.current.clone(),
             holes: ShapePath::new(),
-            style: style.into(),
+            style,
         });
         self.current_used = true;
         self.version += 1;
         self
     }
 
-    /// Strokes the current path.
-    pub fn stroke(&mut self, style: StrokeStyle) -> &mut Self {
+    /// Strokes the current path (a texture or gradient in [`TextureSpace::Global`] placed as
+    /// [`GraphicsContext::fill`] places them).
+    pub fn stroke(&mut self, mut style: StrokeStyle) -> &mut Self {
+        self.place(&mut style.pattern, &mut style.gradient);
         self.instructions.push(Instruction::Stroke {
             path: self.current.clone(),
             holes: ShapePath::new(),
@@ -727,6 +873,39 @@ impl GraphicsContext {
         self.current_used = true;
         self.version += 1;
         self
+    }
+
+    /// Puts a global-space pattern or gradient where the context's transform puts the shapes.
+    fn place(&self, pattern: &mut Option<FillPattern>, gradient: &mut Option<FillGradient>) {
+        if self.transform == Affine2::IDENTITY {
+            return;
+        }
+        if let Some(p) = pattern.as_mut().filter(|p| p.space == TextureSpace::Global) {
+            p.matrix = self.transform * p.matrix;
+        }
+        if let Some(g) = gradient
+            .as_mut()
+            .filter(|g| g.space == TextureSpace::Global)
+        {
+            g.placed = self.transform * g.placed;
+        }
+    }
+
+    /// Draws `texture` into the rectangle `(x, y, w, h)` (its own size where `w` or `h` is not positive), tinted
+    /// by `tint` (PixiJS's `Graphics.texture`): a rectangle filled with the texture stretched over it.
+    pub fn texture(
+        &mut self,
+        texture: Texture,
+        tint: Color,
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+    ) -> &mut Self {
+        let [tw, th] = texture.size();
+        let (w, h) = (if w > 0.0 { w } else { tw }, if h > 0.0 { h } else { th });
+        self.rect(x, y, w, h)
+            .fill(FillStyle::from(texture).with_color(tint))
     }
 
     /// Segments of this context once flattened at the scale it is drawn at 1:1, or

@@ -7,7 +7,7 @@ use super::context::{
     FillRule as Rule, GraphicsContext, Instruction, StrokeAlignment, StrokeStyle, MAX_PATH_SEGMENTS,
 };
 use super::path::{offset, signed_area2, Polyline};
-use crate::{Color, Texture};
+use crate::Color;
 use glam::Vec2;
 
 /// What tessellating one context did.
@@ -55,13 +55,14 @@ pub(super) enum FlatShape {
         holes: Vec<Polyline>,
         rule: Rule,
         color: Color,
-        texture: Option<Texture>,
-        /// Boxed: a gradient is large beside the other variants.
+        /// Boxed: patterns and gradients are large beside the other variants.
+        pattern: Option<Box<super::context::FillPattern>>,
         gradient: Option<Box<super::gradient::FillGradient>>,
     },
     Stroke {
         lines: Vec<Polyline>,
-        style: StrokeStyle,
+        /// Boxed: a stroke style with a pattern and a gradient is large.
+        style: Box<StrokeStyle>,
     },
     /// Pixel lines: drawn one target pixel wide by the frame, not triangulated here.
     PixelLines { lines: Vec<Polyline>, color: Color },
@@ -170,7 +171,7 @@ pub fn flatten_context(ctx: &GraphicsContext, tolerance: f32) -> FlatContext {
                     holes: hole_lines,
                     rule: style.fill_rule,
                     color: style.color,
-                    texture: style.texture,
+                    pattern: style.pattern.map(Box::new),
                     gradient: style.gradient.map(Box::new),
                 });
             }
@@ -202,7 +203,7 @@ pub fn flatten_context(ctx: &GraphicsContext, tolerance: f32) -> FlatContext {
                 flat.segments += points(&lines);
                 flat.shapes.push(FlatShape::Stroke {
                     lines,
-                    style: *style,
+                    style: Box::new(*style),
                 });
             }
         }

@@ -22,10 +22,13 @@ pub(crate) mod tessellate;
 pub(crate) use cache::TessellationCache;
 pub(crate) use context::Instruction;
 pub use context::{
-    FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, StrokeAlignment, StrokeStyle,
-    MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
+    FillPattern, FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, PatternRepeat,
+    StrokeAlignment, StrokeStyle, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
 };
-pub use gradient::{FillGradient, TextureSpace, MAX_FILL_GRADIENT_STOPS};
+pub use gradient::{
+    FillGradient, GradientKind, GradientWrap, RadialGradient, TextureSpace,
+    MAX_FILL_GRADIENT_STOPS, MAX_GRADIENT_PERIODS,
+};
 pub(crate) use path::PathCommand;
 pub use path::MAX_FILL_WORK;
 pub use shapes::RoundedPoint;

@@ -18,7 +18,7 @@ pub use super::flatten::{flatten_context, TessellationReport};
 use super::flatten::{FlatContext, FlatShape};
 use super::path::{fill_work, Polyline, MAX_FILL_WORK};
 use crate::{Color, Texture};
-use glam::Vec2;
+use glam::{Affine2, Vec2};
 use lyon::path::Path;
 use lyon::tessellation::{
     BuffersBuilder, FillOptions, FillRule, FillTessellator, FillVertex, StrokeOptions,
@@ -35,8 +35,11 @@ pub struct MeshPart {
     pub indices: Range<u32>,
     /// Colour (alpha included).
     pub color: Color,
-    /// Texture multiplied in, mapped over the part's bounds.
+    /// Texture multiplied in, at [`Mesh::local_uv`] (in units of its frame).
     pub texture: Option<Texture>,
+    /// Which axes of the texture coordinates wrap (bit 0 across, bit 1 up and down; see
+    /// [`FillPattern`](super::context::FillPattern)).
+    pub wrap: u8,
     /// Pixel lines: each segment two vertices and two indices, drawn as the GPU's one-pixel lines.
     pub pixel_lines: bool,
     /// A gradient's colour at each of the part's vertices (multiplied by `color`), if it has one.
@@ -50,7 +53,8 @@ pub struct MeshPart {
 pub struct Mesh {
     /// Vertex positions.
     pub positions: Vec<Vec2>,
-    /// Per-vertex position within its part's bounding box, `0..=1` (for texture fills).
+    /// Per-vertex texture coordinates in units of the part's texture frame (within its bounding box, `0..=1`,
+    /// for a part without texture).
     pub local_uv: Vec<Vec2>,
     /// Triangle list indices.
     pub indices: Vec<u32>,
@@ -98,13 +102,15 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     let mut stroke_tess = StrokeTessellator::new();
     for shape in &flat.shapes {
         let gradient;
-        let (result, color, texture) = match shape {
+        // A stroke's local texture space is its path's box grown by its width each way, as PixiJS has it.
+        let mut stroke_box = None;
+        let (result, color, pattern) = match shape {
             FlatShape::Fill {
                 lines,
                 holes,
                 rule,
                 color,
-                texture,
+                pattern,
                 gradient: g,
             } => {
                 gradient = g.as_deref().copied();
@@ -119,15 +125,20 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
                 (
                     fill_with_holes(&mut fill_tess, lines, holes, *rule),
                     *color,
-                    *texture,
+                    pattern.as_deref().copied(),
                 )
             }
             FlatShape::Stroke { lines, style } => {
                 gradient = style.gradient;
+                stroke_box = lines.iter().flat_map(|l| &l.points).fold(None, |b, p| {
+                    let (lo, hi) = b.unwrap_or((*p, *p));
+                    Some((lo.min(*p), hi.max(*p)))
+                });
+                stroke_box = stroke_box.map(|(lo, hi)| (lo - style.width, hi + style.width));
                 (
                     stroke(&mut stroke_tess, lines, style, flat.tolerance),
                     style.color,
-                    None,
+                    style.pattern,
                 )
             }
             FlatShape::PixelLines { lines, color } => {
@@ -153,22 +164,13 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
             (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
         );
+        let (lo, hi) = stroke_box.unwrap_or((lo, hi));
         let size = (hi - lo).max(Vec2::splat(1e-6));
         // A gradient: the triangles cut where it passes a stop, its colour at every vertex.
         let (buffers, vertex_colors) = match gradient {
             Some(g) => {
-                let offset = |p: Vec2| match g.space {
-                    super::gradient::TextureSpace::Local => g.offset_at((p - lo) / size),
-                    super::gradient::TextureSpace::Global => g.offset_at(p),
-                };
-                let cuts: Vec<f32> = g.stops().iter().map(|s| s.0).collect();
-                let (vertices, indices) = super::gradient::cut_triangles(
-                    &buffers.vertices,
-                    &buffers.indices,
-                    offset,
-                    &cuts,
-                );
-                let colors: Vec<Color> = vertices.iter().map(|p| g.color_at(offset(*p))).collect();
+                let (vertices, indices, colors) =
+                    g.paint(&buffers.vertices, &buffers.indices, lo, size);
                 let mut b = Buffers::new();
                 b.vertices = vertices;
                 b.indices = indices;
@@ -178,8 +180,12 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
         };
         let base = mesh.positions.len() as u32;
         let ibase = mesh.indices.len() as u32;
+        let to_uv = match &pattern {
+            Some(p) => p.coordinates(lo, size),
+            None => Affine2::from_scale(size.recip()) * Affine2::from_translation(-lo),
+        };
         mesh.local_uv
-            .extend(buffers.vertices.iter().map(|p| (*p - lo) / size));
+            .extend(buffers.vertices.iter().map(|p| to_uv.transform_point2(*p)));
         mesh.positions.extend_from_slice(&buffers.vertices);
         mesh.indices
             .extend(buffers.indices.iter().map(|i| i + base));
@@ -187,7 +193,8 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
             vertices: base..mesh.positions.len() as u32,
             indices: ibase..mesh.indices.len() as u32,
             color,
-            texture,
+            texture: pattern.map(|p| p.texture),
+            wrap: pattern.map_or(0, |p| p.wrap_axes()),
             pixel_lines: false,
             vertex_rgba8: vertex_colors
                 .iter()
@@ -225,6 +232,7 @@ fn push_pixel_lines(mesh: &mut Mesh, lines: &[Polyline], color: Color) {
             indices: ibase..mesh.indices.len() as u32,
             color,
             texture: None,
+            wrap: 0,
             pixel_lines: true,
             vertex_colors: None,
             vertex_rgba8: Vec::new(),

@@ -384,6 +384,9 @@ pub fn pixijs(name: &str, img: &RgbaImage, limit: u32) {
     assert_eq!(want.dimensions(), img.dimensions(), "{name}: size differs");
     let (n, diff) = pixelmatch(img, &want, 0.2);
     let suffix = if test_msaa() { ".msaa" } else { "" };
+    if std::env::var_os("STAGE2D_PIXIJS_REPORT").is_some() {
+        eprintln!("pixijs {name}{suffix}: {n} pixels differ (limit {limit})");
+    }
     if n > limit {
         img.save(dir.join(format!("{name}{suffix}.actual.png")))
             .unwrap();

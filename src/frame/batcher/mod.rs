@@ -22,7 +22,7 @@
 
 pub use crate::frame::elements::{
     GroupTransform, Quad, Vertex, DATA_FLAG, DISTANCE_FIELD_FLAG, QUAD_INDEX_BIT, TILING_FLAG,
-    TRANSFORM_SHIFT,
+    TRANSFORM_SHIFT, WRAP_X_FLAG, WRAP_Y_FLAG,
 };
 use crate::gpu::pipeline::{StencilMode, Topology};
 pub use crate::gpu::shader::MAX_BATCH_TEXTURES;
@@ -940,10 +940,12 @@ impl Batcher {
         topology: Topology,
     ) {
         let vertices = vertices.map(|(p, uv)| (p, uv, color));
-        self.push_mesh_colored(texture, vertices, indices, first, blend, topology);
+        self.push_mesh_colored(texture, vertices, indices, first, blend, topology, 0);
     }
 
-    /// Like [`Batcher::push_mesh_offset`], each vertex with its own colour (a gradient fill).
+    /// Like [`Batcher::push_mesh_offset`], each vertex with its own colour (a gradient fill), and `flags` in
+    /// each vertex's texture word ([`WRAP_X_FLAG`], [`WRAP_Y_FLAG`]: a pattern's tiled axes).
+    #[allow(clippy::too_many_arguments)]
     pub fn push_mesh_colored(
         &mut self,
         texture: TextureId,
@@ -952,6 +954,7 @@ impl Batcher {
         first: u32,
         blend: BlendMode,
         topology: Topology,
+        flags: u32,
     ) {
         let Some(slot) = self.open_vertices(vertices.len(), texture, blend, topology) else {
             return;
@@ -962,7 +965,7 @@ impl Batcher {
                 position,
                 uv,
                 color,
-                texture: slot | self.xform,
+                texture: slot | flags | self.xform,
             });
         }
         for chunk in indices.chunks(64) {

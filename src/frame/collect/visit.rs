@@ -2,6 +2,7 @@
 //! mesh, a text's glyphs) handed to the batcher, with the checks that skip bad input. Shared by the walk
 //! (`mod.rs`), render-group recordings (`group.rs`) and the quads computed ahead (`parallel.rs`).
 
+use crate::frame::batcher::{WRAP_X_FLAG, WRAP_Y_FLAG};
 use crate::gpu::pipeline::Topology;
 use crate::scene::sprite::LocalQuad;
 use crate::{BlendMode, Color, NodeId, NodeKind, TextureId};
@@ -446,52 +447,41 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 } else {
                     (inh.color * part.color).to_rgba8_u32()
                 };
-                if let (Some(colors), false) = (&part.vertex_colors, mask) {
-                    // A gradient: its colour at each vertex, times the part's and the node's.
-                    let tint = inh.color * part.color;
-                    let untinted = inh.color == Color::WHITE;
-                    let verts = mesh.positions[r.clone()]
-                        .iter()
-                        .zip(&mesh.local_uv[r])
-                        .zip(colors.iter().zip(&part.vertex_rgba8))
-                        .map(|((p, l), (c, packed))| {
-                            (
-                                matrix.transform_point2(*p).into(),
-                                (uv0 + *l * uvd).into(),
-                                if untinted {
-                                    *packed
-                                } else {
-                                    (tint * *c).to_rgba8_u32()
-                                },
-                            )
-                        });
-                    cx.batcher.push_mesh_colored(
-                        tex,
-                        verts,
-                        idx,
-                        part.vertices.start,
-                        inh.blend,
-                        Topology::TriangleList,
-                    );
-                    continue;
-                }
+                let flags = (part.wrap & 1 != 0) as u32 * WRAP_X_FLAG
+                    + (part.wrap & 2 != 0) as u32 * WRAP_Y_FLAG;
+                let gradient = part.vertex_colors.as_ref().filter(|_| !mask);
+                // A gradient: its colour at each vertex, times the part's and the node's.
+                let tint = inh.color * part.color;
+                let untinted = inh.color == Color::WHITE;
                 let verts = mesh.positions[r.clone()]
                     .iter()
-                    .zip(&mesh.local_uv[r])
-                    .map(|(p, l)| (matrix.transform_point2(*p).into(), (uv0 + *l * uvd).into()));
+                    .zip(&mesh.local_uv[r.clone()])
+                    .enumerate()
+                    .map(|(k, (p, l))| {
+                        let c = match gradient {
+                            Some(_) if untinted => part.vertex_rgba8[k],
+                            Some(colors) => (tint * colors[k]).to_rgba8_u32(),
+                            None => color,
+                        };
+                        (
+                            matrix.transform_point2(*p).into(),
+                            (uv0 + *l * uvd).into(),
+                            c,
+                        )
+                    });
                 // Pixel lines are the GPU's one-pixel lines, as PixiJS draws them (their own batch).
                 let topology = match part.pixel_lines {
                     true => Topology::LineList,
                     false => Topology::TriangleList,
                 };
-                cx.batcher.push_mesh_offset(
+                cx.batcher.push_mesh_colored(
                     tex,
                     verts,
                     idx,
                     part.vertices.start,
-                    color,
                     inh.blend,
                     topology,
+                    flags,
                 );
             }
             if !mask {
