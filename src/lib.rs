@@ -137,6 +137,8 @@ pub use graphics::{
     TextureSpace, MAX_FILL_GRADIENT_STOPS, MAX_FILL_WORK, MAX_GRADIENT_PERIODS, MAX_PATH_SEGMENTS,
     MAX_POLYGON_VERTICES, MAX_SVG_PATH_COMMANDS,
 };
+#[cfg(feature = "svg")]
+pub use graphics::{SvgReport, MAX_SVG_BYTES, MAX_SVG_DEPTH};
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::animation::{AnimatedSprite, AnimationStep};
 pub use scene::events::{

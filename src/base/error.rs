@@ -269,6 +269,10 @@ pub enum Error {
     /// SVG path data that does not parse (see [`GraphicsContext::svg_path`](crate::GraphicsContext::svg_path)).
     #[error("invalid SVG path data: {0}")]
     InvalidSvgPath(String),
+    /// An SVG document that does not parse, is larger than `MAX_SVG_BYTES` or nested
+    /// deeper than its limit, or is compressed (see `GraphicsContext::svg`).
+    #[error("invalid SVG document: {0}")]
+    InvalidSvg(String),
 }
 
 /// `Result` with stage2d's [`Error`].

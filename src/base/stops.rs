@@ -2,7 +2,6 @@
 //! [`MAX_COLOR_STOPS`], `Copy`), the colour at an offset, and a point's offset along the gradient.
 
 use super::color::Color;
-use glam::Vec2;
 
 /// Most colour stops a gradient holds.
 pub const MAX_COLOR_STOPS: usize = 8;
@@ -67,7 +66,8 @@ impl ColorStops {
 
 /// The offset of `point` along `start` → `end`: its projection, clamped to 0..1 (0 when the two coincide or a
 /// value is not finite).
-pub(crate) fn linear_offset(start: Vec2, end: Vec2, point: Vec2) -> f32 {
+#[cfg(feature = "text")]
+pub(crate) fn linear_offset(start: glam::Vec2, end: glam::Vec2, point: glam::Vec2) -> f32 {
     let d = end - start;
     let len2 = d.length_squared();
     if !(len2 > 0.0 && len2.is_finite()) {

@@ -449,6 +449,14 @@ impl GraphicsContext {
         self
     }
 
+    /// Starts a new, empty path (PixiJS's `beginPath`): a fill or stroke after it has nothing to draw until a
+    /// shape or `move_to`.
+    pub fn begin_path(&mut self) -> &mut Self {
+        self.current = ShapePath::new();
+        self.current_used = false;
+        self
+    }
+
     fn path(&mut self) -> &mut ShapePath {
         if self.current_used {
             // As PixiJS: the next path starts where the last one's pen was, so a line or curve drawn after a fill

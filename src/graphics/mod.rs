@@ -16,6 +16,8 @@ pub(crate) mod gradient;
 pub(crate) mod mesh;
 pub(crate) mod path;
 mod shapes;
+#[cfg(feature = "svg")]
+pub(crate) mod svg;
 mod svg_path;
 pub(crate) mod tessellate;
 
@@ -32,4 +34,6 @@ pub use gradient::{
 pub(crate) use path::PathCommand;
 pub use path::MAX_FILL_WORK;
 pub use shapes::RoundedPoint;
+#[cfg(feature = "svg")]
+pub use svg::{SvgReport, MAX_SVG_BYTES, MAX_SVG_DEPTH};
 pub use svg_path::MAX_SVG_PATH_COMMANDS;

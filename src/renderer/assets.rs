@@ -12,6 +12,27 @@ fn upload(renderer: &mut Renderer, img: &image::RgbaImage, sampling: Sampling) -
     renderer.texture_from_premultiplied(img.width(), img.height(), img.as_raw(), sampling)
 }
 
+/// An `.svg` file drawn into a texture at its own size ([`Renderer::texture_from_svg`]); larger than
+/// [`MAX_SVG_BYTES`](crate::MAX_SVG_BYTES) or unreadable is [`Error::AssetLoad`].
+#[cfg(feature = "svg")]
+fn load_svg(renderer: &mut Renderer, path: &Path, sampling: Sampling) -> Result<Texture> {
+    use std::io::Read;
+    let fail = |reason: String| Error::AssetLoad {
+        path: path.to_owned(),
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut text = String::new();
+    let limit = crate::MAX_SVG_BYTES as u64;
+    file.take(limit + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    if text.len() as u64 > limit {
+        return Err(fail(format!("larger than MAX_SVG_BYTES ({limit} bytes)")));
+    }
+    renderer.texture_from_svg(&text, 1.0, sampling)
+}
+
 impl Assets {
     /// The texture of the image file at `path`, loaded now if it is not cached: the same path gives the same
     /// texture until [`Assets::unload`]. A missing or corrupt file is [`Error::ImageFile`] naming it; a
@@ -35,7 +56,13 @@ impl Assets {
             self.explicit.insert(k);
             return Ok(*t);
         }
-        let t = renderer.load_texture(path.as_ref(), sampling)?;
+        let t = match path.as_ref().extension().and_then(|e| e.to_str()) {
+            #[cfg(feature = "svg")]
+            Some(e) if e.eq_ignore_ascii_case("svg") => {
+                load_svg(renderer, path.as_ref(), sampling)?
+            }
+            _ => renderer.load_texture(path.as_ref(), sampling)?,
+        };
         self.explicit.insert(k.clone());
         self.textures.insert(k, t);
         Ok(t)

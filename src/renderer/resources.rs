@@ -60,6 +60,56 @@ impl Renderer {
         self.texture_from_image(&img, sampling)
     }
 
+    /// A texture of SVG document `svg` drawn at `scale` times its size (PixiJS's SVG textures, `Assets.load` of a
+    /// `.svg`): read into a [`GraphicsContext`](crate::GraphicsContext) (see
+    /// [`GraphicsContext::svg`](crate::GraphicsContext::svg): what it cannot draw is left out), drawn with its
+    /// view box into a render target, antialiased by the renderer's MSAA setting, and copied into a texture of
+    /// its own. Large fills are tessellated before drawing (this waits for them). A document that does not read
+    /// is [`Error::InvalidSvg`]; a size of zero or past the texture limit, [`Error::TextureTooLarge`] or
+    /// [`Error::InvalidSvg`].
+    #[cfg(feature = "svg")]
+    pub fn texture_from_svg(
+        &mut self,
+        svg: &str,
+        scale: f32,
+        sampling: Sampling,
+    ) -> Result<Texture> {
+        let mut g = crate::GraphicsContext::new();
+        let report = g.svg(svg)?;
+        let size = (report.size * scale).ceil();
+        if !(size.x >= 1.0 && size.y >= 1.0 && size.is_finite()) {
+            return Err(Error::InvalidSvg(format!(
+                "drawn {size} pixels in size at scale {scale}"
+            )));
+        }
+        let (w, h) = (
+            size.x.min(u32::MAX as f32) as u32,
+            size.y.min(u32::MAX as f32) as u32,
+        );
+        self.textures.check_size(w, h)?;
+        let target = self.create_render_texture(crate::RenderTextureOptions::new(w, h))?;
+        let mut scene = crate::Scene::new();
+        let node = scene.add_detached(crate::Node::graphics(g));
+        let at = glam::Affine2::from_scale(glam::Vec2::splat(scale)) * report.view_box;
+        let t0 = std::time::Instant::now();
+        loop {
+            self.render_node_transformed(
+                &scene,
+                node,
+                &target,
+                at,
+                Some(crate::Color::TRANSPARENT),
+            )?;
+            // Fills too large for the frame are tessellated on the worker: draw again once they are back.
+            if self.stats().last_frame.tessellations_pending == 0 || t0.elapsed().as_secs() >= 30 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let pixels = self.read_pixels(&target)?;
+        self.texture_from_image(&pixels, sampling)
+    }
+
     /// A texture from an image file. A missing or corrupt file is [`Error::ImageFile`] naming it.
     pub fn load_texture(&mut self, path: impl AsRef<Path>, sampling: Sampling) -> Result<Texture> {
         let path = path.as_ref();

@@ -222,15 +222,11 @@ impl HitShapes {
                         join: style.join,
                         miter_limit: style.miter_limit.max(1.0),
                     };
-                    let limit = match style.join {
-                        LineJoin::Miter => shape.miter_limit,
-                        _ => 1.0,
-                    };
                     for l in &lines {
-                        for (i, p) in l.points.iter().enumerate() {
-                            let pad = shape.half * miter_factor(&l.points, i, l.closed, limit);
-                            out.bounds.add_point(*p - pad);
-                            out.bounds.add_point(*p + pad);
+                        for i in 0..l.points.len() {
+                            stroke_extent(&l.points, i, l.closed, &shape, |q| {
+                                out.bounds.add_point(q)
+                            });
                         }
                     }
                     out.shapes.push(HitShape::Stroke { lines, shape });
@@ -258,32 +254,84 @@ impl HitShapes {
     }
 }
 
-/// How far a stroke's join at point `i` reaches, in half widths: `1/sin(θ/2)` for a corner of angle θ, or the
-/// miter limit where lyon cuts the spike.
-fn miter_factor(points: &[Vec2], i: usize, closed: bool, limit: f32) -> f32 {
+/// The points that bound the stroke around point `i` of an outline (PixiJS's exact stroke bounds, not a box
+/// around a circle): the ends of the offset edges meeting there, and the join's or cap's reach (a miter's tip, as
+/// lyon's MiterClip draws it; a round join's or cap's circle; a square cap's corners).
+fn stroke_extent(
+    points: &[Vec2],
+    i: usize,
+    closed: bool,
+    shape: &StrokeShape,
+    mut add: impl FnMut(Vec2),
+) {
     let n = points.len();
-    if n < 3 || (!closed && (i == 0 || i == n - 1)) {
-        // Square caps reach half a width past the ends, diagonally.
-        return std::f32::consts::SQRT_2;
-    }
-    if limit <= 1.0 {
-        return 1.0;
-    }
-    let prev = points[(i + n - 1) % n];
-    let next = points[(i + 1) % n];
-    let (a, b) = (
-        (prev - points[i]).normalize_or_zero(),
-        (next - points[i]).normalize_or_zero(),
-    );
-    let cos = a.dot(b).clamp(-1.0, 1.0);
-    let half_sin = ((1.0 - cos) * 0.5).sqrt();
-    // lyon's MiterClip: the full spike up to twice the limit, else cut at the limit.
-    let reach = if half_sin * 2.0 * limit >= 1.0 {
-        1.0 / half_sin
-    } else {
-        limit
+    let h = shape.half;
+    let p = points[i];
+    let round = |add: &mut dyn FnMut(Vec2)| {
+        add(p - h);
+        add(p + h);
     };
-    reach.max(std::f32::consts::SQRT_2)
+    if n < 2 {
+        round(&mut add);
+        return;
+    }
+    let open_end = !closed && (i == 0 || i == n - 1);
+    // Unit directions along the edges before and after the point (an open end has one).
+    let before = (i > 0 || closed).then(|| (p - points[(i + n - 1) % n]).normalize_or_zero());
+    let after = (i + 1 < n || closed).then(|| (points[(i + 1) % n] - p).normalize_or_zero());
+    for d in [before, after].into_iter().flatten() {
+        let normal = d.perp() * h;
+        add(p + normal);
+        add(p - normal);
+    }
+    if open_end {
+        let out = match (before, after) {
+            (Some(d), None) => d,
+            (None, Some(d)) => -d,
+            _ => Vec2::ZERO,
+        };
+        match shape.cap {
+            LineCap::Butt => {}
+            LineCap::Round => round(&mut add),
+            LineCap::Square => {
+                let normal = out.perp() * h;
+                add(p + out * h + normal);
+                add(p + out * h - normal);
+            }
+        }
+        return;
+    }
+    let (Some(a), Some(b)) = (before, after) else {
+        return;
+    };
+    match shape.join {
+        LineJoin::Round => round(&mut add),
+        LineJoin::Bevel => {}
+        LineJoin::Miter => {
+            // The tip lies along the outer bisector, 1 / sin(θ/2) half widths out; lyon's MiterClip keeps the
+            // whole spike while that is at most twice the limit, else cuts it at the limit.
+            let bisector = b - a;
+            let cos = (-a).dot(b).clamp(-1.0, 1.0);
+            let half_sin = ((1.0 - cos) * 0.5).sqrt();
+            if half_sin < 1e-6 {
+                // A full turn back: the clipped spike reaches the limit along the edge.
+                add(p + a * h * shape.miter_limit);
+                return;
+            }
+            if bisector.length_squared() < 1e-12 {
+                return; // straight on: no corner
+            }
+            let reach = if half_sin * 2.0 * shape.miter_limit >= 1.0 {
+                1.0 / half_sin
+            } else {
+                shape.miter_limit
+            };
+            let dir = bisector.normalize();
+            // The outer side is the one the turn leaves open: both are added, the inner one lies in the stroke.
+            add(p + dir * h * reach);
+            add(p - dir * h * reach);
+        }
+    }
 }
 
 /// A node's cached local bounds.
