@@ -1,18 +1,20 @@
 //! A page of vector shapes: fills, every join and cap, curved paths, holes, shapes mixed with sprites, gradient
-//! fills and strokes, fillet, chamfer and rounded shapes under a transform, pixel lines, MSAA on.
+//! fills and strokes (linear and radial), a tiled texture pattern, an SVG document (`assets/badge.svg`), fillet,
+//! chamfer and rounded shapes under a transform, pixel lines, MSAA on.
 //!
 //! `cargo run --release --example shapes` opens a window; `-- --headless --out shapes.png` (or no display) writes
 //! the picture instead.
 //! `cargo run --release --example shapes -- --headless --bench` runs the shapes benchmark instead: 10,000 small
-//! static shapes plus 1,000 moving ones, filled with colours and with gradients (alternating, twice), printing a
-//! JSON line each.
+//! static shapes plus 1,000 moving ones, filled with colours, linear gradients, radial gradients and a texture
+//! pattern (alternating, twice), printing a JSON line each; then a 1 MB SVG document read into a context (ms,
+//! peak memory) and drawn (CPU and frame ms), one more line.
 
 mod common;
 use common::{Flags, Samples};
-use stage2d::glam::Vec2;
+use stage2d::glam::{Affine2, Vec2};
 use stage2d::{
-    Color, FillGradient, GraphicsContext, LineCap, LineJoin, Node, Renderer, RendererOptions,
-    Sampling, Scene, StrokeAlignment, StrokeStyle,
+    Color, FillGradient, FillPattern, GraphicsContext, LineCap, LineJoin, Node, Renderer,
+    RendererOptions, Sampling, Scene, StrokeAlignment, StrokeStyle,
 };
 use std::f32::consts::PI;
 use std::sync::Arc;
@@ -165,6 +167,31 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
             scene.transform_mut(n).unwrap().rotation = a;
         }
     }
+    // A radial gradient (its focus up and left of centre), a bunny pattern tiled at an angle, and an SVG document.
+    let mut g = GraphicsContext::new();
+    g.circle(400.0, 415.0, 42.0).fill(FillGradient::radial(
+        Vec2::new(0.35, 0.35),
+        0.0,
+        Vec2::splat(0.5),
+        0.5,
+        &[
+            (0.0, Color::WHITE),
+            (0.5, Color::hex(0x3498db)),
+            (1.0, Color::hex(0x1b2631)),
+        ],
+    ));
+    g.round_rect(690.0, 330.0, 96.0, 90.0, 12.0)
+        .fill(FillPattern::new(bunny).with_matrix(Affine2::from_angle(0.3)))
+        .stroke(StrokeStyle::new(3.0, Color::hex(0xecf0f1)));
+    let path = common::asset("badge.svg");
+    let badge = std::fs::read_to_string(&path).map_err(|e| stage2d::Error::AssetLoad {
+        path,
+        reason: e.to_string(),
+    })?;
+    g.save().translate(690.0, 460.0);
+    g.svg(&badge)?;
+    g.restore();
+    scene.add(root, Node::graphics(g))?;
     // A small circle scaled up ten times stays round.
     let mut dot = GraphicsContext::new();
     dot.circle(0.0, 0.0, 4.0)
@@ -174,18 +201,149 @@ fn page(renderer: &mut Renderer) -> stage2d::Result<Scene> {
     Ok(scene)
 }
 
+/// How the shapes benchmark fills its shapes.
+#[derive(Clone, Copy, PartialEq)]
+enum Paint {
+    Solid,
+    Linear,
+    Radial,
+    Pattern,
+}
+
 fn bench(flags: &Flags) -> stage2d::Result<()> {
     let mut r = Renderer::new_headless(RendererOptions::default())?;
-    // Solid, then filled with gradients (three stops, cut into bands), alternating twice in one run.
-    for gradient in [false, true, false, true] {
-        shapes_bench(&mut r, flags, gradient)?;
+    let pattern = r.create_texture(
+        2,
+        2,
+        &[
+            255, 255, 255, 255, 90, 90, 90, 255, 90, 90, 90, 255, 255, 255, 255, 255,
+        ],
+        Sampling::NEAREST,
+    )?;
+    // Each paint in turn, twice in one run, so that drift shows as a difference between the two rounds.
+    for _ in 0..2 {
+        for paint in [Paint::Solid, Paint::Linear, Paint::Radial, Paint::Pattern] {
+            shapes_bench(&mut r, flags, paint, pattern)?;
+        }
     }
+    svg_bench(&mut r, flags)
+}
+
+/// The process's peak resident memory in bytes since the last [`reset_peak_memory`] (Linux; 0 elsewhere).
+fn peak_memory() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Starts a new peak-memory measurement (Linux: `clear_refs` 5 resets the peak to the current size).
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// A 1 MB SVG document: rows of closed curved paths in groups with transforms, solid fills, strokes and
+/// gradients, as a drawing program writes them.
+fn big_svg() -> String {
+    use std::fmt::Write;
+    let mut s = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"600\">\n<defs>\n",
+    );
+    for k in 0..16 {
+        let _ = writeln!(
+            s,
+            "<linearGradient id=\"g{k}\" x1=\"0\" y1=\"0\" x2=\"1\" y2=\"1\"><stop offset=\"0\" stop-color=\"#{:06x}\"/><stop offset=\"1\" stop-color=\"#{:06x}\"/></linearGradient>",
+            (k * 0x0f1e2d) & 0xffffff,
+            (k * 0x2d1e0f + 0x404040) & 0xffffff
+        );
+    }
+    s.push_str("</defs>\n");
+    let mut i = 0u32;
+    while s.len() < 1 << 20 {
+        let (x, y) = ((i % 80) as f32 * 10.0, (i / 80 % 60) as f32 * 10.0);
+        let fill = match i % 4 {
+            0 => format!("url(#g{})", i % 16),
+            _ => format!("#{:06x}", (i.wrapping_mul(2654435761)) & 0xffffff),
+        };
+        let _ = writeln!(
+            s,
+            "<g transform=\"translate({x} {y}) rotate({})\"><path d=\"M0 0 C 3 -4 7 -4 9 0 S 8 7 4 8 Q 0 6 0 0 Z M 3 2 L 5 2 L 4 4 Z\" fill=\"{fill}\" fill-rule=\"evenodd\" stroke=\"#202020\" stroke-width=\"0.5\" opacity=\"0.9\"/></g>",
+            (i * 7) % 360
+        );
+        i += 1;
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Reads a 1 MB SVG document into a graphics context (median ms over several reads, peak memory of one) and
+/// draws it (first frame, then CPU and frame ms per frame).
+fn svg_bench(r: &mut Renderer, flags: &Flags) -> stage2d::Result<()> {
+    let doc = big_svg();
+    let mut read = Samples::default();
+    let mut paths = 0;
+    for _ in 0..flags.num("--svg-reads", 5usize) {
+        let t0 = Instant::now();
+        let g = GraphicsContext::from_svg(&doc)?;
+        read.push_since(t0);
+        drop(g);
+    }
+    let base = peak_memory();
+    reset_peak_memory();
+    let before = peak_memory();
+    let mut g = GraphicsContext::new();
+    let report = g.svg(&doc)?;
+    paths += report.paths;
+    let peak = peak_memory().saturating_sub(before);
+    let mut scene = Scene::new();
+    scene.add(scene.root(), Node::graphics(g))?;
+    let target = r.create_render_target(800, 600)?;
+    let t0 = Instant::now();
+    r.render(&scene, &target, Some(Color::BLACK))?;
+    r.wait_idle()?;
+    let first = t0.elapsed().as_secs_f64() * 1e3;
+    // Until every fill is back from the tessellation thread.
+    let t1 = Instant::now();
+    while r.stats().last_frame.tessellations_pending > 0 && t1.elapsed().as_secs() < 60 {
+        r.render(&scene, &target, Some(Color::BLACK))?;
+        r.wait_idle()?;
+    }
+    let settled = t0.elapsed().as_secs_f64() * 1e3;
+    let (mut cpu, mut frame) = (Samples::default(), Samples::default());
+    let warm = r.stats().total;
+    let frames = flags.num("--frames", 300usize).min(100);
+    for _ in 0..frames {
+        let t = Instant::now();
+        r.render(&scene, &target, Some(Color::BLACK))?;
+        cpu.push_since(t);
+        r.wait_idle()?;
+        frame.push_since(t);
+    }
+    let total = r.stats().total;
+    let info = r.adapter_info();
+    println!(
+        "{{\"scene\":\"svg_1mb\",\"bytes\":{},\"paths\":{paths},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"read_ms_median\":{:.3},\"read_peak_bytes\":{peak},\"process_peak_bytes_before\":{base},\"first_frame_ms\":{first:.3},\"all_tessellated_ms\":{settled:.3},\"cpu_ms_median\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{}}}",
+        doc.len(),
+        info.name,
+        info.backend,
+        read.median(),
+        cpu.median(),
+        frame.median(),
+        (total.draw_calls - warm.draw_calls) as f64 / frames as f64,
+    );
     Ok(())
 }
 
-/// 10,000 static shapes of 8 shared contexts and 1,000 moving ones; `gradient`: each filled with a three-stop
-/// linear gradient instead of a colour.
-fn shapes_bench(r: &mut Renderer, flags: &Flags, gradient: bool) -> stage2d::Result<()> {
+/// 10,000 static shapes of 8 shared contexts and 1,000 moving ones, each filled with `paint`: a colour, a
+/// three-stop linear or radial gradient, or a pattern of `texture`.
+fn shapes_bench(
+    r: &mut Renderer,
+    flags: &Flags,
+    paint: Paint,
+    texture: stage2d::Texture,
+) -> stage2d::Result<()> {
     let (n_static, n_moving) = (
         flags.num("--static", 10_000usize),
         flags.num("--moving", 1_000usize),
@@ -195,16 +353,23 @@ fn shapes_bench(r: &mut Renderer, flags: &Flags, gradient: bool) -> stage2d::Res
     for k in 0..8 {
         let color = [0x3498db, 0xe74c3c, 0xf1c40f, 0x2ecc71][k % 4];
         let fill = |g: &mut GraphicsContext| {
-            if gradient {
-                let stops = [
-                    (0.0, Color::hex(color)),
-                    (0.5, Color::WHITE),
-                    (1.0, Color::hex(color)),
-                ];
-                g.fill(FillGradient::linear(Vec2::ZERO, Vec2::ONE, &stops));
-            } else {
-                g.fill(Color::hex(color));
-            }
+            let stops = [
+                (0.0, Color::hex(color)),
+                (0.5, Color::WHITE),
+                (1.0, Color::hex(color)),
+            ];
+            match paint {
+                Paint::Solid => g.fill(Color::hex(color)),
+                Paint::Linear => g.fill(FillGradient::linear(Vec2::ZERO, Vec2::ONE, &stops)),
+                Paint::Radial => g.fill(FillGradient::radial(
+                    Vec2::splat(0.5),
+                    0.0,
+                    Vec2::splat(0.5),
+                    0.5,
+                    &stops,
+                )),
+                Paint::Pattern => g.fill(FillPattern::new(texture)),
+            };
         };
         let mut g = GraphicsContext::new();
         match k % 4 {
@@ -264,7 +429,12 @@ fn shapes_bench(r: &mut Renderer, flags: &Flags, gradient: bool) -> stage2d::Res
     let info = r.adapter_info();
     println!(
         "{{\"scene\":\"{}\",\"static_shapes\":{n_static},\"moving_shapes\":{n_moving},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"tessellations_per_frame_after_warmup\":{},\"pipelines_created_after_warmup\":{},\"buffers_created_after_warmup\":{},\"bytes_uploaded_per_frame\":{},\"collect_ms_mean\":{:.4}}}",
-        if gradient { "shapes_gradient" } else { "shapes" },
+        match paint {
+            Paint::Solid => "shapes",
+            Paint::Linear => "shapes_gradient",
+            Paint::Radial => "shapes_radial",
+            Paint::Pattern => "shapes_pattern",
+        },
         info.name,
         info.backend,
         cpu.median(),

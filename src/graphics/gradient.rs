@@ -10,9 +10,15 @@ use glam::{Affine2, Vec2};
 /// Most colour stops a [`FillGradient`] holds.
 pub const MAX_FILL_GRADIENT_STOPS: usize = crate::base::stops::MAX_COLOR_STOPS;
 
-/// Sectors a radial gradient's plane is cut into around its focus: the offset is exact on the sectors' edges and
-/// off by at most `1 / cos(pi / 64) - 1` (0.12 %) of the offset's range inside them, a third of an 8-bit step.
-const RADIAL_SECTORS: usize = 64;
+/// Most sectors a radial gradient's plane is cut into around its focus. The offset is exact on the sectors'
+/// edges and, inside them, off by at most the distance a chord of the sector strays from its arc: the count is
+/// the fewest (at least [`MIN_RADIAL_SECTORS`]) for which that stays within the tessellation tolerance (a quarter
+/// pixel on screen) at the gradient's outer circle, up to this many (where the error is 0.03 % of the offset's
+/// range, a thirteenth of an 8-bit step).
+const MAX_RADIAL_SECTORS: usize = 256;
+
+/// Fewest sectors a radial gradient is cut into (the offset within 2 % of its range).
+const MIN_RADIAL_SECTORS: usize = 16;
 
 /// Most whole periods a repeating gradient is cut into across one shape; a shape crossing more draws the
 /// gradient clamped (and says so in the log).
@@ -202,6 +208,19 @@ impl FillGradient {
         indices: &[u32],
         lo: Vec2,
         size: Vec2,
+        tolerance: f32,
+    ) -> (Vec<Vec2>, Vec<u32>, Vec<Color>) {
+        let (p, i, c) = self.paint_unwelded(positions, indices, lo, size, tolerance);
+        weld(&p, &i, &c)
+    }
+
+    fn paint_unwelded(
+        &self,
+        positions: &[Vec2],
+        indices: &[u32],
+        lo: Vec2,
+        size: Vec2,
+        tolerance: f32,
     ) -> (Vec<Vec2>, Vec<u32>, Vec<Color>) {
         let to_space = match self.space {
             TextureSpace::Local => {
@@ -226,9 +245,14 @@ impl FillGradient {
                 let colors = p.iter().map(|v| self.color_at(offset(*v))).collect();
                 (p, i, colors)
             }
-            GradientKind::Radial(r) => {
-                self.paint_radial(&Radial::new(&r), positions, indices, to_space, &cuts)
-            }
+            GradientKind::Radial(r) => self.paint_radial(
+                &Radial::new(&r),
+                positions,
+                indices,
+                to_space,
+                &cuts,
+                tolerance,
+            ),
         }
     }
 
@@ -283,8 +307,9 @@ impl FillGradient {
         Some((out_p, out_i, colors))
     }
 
-    /// A radial gradient: the triangles cut along rays from its focus into [`RADIAL_SECTORS`] sectors, in each
-    /// of which the offset is affine (exact on the rays), then cut at the stops by that affine offset.
+    /// A radial gradient: the triangles cut along rays from its focus into sectors (see
+    /// [`MAX_RADIAL_SECTORS`]), in each of which the offset is affine (exact on the rays), then cut at the stops
+    /// by that affine offset.
     fn paint_radial(
         &self,
         r: &Radial,
@@ -292,20 +317,35 @@ impl FillGradient {
         indices: &[u32],
         to_space: Affine2,
         stops: &[f32],
+        tolerance: f32,
     ) -> (Vec<Vec2>, Vec<u32>, Vec<Color>) {
         let to_g = r.from_space * to_space;
         let g = |p: Vec2| to_g.transform_point2(p);
+        // The outer circle's farthest reach from the focus, in the shape's pixels.
+        let to_px = match to_g.matrix2.determinant() {
+            d if d.is_finite() && d != 0.0 => to_g.matrix2.inverse(),
+            _ => glam::Mat2::IDENTITY,
+        };
+        let stretch = to_px.x_axis.length().max(to_px.y_axis.length());
+        let reach = (r.outer_radius + r.focus.distance(r.outer_center)) * stretch;
+        // A chord of angle a strays reach * a^2 / 8 from its arc.
+        let angle = (8.0 * tolerance.max(1e-6) / reach).sqrt();
+        let sectors = match (std::f32::consts::TAU / angle).ceil() {
+            n if n.is_finite() => (n as usize).clamp(MIN_RADIAL_SECTORS, MAX_RADIAL_SECTORS),
+            _ => MIN_RADIAL_SECTORS,
+        }
+        .next_multiple_of(2);
         let (mut p, mut i) = (positions.to_vec(), indices.to_vec());
-        let step = std::f32::consts::TAU / RADIAL_SECTORS as f32;
-        for k in 0..RADIAL_SECTORS / 2 {
+        let step = std::f32::consts::TAU / sectors as f32;
+        for k in 0..sectors / 2 {
             let u = Vec2::from_angle(k as f32 * step);
             (p, i) = cut_triangles(&p, &i, |q| u.perp_dot(g(q) - r.focus), &[0.0]);
         }
-        let mut groups: Vec<Vec<u32>> = vec![Vec::new(); RADIAL_SECTORS];
+        let mut groups: Vec<Vec<u32>> = vec![Vec::new(); sectors];
         for tri in i.chunks_exact(3) {
             let c = tri.iter().map(|&v| g(p[v as usize])).sum::<Vec2>() / 3.0 - r.focus;
             let a = c.y.atan2(c.x).rem_euclid(std::f32::consts::TAU);
-            let k = ((a / step) as usize).min(RADIAL_SECTORS - 1);
+            let k = ((a / step) as usize).min(sectors - 1);
             groups[k].extend_from_slice(tri);
         }
         let (mut out_p, mut out_i, mut colors) = (Vec::new(), Vec::new(), Vec::new());
@@ -323,6 +363,33 @@ impl FillGradient {
         }
         (out_p, out_i, colors)
     }
+}
+
+/// One vertex for each distinct (position, colour): cutting gives each piece its own copies of the points it
+/// shares with its neighbours (a repeating gradient's period edges keep two, one of each colour).
+fn weld(positions: &[Vec2], indices: &[u32], colors: &[Color]) -> (Vec<Vec2>, Vec<u32>, Vec<Color>) {
+    let mut seen: rustc_hash::FxHashMap<[u32; 6], u32> = Default::default();
+    let (mut p, mut c) = (Vec::new(), Vec::new());
+    let i = indices
+        .iter()
+        .map(|&k| {
+            let (v, col) = (positions[k as usize], colors[k as usize]);
+            let key = [
+                v.x.to_bits(),
+                v.y.to_bits(),
+                col.r.to_bits(),
+                col.g.to_bits(),
+                col.b.to_bits(),
+                col.a.to_bits(),
+            ];
+            *seen.entry(key).or_insert_with(|| {
+                p.push(v);
+                c.push(col);
+                p.len() as u32 - 1
+            })
+        })
+        .collect();
+    (p, i, c)
 }
 
 /// The unclamped offset along `start` → `end` (0 everywhere when they coincide or are not finite).
@@ -600,6 +667,7 @@ mod tests {
             &[0, 1, 2, 0, 2, 3],
             Vec2::ZERO,
             Vec2::ONE,
+            0.01,
         );
         let area = crate::graphics::tessellate::triangles_area(&p, &i);
         assert!((area - 3600.0).abs() < 0.1, "{area}");
@@ -631,12 +699,9 @@ mod tests {
             Vec2::new(30.0, 1.0),
             Vec2::new(0.0, 1.0),
         ];
-        let (p, i, colors) = g.paint(&quad, &[0, 1, 2, 0, 2, 3], Vec2::ZERO, Vec2::ONE);
-        assert_eq!(
-            p.len(),
-            i.len(),
-            "no vertex shared: each takes its own period's colour"
-        );
+        let (p, i, colors) = g.paint(&quad, &[0, 1, 2, 0, 2, 3], Vec2::ZERO, Vec2::ONE, 0.25);
+        assert!(i.len() >= 18, "cut at every period's edge");
+        // A vertex on a period's edge is there twice, once with each end's colour.
         let at_ten: Vec<Color> = p
             .iter()
             .zip(&colors)
@@ -647,6 +712,18 @@ mod tests {
             at_ten.contains(&Color::RED) && at_ten.contains(&Color::BLUE),
             "{at_ten:?}"
         );
+        // Every triangle spans one period.
+        for t in i.chunks(3) {
+            let xs = t.iter().map(|&k| p[k as usize].x);
+            let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+            assert!((lo / 10.0).floor() == ((hi - 1e-3) / 10.0).floor(), "{lo}..{hi}");
+        }
+        // Every triangle spans one period: its corners' colours all come from it.
+        for t in i.chunks(3) {
+            let xs = t.iter().map(|&k| p[k as usize].x);
+            let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+            assert!((lo / 10.0).floor() == ((hi - 1e-3) / 10.0).floor(), "{lo}..{hi}");
+        }
         // Far too many periods: drawn clamped (cut at the two stops alone).
         let tiny = FillGradient::linear(
             Vec2::ZERO,
@@ -655,7 +732,7 @@ mod tests {
         )
         .in_space(TextureSpace::Global)
         .repeating();
-        let (_, i, _) = tiny.paint(&quad, &[0, 1, 2, 0, 2, 3], Vec2::ZERO, Vec2::ONE);
+        let (_, i, _) = tiny.paint(&quad, &[0, 1, 2, 0, 2, 3], Vec2::ZERO, Vec2::ONE, 0.25);
         assert!(i.len() <= 24, "{}", i.len());
     }
 }

@@ -169,8 +169,13 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
         // A gradient: the triangles cut where it passes a stop, its colour at every vertex.
         let (buffers, vertex_colors) = match gradient {
             Some(g) => {
-                let (vertices, indices, colors) =
-                    g.paint(&buffers.vertices, &buffers.indices, lo, size);
+                let (vertices, indices, colors) = g.paint(
+                    &buffers.vertices,
+                    &buffers.indices,
+                    lo,
+                    size,
+                    flat.tolerance,
+                );
                 let mut b = Buffers::new();
                 b.vertices = vertices;
                 b.indices = indices;
