@@ -1168,6 +1168,48 @@ fn pixijs_two_circles() {
 
 /// PixiJS's `v7-compatibility-simple` scene (v7's beginFill / lineStyle / drawRect / endFill, which fill then
 /// stroke), written with stage2d's calls, at scale 0.15.
+/// PixiJS's `v7-compatibility-complex` scene, written with v8 calls (stage2d has no v7 `beginFill`/`lineStyle`):
+/// two filled and stroked polygons (one with a curve), a square, a half-transparent circle and a wide line, the
+/// scene at 0.15 scale.
+#[test]
+fn pixijs_v7_compatibility_complex() {
+    let mut r = renderer();
+    let mut g = GraphicsContext::new();
+    let line = |w: f32, c: u32, a: f32| StrokeStyle::new(w, Color::hex(c).with_alpha(a));
+    g.move_to(50.0, 50.0)
+        .line_to(250.0, 50.0)
+        .line_to(100.0, 100.0)
+        .line_to(250.0, 220.0)
+        .line_to(50.0, 220.0)
+        .line_to(50.0, 50.0)
+        .close_path()
+        .fill(Color::hex(0xFF3300))
+        .stroke(line(10.0, 0xffd900, 1.0));
+    g.move_to(210.0, 300.0)
+        .line_to(450.0, 320.0)
+        .line_to(570.0, 350.0)
+        .quadratic_curve_to(600.0, 0.0, 480.0, 100.0)
+        .line_to(330.0, 120.0)
+        .line_to(410.0, 200.0)
+        .line_to(210.0, 300.0)
+        .close_path()
+        .fill(Color::hex(0xFF700B))
+        .stroke(line(10.0, 0xFF0000, 0.8));
+    // PixiJS's v7 shim draws the square with the style set after it (the circle's half-transparent fill, no
+    // line) rather than its blue outline: the port draws what the snapshot shows.
+    g.rect(50.0, 250.0, 100.0, 100.0)
+        .fill(Color::hex(0xFFFF0B).with_alpha(0.5));
+    g.circle(470.0, 200.0, 100.0)
+        .fill(Color::hex(0xFFFF0B).with_alpha(0.5));
+    g.move_to(30.0, 30.0)
+        .line_to(600.0, 300.0)
+        .stroke(line(20.0, 0x33FF00, 1.0));
+    let mut s = Scene::new();
+    let fit = s.add(s.root(), Node::container().scaled(0.15)).unwrap();
+    s.add(fit, Node::graphics(g)).unwrap();
+    pixijs("v7-compatibility-complex", &render_pixijs(&mut r, &s), 100);
+}
+
 #[test]
 fn pixijs_v7_compatibility_simple() {
     let mut r = renderer();

@@ -49,6 +49,11 @@ impl Color {
         Color::rgba8((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8, 255)
     }
 
+    /// This colour with alpha `a` (PixiJS's `{ color, alpha }`).
+    pub const fn with_alpha(self, a: f32) -> Color {
+        Color { a, ..self }
+    }
+
     /// A colour from 8-bit components.
     pub const fn rgba8(r: u8, g: u8, b: u8, a: u8) -> Color {
         Color::rgba(

@@ -367,7 +367,11 @@ impl FillGradient {
 
 /// One vertex for each distinct (position, colour): cutting gives each piece its own copies of the points it
 /// shares with its neighbours (a repeating gradient's period edges keep two, one of each colour).
-fn weld(positions: &[Vec2], indices: &[u32], colors: &[Color]) -> (Vec<Vec2>, Vec<u32>, Vec<Color>) {
+fn weld(
+    positions: &[Vec2],
+    indices: &[u32],
+    colors: &[Color],
+) -> (Vec<Vec2>, Vec<u32>, Vec<Color>) {
     let mut seen: rustc_hash::FxHashMap<[u32; 6], u32> = Default::default();
     let (mut p, mut c) = (Vec::new(), Vec::new());
     let i = indices
@@ -716,13 +720,19 @@ mod tests {
         for t in i.chunks(3) {
             let xs = t.iter().map(|&k| p[k as usize].x);
             let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
-            assert!((lo / 10.0).floor() == ((hi - 1e-3) / 10.0).floor(), "{lo}..{hi}");
+            assert!(
+                (lo / 10.0).floor() == ((hi - 1e-3) / 10.0).floor(),
+                "{lo}..{hi}"
+            );
         }
         // Every triangle spans one period: its corners' colours all come from it.
         for t in i.chunks(3) {
             let xs = t.iter().map(|&k| p[k as usize].x);
             let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
-            assert!((lo / 10.0).floor() == ((hi - 1e-3) / 10.0).floor(), "{lo}..{hi}");
+            assert!(
+                (lo / 10.0).floor() == ((hi - 1e-3) / 10.0).floor(),
+                "{lo}..{hi}"
+            );
         }
         // Far too many periods: drawn clamped (cut at the two stops alone).
         let tiny = FillGradient::linear(
