@@ -1,6 +1,5 @@
 //! SVG documents into graphics contexts and back: PixiJS's `graphics/svg` scenes against its snapshots, exact
 //! probes, the round trip, and hostile documents.
-#![cfg(feature = "svg")]
 
 mod common;
 use common::*;
