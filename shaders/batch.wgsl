@@ -72,6 +72,8 @@ struct VertexOut {
     // Which axes of `uv` wrap into `frame` (1) per fragment: both for a tiling quad, a pattern's for a mesh
     // vertex.
     @location(5) @interpolate(flat) wrap: vec2<f32>,
+    // Where a tiling quad's tiles wrap, in tiles from their edge (PixiJS's clamp offset).
+    @location(6) @interpolate(flat) shift: vec2<f32>,
 };
 
 @vertex
@@ -82,6 +84,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var texture: u32;
     var frame = vec4<f32>(0.0);
     var wrap = vec2<f32>(0.0);
+    var shift = vec2<f32>(0.0);
     var distance = 0.0;
     if (index & QUAD_BIT) != 0u {
         let qi = (index - QUAD_BIT) >> 2u;
@@ -109,6 +112,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
             uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom);
             frame = vec4<f32>(q.uv0, q.uv1);
             wrap = vec2<f32>(1.0);
+            shift = quad_rest[qi + 1u].uv0;
         }
         if (q.texture & DISTANCE_FIELD) != 0u {
             distance = corners[qi + 1u].origin.x;
@@ -139,6 +143,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     out.texture = texture & 0xffu;
     out.frame = frame;
     out.wrap = wrap;
+    out.shift = shift;
     out.distance = distance;
     return out;
 }
@@ -155,7 +160,8 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
         // Tile coordinates wrapped into the frame; the derivatives of the unwrapped ones, so the seams pick the
         // same mip level as the rest.
         let size = in.frame.zw - in.frame.xy;
-        uv = select(in.uv, in.frame.xy + fract(in.uv) * size, in.wrap != vec2<f32>(0.0));
+        let tiled = fract(in.uv - in.shift) + in.shift;
+        uv = select(in.uv, in.frame.xy + tiled * size, in.wrap != vec2<f32>(0.0));
         ddx = ddx * size;
         ddy = ddy * size;
     }

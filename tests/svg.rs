@@ -354,7 +354,7 @@ fn pixijs_svg_texture() {
 }
 
 #[test]
-fn an_svg_texture_applies_the_view_box_and_scale() {
+fn an_svg_texture_applies_the_view_box_and_its_resolution() {
     let mut r = renderer();
     let doc = r##"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" viewBox="10 10 40 20">
         <rect x="10" y="10" width="20" height="20" fill="#ff0000"/><rect x="30" y="10" width="20" height="20" fill="#0000ff"/>
@@ -362,9 +362,13 @@ fn an_svg_texture_applies_the_view_box_and_scale() {
     let t = r
         .texture_from_svg(doc, 2.0, stage2d::Sampling::NEAREST)
         .unwrap();
-    assert_eq!(t.size(), [40.0, 20.0]);
+    // 40x20 pixels at resolution 2: the document's 20x10.
+    assert_eq!(
+        (t.size(), t.source_size(), t.resolution()),
+        ([20.0, 10.0], [40, 20], 2.0)
+    );
     let mut s = Scene::new();
-    s.add(s.root(), Node::sprite(t)).unwrap();
+    s.add(s.root(), Node::sprite(t).scaled(2.0)).unwrap();
     let img = render(&mut r, &s, 40, 20, Color::BLACK);
     probe(&img, 5, 10, [255, 0, 0, 255], 0);
     probe(&img, 35, 10, [0, 0, 255, 255], 0);
@@ -375,4 +379,44 @@ fn an_svg_texture_applies_the_view_box_and_scale() {
     assert!(r
         .texture_from_svg(doc, 1e9, stage2d::Sampling::NEAREST)
         .is_err());
+}
+
+/// PixiJS's `assets/svg-decimal-resolution` scene: an 80x80 SVG circle as a texture at resolution 1 and at 1.0125
+/// (not trimmed: still 80x80 units), on grey squares, with two label boxes; only the first column is in view.
+#[test]
+fn pixijs_svg_decimal_resolution() {
+    let mut r = renderer();
+    let doc = r##"<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80">
+        <circle cx="40" cy="40" r="39" fill="#ffffff" stroke="#ff0000" stroke-width="2"/></svg>"##;
+    let t1 = r
+        .texture_from_svg(doc, 1.0, stage2d::Sampling::LINEAR)
+        .unwrap();
+    let t2 = r
+        .texture_from_svg(doc, 1.0125, stage2d::Sampling::LINEAR)
+        .unwrap();
+    assert_eq!(t1.size(), [80.0, 80.0]);
+    assert!((t2.size()[0] - 80.0).abs() < 0.5, "{:?}", t2.size());
+    let mut s = Scene::new();
+    let rect = |x: f32, y: f32, w: f32, h: f32, c: u32, stroke: bool| {
+        let mut g = GraphicsContext::new();
+        g.rect(x, y, w, h).fill(Color::hex(c));
+        if stroke {
+            g.stroke(stage2d::StrokeStyle::new(1.0, Color::WHITE));
+        }
+        Node::graphics(g)
+    };
+    s.add(s.root(), rect(48.0, 98.0, 84.0, 84.0, 0x444444, false))
+        .unwrap();
+    s.add(s.root(), rect(198.0, 98.0, 84.0, 84.0, 0x444444, false))
+        .unwrap();
+    s.add(s.root(), Node::sprite(t1).at(50.0, 100.0)).unwrap();
+    s.add(s.root(), Node::sprite(t2).at(200.0, 100.0)).unwrap();
+    s.add(s.root(), rect(50.0, 50.0, 100.0, 25.0, 0x333333, true))
+        .unwrap();
+    s.add(s.root(), rect(200.0, 50.0, 100.0, 25.0, 0x333333, true))
+        .unwrap();
+    // 8 pixels differ without MSAA; with it 174, nearly all on the label boxes' 1-pixel outlines, which straddle
+    // pixel edges: MSAA draws them at half coverage over two pixels, PixiJS's snapshot as one whole pixel.
+    let limit = if test_msaa() { 200 } else { 100 };
+    pixijs("svg-decimal-resolution", &render_pixijs(&mut r, &s), limit);
 }

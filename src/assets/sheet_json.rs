@@ -63,6 +63,8 @@ pub(crate) struct SheetData {
     pub image: Option<String>,
     /// `meta.size`, if given.
     pub size: Option<[u32; 2]>,
+    /// `meta.scale` (the sheet's resolution, PixiJS's), 1 if not given.
+    pub scale: f32,
     /// The frames, in the sheet's order (see the module's documentation).
     pub frames: Vec<FrameData>,
     /// Named animations: each a list of indices into `frames`, in the sheet's order.
@@ -136,11 +138,12 @@ pub(crate) fn parse(json: &[u8]) -> Result<SheetData, SheetError> {
         None => return Err(error("frames", "missing (a sheet must list its frames)")),
     };
     let index = index_names(&frames)?;
-    let (image, size) = parse_meta(root)?;
+    let (image, size, scale) = parse_meta(root)?;
     let animations = parse_animations(root, &index)?;
     Ok(SheetData {
         image,
         size,
+        scale,
         frames,
         animations,
     })
@@ -332,10 +335,13 @@ fn index_names(frames: &[FrameData]) -> Result<HashMap<&str, usize>, SheetError>
     Ok(index)
 }
 
-/// `meta.image` and `meta.size`; `meta.scale` is validated and otherwise ignored.
-fn parse_meta(root: &Map<String, Value>) -> Result<(Option<String>, Option<[u32; 2]>), SheetError> {
+/// `meta.image`, `meta.size` and `meta.scale` (1 if absent).
+#[allow(clippy::type_complexity)]
+fn parse_meta(
+    root: &Map<String, Value>,
+) -> Result<(Option<String>, Option<[u32; 2]>, f32), SheetError> {
     let Some(meta) = object_member(root, "meta", "")? else {
-        return Ok((None, None));
+        return Ok((None, None, 1.0));
     };
     let image = match member(meta, "image") {
         Some(Value::String(image)) => Some(image.clone()),
@@ -354,23 +360,27 @@ fn parse_meta(root: &Map<String, Value>) -> Result<(Option<String>, Option<[u32;
         ]),
         None => None,
     };
+    let mut resolution = 1.0;
     if let Some(scale) = member(meta, "scale") {
         let number = match scale {
             Value::Number(number) => number.as_f64(),
             Value::String(text) => text.trim().parse::<f64>().ok(),
             _ => None,
         };
-        if !number.is_some_and(|number| number.is_finite() && number > 0.0) {
-            return Err(error(
-                "meta.scale",
-                format!(
-                    "expected a finite positive number or numeric string, found {}",
-                    describe(scale)
-                ),
-            ));
+        match number {
+            Some(n) if n.is_finite() && n > 0.0 => resolution = n as f32,
+            _ => {
+                return Err(error(
+                    "meta.scale",
+                    format!(
+                        "expected a finite positive number or numeric string, found {}",
+                        describe(scale)
+                    ),
+                ))
+            }
         }
     }
-    Ok((image, size))
+    Ok((image, size, resolution))
 }
 
 /// `animations`: each name maps to a list of frame names, resolved to indices into the frames.

@@ -78,6 +78,12 @@ impl Spritesheet {
     ) -> Result<Spritesheet> {
         sheet_json::check_against_image(&data, texture.source_size())
             .map_err(|e| sheet_error(name, e))?;
+        // The sheet's `meta.scale` is its frames' resolution (PixiJS's), unless the texture has one of its own
+        // (a `@2x` image name).
+        let texture = match texture.resolution() == 1.0 && data.scale != 1.0 {
+            true => texture.with_resolution(data.scale),
+            false => texture,
+        };
         let mut frames = Vec::with_capacity(data.frames.len());
         let mut by_name = FxHashMap::default();
         for (i, f) in data.frames.into_iter().enumerate() {

@@ -101,9 +101,15 @@ pub const MAX_TEXTURE_SIDE: u32 = 1 << 16;
 /// ([`Sprite::new`](crate::Sprite::new), [`Node::sprite`](crate::Node::sprite)) starts with that anchor. A
 /// spritesheet's frames carry the anchor (or pivot) the sheet gives them; other textures have `(0, 0)`.
 ///
-/// 32 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
-/// coordinates are worked out from the frame when needed rather than stored, and the default anchor is kept in
-/// 16-bit fixed point (steps of 1/4096, from -8 to 8).
+/// A texture has a **resolution** (PixiJS's `resolution`): pixels per unit of size. A sprite of a resolution-2
+/// texture (a `@2x` image) is half its pixel size; frames are still given in pixels. [`Assets::load`] reads it
+/// from PixiJS's file-name suffixes (`hero@2x.png`, `icon@0.5x.png`); [`Texture::with_resolution`] sets it.
+///
+/// 36 bytes: every sprite holds one, and the walk streams through all of them each frame, so the texture
+/// coordinates are worked out from the frame when needed rather than stored, and the default anchor and the
+/// resolution are kept in 16-bit fixed point (steps of 1/4096 from -8 to 8, and of 1/256 up to 256).
+///
+/// [`Assets::load`]: crate::Assets::load
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Texture {
     id: TextureId,
@@ -116,7 +122,12 @@ pub struct Texture {
     trim: [u16; 4],
     /// The default anchor in units of 1/[`ANCHOR_ONE`].
     anchor: [i16; 2],
+    /// Pixels per unit of size, in units of 1/[`RESOLUTION_ONE`].
+    resolution: u16,
 }
+
+/// The fixed-point unit of [`Texture::resolution`]: 256 steps to 1.
+const RESOLUTION_ONE: f32 = 256.0;
 
 /// The fixed-point unit of [`Texture::default_anchor`]: 4096 steps to 1.
 const ANCHOR_ONE: f32 = 4096.0;
@@ -147,7 +158,33 @@ impl Texture {
             size: size.map(less_one),
             trim: [0; 4],
             anchor: [0; 2],
+            resolution: RESOLUTION_ONE as u16,
         }
+    }
+
+    /// Pixels per unit of size (PixiJS's `resolution`): 1 for most textures, 2 for a `@2x` image.
+    pub fn resolution(&self) -> f32 {
+        self.resolution as f32 / RESOLUTION_ONE
+    }
+
+    /// This texture at `resolution` pixels per unit of size (kept to 1/256, from 1/256 to 255): a sprite of it is
+    /// its pixel size divided by it, and a tiling sprite or a pattern tiles it at that size. Not finite or not
+    /// positive is 1.
+    ///
+    /// ```
+    /// # fn f(texture: stage2d::Texture) {
+    /// let retina = texture.with_resolution(2.0); // a 64x64 image drawn as 32x32
+    /// assert_eq!(retina.size()[0], texture.size()[0] / 2.0);
+    /// # }
+    /// ```
+    pub fn with_resolution(mut self, resolution: f32) -> Texture {
+        self.resolution = match resolution {
+            r if r.is_finite() && r > 0.0 => {
+                (r * RESOLUTION_ONE).round().clamp(1.0, 65280.0) as u16
+            }
+            _ => RESOLUTION_ONE as u16,
+        };
+        self
     }
 
     /// The anchor a sprite of this texture starts with (PixiJS's `defaultAnchor`): a sheet frame's anchor or
@@ -229,26 +266,40 @@ impl Texture {
         }
     }
 
-    /// Width and height in pixels of what a sprite of it shows: the untrimmed size, upright.
+    /// Width and height of what a sprite of it shows: the untrimmed size, upright, in pixels divided by the
+    /// [resolution](Texture::resolution).
     #[inline]
     pub fn size(&self) -> [f32; 2] {
-        if self.trim[2] != 0 {
+        let pixels = if self.trim[2] != 0 {
             [self.trim[2] as f32, self.trim[3] as f32]
         } else {
             self.trim_rect_size()
+        };
+        match self.resolution == RESOLUTION_ONE as u16 {
+            true => pixels,
+            false => pixels.map(|v| v / self.resolution()),
         }
     }
 
-    /// Where the stored pixels sit inside the untrimmed rectangle: `[x, y, width, height]`, upright (the whole
-    /// [`Texture::size`] for an untrimmed frame).
+    /// The upright size of the stored pixels in units of size (pixels divided by the resolution): a tile's size.
+    #[inline]
+    pub(crate) fn frame_size(&self) -> [f32; 2] {
+        let r = self.resolution();
+        self.trim_rect_size().map(|v| v / r)
+    }
+
+    /// Where the stored pixels sit inside the untrimmed rectangle: `[x, y, width, height]`, upright, in units of
+    /// size (the whole [`Texture::size`] for an untrimmed frame).
     #[inline]
     pub fn trim_rect(&self) -> [f32; 4] {
         let [w, h] = self.trim_rect_size();
-        if self.trim[2] != 0 {
+        let px = if self.trim[2] != 0 {
             [(self.trim[0] & !ROTATED) as f32, self.trim[1] as f32, w, h]
         } else {
             [0.0, 0.0, w, h]
-        }
+        };
+        let r = self.resolution();
+        px.map(|v| v / r)
     }
 
     /// Texture coordinates of `part` (`[x0, y0, x1, y1]` in upright pixels of the stored frame) as stored:
@@ -291,11 +342,9 @@ impl Texture {
                 texture_height: th,
             });
         }
-        Ok(Texture::with_frame(
-            self.id,
-            [tw, th],
-            [x, y, width, height],
-        ))
+        let mut t = Texture::with_frame(self.id, [tw, th], [x, y, width, height]);
+        t.resolution = self.resolution;
+        Ok(t)
     }
 
     /// A packed frame, as a spritesheet describes one: `region` is where its pixels are stored in the whole
@@ -392,7 +441,7 @@ mod tests {
         assert_eq!(f.frame_rect(), [MAX_TEXTURE_SIDE - 1, 0, 1, 1]);
         assert_eq!(f.uvs()[2], 1.0);
         assert!(t.frame(MAX_TEXTURE_SIDE - 1, 0, 2, 1).is_err());
-        assert_eq!(std::mem::size_of::<Texture>(), 32);
+        assert_eq!(std::mem::size_of::<Texture>(), 36);
         // The default anchor in 1/4096 steps, clamped, non-finite as 0.
         let a = t.with_default_anchor(Vec2::new(0.5, 0.3));
         assert_eq!(a.default_anchor().x, 0.5);

@@ -12,10 +12,15 @@ fn upload(renderer: &mut Renderer, img: &image::RgbaImage, sampling: Sampling) -
     renderer.texture_from_premultiplied(img.width(), img.height(), img.as_raw(), sampling)
 }
 
-/// An `.svg` file drawn into a texture at its own size ([`Renderer::texture_from_svg`]); larger than
+/// An `.svg` file drawn into a texture at its own size times `resolution` ([`Renderer::texture_from_svg`]); larger than
 /// [`MAX_SVG_BYTES`](crate::MAX_SVG_BYTES) or unreadable is [`Error::AssetLoad`].
 #[cfg(feature = "svg")]
-fn load_svg(renderer: &mut Renderer, path: &Path, sampling: Sampling) -> Result<Texture> {
+fn load_svg(
+    renderer: &mut Renderer,
+    path: &Path,
+    resolution: f32,
+    sampling: Sampling,
+) -> Result<Texture> {
     use std::io::Read;
     let fail = |reason: String| Error::AssetLoad {
         path: path.to_owned(),
@@ -30,7 +35,27 @@ fn load_svg(renderer: &mut Renderer, path: &Path, sampling: Sampling) -> Result<
     if text.len() as u64 > limit {
         return Err(fail(format!("larger than MAX_SVG_BYTES ({limit} bytes)")));
     }
-    renderer.texture_from_svg(&text, 1.0, sampling)
+    renderer.texture_from_svg(&text, resolution, sampling)
+}
+
+/// The resolution a file name states as PixiJS's do: `hero@2x.png` is 2, `icon@0.5x.webp` 0.5 (the last `@…x`
+/// before the extension); `None` without one.
+pub(crate) fn resolution_in_name(path: &Path) -> Option<f32> {
+    let stem = path.file_stem()?.to_str()?;
+    let (_, tail) = stem.rsplit_once('@')?;
+    let number = tail.strip_suffix('x').or_else(|| tail.strip_suffix('X'))?;
+    match number.parse::<f32>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Some(r),
+        _ => None,
+    }
+}
+
+/// `texture` at the resolution its file name states, if any.
+fn named(texture: Texture, path: &Path) -> Texture {
+    match resolution_in_name(path) {
+        Some(r) => texture.with_resolution(r),
+        None => texture,
+    }
 }
 
 impl Assets {
@@ -59,10 +84,12 @@ impl Assets {
         let t = match path.as_ref().extension().and_then(|e| e.to_str()) {
             #[cfg(feature = "svg")]
             Some(e) if e.eq_ignore_ascii_case("svg") => {
-                load_svg(renderer, path.as_ref(), sampling)?
+                let resolution = resolution_in_name(path.as_ref()).unwrap_or(1.0);
+                load_svg(renderer, path.as_ref(), resolution, sampling)?
             }
             _ => renderer.load_texture(path.as_ref(), sampling)?,
         };
+        let t = named(t, path.as_ref());
         self.explicit.insert(k.clone());
         self.textures.insert(k, t);
         Ok(t)
@@ -247,7 +274,7 @@ impl Assets {
             Work::Image(img) => {
                 // Loaded meanwhile (as a sheet's image): the cached texture stays, this copy is dropped.
                 if !self.textures.contains_key(k) {
-                    let t = upload(renderer, &img, sampling)?;
+                    let t = named(upload(renderer, &img, sampling)?, k);
                     self.textures.insert(k.to_owned(), t);
                 }
                 self.explicit.insert(k.to_owned());
@@ -259,9 +286,14 @@ impl Assets {
             } => {
                 let (texture, fresh) = match (self.textures.get(&image_key), image) {
                     (Some(&t), _) => (t, false),
-                    (None, Some(img)) => (upload(renderer, &img, sampling)?, true),
+                    (None, Some(img)) => {
+                        (named(upload(renderer, &img, sampling)?, &image_key), true)
+                    }
                     // Unloaded while the worker read the JSON: decode it here.
-                    (None, None) => (renderer.load_texture(&image_key, sampling)?, true),
+                    (None, None) => (
+                        named(renderer.load_texture(&image_key, sampling)?, &image_key),
+                        true,
+                    ),
                 };
                 // Copied on this thread and the worker's copy freed: the sheet lives on, and strings a worker
                 // allocated would keep its memory arena, with the freed image in it, resident (a 2048x2048 sheet's

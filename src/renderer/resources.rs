@@ -60,8 +60,9 @@ impl Renderer {
         self.texture_from_image(&img, sampling)
     }
 
-    /// A texture of SVG document `svg` drawn at `scale` times its size (PixiJS's SVG textures, `Assets.load` of a
-    /// `.svg`): read into a [`GraphicsContext`](crate::GraphicsContext) (see
+    /// A texture of SVG document `svg` drawn at `resolution` pixels per unit of its size, and at that
+    /// [resolution](Texture::resolution) (PixiJS's SVG textures and their `resolution`, `Assets.load` of a `.svg`):
+    /// a sprite of it is the document's size, sharper at a higher resolution. Read into a [`GraphicsContext`](crate::GraphicsContext) (see
     /// [`GraphicsContext::svg`](crate::GraphicsContext::svg): what it cannot draw is left out), drawn with its
     /// view box into a render target, antialiased by the renderer's MSAA setting, and copied into a texture of
     /// its own. Large fills are tessellated before drawing (this waits for them). A document that does not read
@@ -71,9 +72,10 @@ impl Renderer {
     pub fn texture_from_svg(
         &mut self,
         svg: &str,
-        scale: f32,
+        resolution: f32,
         sampling: Sampling,
     ) -> Result<Texture> {
+        let scale = resolution;
         let mut g = crate::GraphicsContext::new();
         let report = g.svg(svg)?;
         let size = (report.size * scale).ceil();
@@ -87,7 +89,8 @@ impl Renderer {
             size.y.min(u32::MAX as f32) as u32,
         );
         self.textures.check_size(w, h)?;
-        let target = self.create_render_texture(crate::RenderTextureOptions::new(w, h))?;
+        let options = crate::RenderTextureOptions::new(w, h).with_msaa(self.msaa());
+        let target = self.create_render_texture(options)?;
         let mut scene = crate::Scene::new();
         let node = scene.add_detached(crate::Node::graphics(g));
         let at = glam::Affine2::from_scale(glam::Vec2::splat(scale)) * report.view_box;
@@ -107,7 +110,9 @@ impl Renderer {
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         let pixels = self.read_pixels(&target)?;
-        self.texture_from_image(&pixels, sampling)
+        Ok(self
+            .texture_from_image(&pixels, sampling)?
+            .with_resolution(resolution))
     }
 
     /// A texture from an image file. A missing or corrupt file is [`Error::ImageFile`] naming it.

@@ -127,7 +127,7 @@ impl NineSliceSprite {
         NineSliceSprite {
             texture,
             borders,
-            size: Vec2::from(texture.trim_rect_size()),
+            size: Vec2::from(texture.frame_size()),
             anchor: Vec2::ZERO,
         }
     }
@@ -137,7 +137,9 @@ impl NineSliceSprite {
     /// of zero size on screen are left out). A part whose texture span is empty (borders that fill the texture)
     /// stretches the texel at its seam, as PixiJS does. `None` for a size, anchor or border that is not finite.
     pub(crate) fn parts(&self) -> Option<([NineSlicePart; 9], usize)> {
-        let [tw, th] = self.texture.trim_rect_size();
+        // Borders and the local rectangle in units of size; texture spans in pixels (times the resolution).
+        let res = self.texture.resolution();
+        let [tw, th] = self.texture.frame_size();
         let b = self.borders;
         let finite =
             b.iter().all(|v| v.is_finite()) && self.size.is_finite() && self.anchor.is_finite();
@@ -154,8 +156,9 @@ impl NineSliceSprite {
         let k = kx.min(ky);
         let xs = [0.0, l * k, w - r * k, w];
         let ys = [0.0, t * k, h - bo * k, h];
-        let us = seams([0.0, l, tw - r, tw], tw);
-        let vs = seams([0.0, t, th - bo, th], th);
+        let (pw, ph) = (tw * res, th * res);
+        let us = seams([0.0, l * res, pw - r * res, pw], pw);
+        let vs = seams([0.0, t * res, ph - bo * res, ph], ph);
         let lo = -self.anchor * Vec2::new(w, h);
         let mut out = [([0.0; 4], [0.0; 4]); 9];
         let mut n = 0;
@@ -238,6 +241,11 @@ pub struct TilingSprite {
     pub tile_scale: Vec2,
     /// Rotation of the tiles in radians (clockwise on screen).
     pub tile_rotation: f32,
+    /// Where each tile wraps, in texture pixels past its edge (PixiJS's `textureMatrix.clampOffset`): with `0` a
+    /// tile shows its frame from the edge; with an offset it shows the frame from that far in, and the same
+    /// distance past the frame's far edge (pixels an atlas packs beside the frame, or the texture wrapped again
+    /// under [`Sampling::repeat`](crate::Sampling::repeat)). A non-finite offset counts as 0.
+    pub clamp_offset: f32,
 }
 
 impl TilingSprite {
@@ -250,6 +258,16 @@ impl TilingSprite {
             tile_position: Vec2::ZERO,
             tile_scale: Vec2::ONE,
             tile_rotation: 0.0,
+            clamp_offset: 0.0,
+        }
+    }
+
+    /// The clamp offset in tiles across and down (see [`TilingSprite::clamp_offset`]).
+    pub(crate) fn clamp_shift(&self) -> [f32; 2] {
+        let [w, h] = self.texture.trim_rect_size();
+        match self.clamp_offset.is_finite() {
+            true => [self.clamp_offset / w, self.clamp_offset / h],
+            false => [0.0; 2],
         }
     }
 
@@ -270,7 +288,7 @@ impl TilingSprite {
             return None;
         }
         let inv = m.inverse();
-        let [tw, th] = self.texture.trim_rect_size();
+        let [tw, th] = self.texture.frame_size();
         let per_tile = Vec2::new(1.0 / tw, 1.0 / th);
         let o = inv.transform_point2(Vec2::ZERO) * per_tile;
         let dx = inv.transform_vector2(Vec2::new(self.size.x, 0.0)) * per_tile;

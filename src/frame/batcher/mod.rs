@@ -711,18 +711,31 @@ impl Batcher {
 
     /// Adds a tiling quad: the parallelogram `geometry` showing the frame `uv` repeated, with `tile` giving
     /// the texture coordinates in tiles at its corners in the layout of `geometry` (origin, then the change along
-    /// each edge). Stored as two quads: the drawn one, flagged [`TILING_FLAG`], and one holding `tile`, flagged
-    /// [`DATA_FLAG`] (its triangles are dropped by the vertex shader).
+    /// each edge), wrapping into the frame `shift` tiles on from the tile's edge (PixiJS's clamp offset). Stored
+    /// as two quads: the drawn one, flagged [`TILING_FLAG`], and one holding `tile` (and `shift` as its first
+    /// texture coordinates), flagged [`DATA_FLAG`] (its triangles are dropped by the vertex shader).
+    #[allow(clippy::too_many_arguments)]
     pub fn push_tiling(
         &mut self,
         texture: TextureId,
         geometry: [[f32; 2]; 3],
         uv: [f32; 4],
         tile: [[f32; 2]; 3],
+        shift: [f32; 2],
         color: u32,
         blend: BlendMode,
     ) {
-        self.push_with_data(texture, geometry, uv, color, blend, TILING_FLAG, tile);
+        let data_uv = [shift[0], shift[1], 0.0, 0.0];
+        self.push_with_data(
+            texture,
+            geometry,
+            uv,
+            color,
+            blend,
+            TILING_FLAG,
+            tile,
+            data_uv,
+        );
     }
 
     /// Adds a quad flagged `flag` and, after it, a [`DATA_FLAG`] quad holding `data` in its corners' place (what
@@ -737,6 +750,7 @@ impl Batcher {
         blend: BlendMode,
         flag: u32,
         data: [[f32; 2]; 3],
+        data_uv: [f32; 4],
     ) {
         let Some(slot) = self.open_quads(2, texture, blend) else {
             return;
@@ -745,7 +759,7 @@ impl Batcher {
         self.quads
             .push_value::<12>(Quad::new(geometry, uv, color, slot | flag | x));
         self.quads
-            .push_value::<12>(Quad::new(data, [0.0; 4], 0, slot | DATA_FLAG | x));
+            .push_value::<12>(Quad::new(data, data_uv, 0, slot | DATA_FLAG | x));
     }
 
     /// Adds a distance-field glyph: the parallelogram `geometry` showing the region `uv` of a distance-field page,
@@ -770,6 +784,7 @@ impl Batcher {
             blend,
             DISTANCE_FIELD_FLAG,
             data,
+            [0.0; 4],
         );
     }
 

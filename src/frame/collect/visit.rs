@@ -404,6 +404,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                 [p0.into(), dx.into(), dy.into()],
                 t.texture.part_uvs([0.0, 0.0, w, h]),
                 tile.map(Into::into),
+                t.clamp_shift(),
                 inh.packed,
                 inh.blend,
             );
