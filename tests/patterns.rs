@@ -332,7 +332,16 @@ fn hostile_gradients_and_patterns_draw_the_rest() {
     g.rect(40.0, 0.0, 10.0, 10.0)
         .fill(FillPattern::new(q).with_matrix(Affine2::from_translation(nan)));
     g.rect(50.0, 0.0, 10.0, 10.0).fill(Color::GREEN);
+    // A million stops (the first 8 kept) and none (transparent).
+    let many: Vec<(f32, Color)> = (0..1_000_000)
+        .map(|i| (i as f32 / 1e6, Color::BLUE))
+        .collect();
     let t0 = std::time::Instant::now();
+    let g_many = FillGradient::linear(Vec2::ZERO, Vec2::X, &many);
+    assert_eq!(g_many.stops().len(), stage2d::MAX_FILL_GRADIENT_STOPS);
+    g.rect(60.0, 0.0, 10.0, 10.0).fill(g_many);
+    g.rect(70.0, 0.0, 10.0, 10.0)
+        .fill(FillGradient::linear(Vec2::ZERO, Vec2::X, &[]));
     let img = render(
         &mut r,
         &scene_of(vec![(g, Vec2::ZERO)]),

@@ -232,3 +232,34 @@ fn a_clamp_offset_shifts_where_a_frame_wraps() {
         probe(&img, x, 6, b, 0);
     }
 }
+
+/// PixiJS's `textures/render-texture` scene: `profile-abel@0.5x.jpg` (64x64 pixels at resolution 0.5: 128x128)
+/// through `Assets` as the background, sized to the view, and a red circle drawn into a 100x100 render texture
+/// shown centred.
+#[test]
+fn pixijs_render_texture() {
+    let mut r = renderer();
+    let mut assets = Assets::new();
+    let path = format!(
+        "{}/tests/pixijs/profile-abel@0.5x.jpg",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bg = assets.load(&mut r, path, Sampling::LINEAR).unwrap();
+    assert_eq!((bg.size(), bg.resolution()), ([128.0, 128.0], 0.5));
+    let mut circle = GraphicsContext::new();
+    circle.circle(0.0, 0.0, 50.0).fill(Color::hex(0xff0000));
+    let mut s = Scene::new();
+    let c = s.add_detached(Node::graphics(circle).at(50.0, 50.0));
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(100, 100))
+        .unwrap();
+    r.render_node(&s, c, &rt, Some(Color::TRANSPARENT)).unwrap();
+    s.add(s.root(), Node::sprite(bg).sized(128.0, 128.0))
+        .unwrap();
+    s.add(
+        s.root(),
+        Node::sprite(rt.texture()).anchor(0.5, 0.5).at(64.0, 64.0),
+    )
+    .unwrap();
+    pixijs("render-texture", &render_pixijs(&mut r, &s), 100);
+}
