@@ -69,11 +69,6 @@ struct VertexOut {
     @location(3) @interpolate(flat) frame: vec4<f32>,
     // A distance-field glyph's screen distance factor.
     @location(4) @interpolate(flat) distance: f32,
-    // Which axes of `uv` wrap into `frame` (1) per fragment: both for a tiling quad, a pattern's for a mesh
-    // vertex.
-    @location(5) @interpolate(flat) wrap: vec2<f32>,
-    // Where a tiling quad's tiles wrap, in tiles from their edge (PixiJS's clamp offset).
-    @location(6) @interpolate(flat) shift: vec2<f32>,
 };
 
 @vertex
@@ -83,8 +78,6 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var color: u32;
     var texture: u32;
     var frame = vec4<f32>(0.0);
-    var wrap = vec2<f32>(0.0);
-    var shift = vec2<f32>(0.0);
     var distance = 0.0;
     if (index & QUAD_BIT) != 0u {
         let qi = (index - QUAD_BIT) >> 2u;
@@ -107,18 +100,22 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
             position = position + k.y_edge;
         }
         uv = vec2<f32>(select(q.uv0.x, q.uv1.x, right), select(q.uv0.y, q.uv1.y, bottom));
+        texture = q.texture;
         if (q.texture & TILING) != 0u {
             let d = corners[qi + 1u];
-            uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom);
-            frame = vec4<f32>(q.uv0, q.uv1);
-            wrap = vec2<f32>(1.0);
-            shift = quad_rest[qi + 1u].uv0;
+            // Tiles wrap `shift` tiles on from their edge (PixiJS's clamp offset): the coordinates move back by
+            // it and the frame on by it, so the fragment stage wraps as for any tile. Both axes wrap: DATA is set
+            // in the fragment's copy of the flags for the vertical one.
+            let shift = quad_rest[qi + 1u].uv0;
+            uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom) - shift;
+            let size = q.uv1 - q.uv0;
+            frame = vec4<f32>(q.uv0 + shift * size, q.uv1 + shift * size);
+            texture = texture | DATA;
         }
         if (q.texture & DISTANCE_FIELD) != 0u {
             distance = corners[qi + 1u].origin.x;
         }
         color = q.color;
-        texture = q.texture;
     } else {
         let p = 2u * index;
         let r = 2u * (arrayLength(&mesh) / 6u) + 4u * index;
@@ -130,7 +127,6 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         // texture.
         if (texture & (TILING | DATA)) != 0u {
             frame = vec4<f32>(0.0, 0.0, 1.0, 1.0);
-            wrap = vec2<f32>(f32((texture & TILING) != 0u), f32((texture & DATA) != 0u));
         }
     }
     let g = transforms[texture >> 8u];
@@ -142,8 +138,6 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     out.color = vec4<f32>(c.rgb * c.a, c.a);
     out.texture = texture & 0xffu;
     out.frame = frame;
-    out.wrap = wrap;
-    out.shift = shift;
     out.distance = distance;
     return out;
 }
@@ -156,12 +150,14 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var uv = in.uv;
     var ddx = dpdx(in.uv);
     var ddy = dpdy(in.uv);
-    if any(in.wrap != vec2<f32>(0.0)) {
+    // TILING wraps across and DATA up and down (a tiling quad sets both, a pattern's mesh vertex either).
+    let wrap = in.texture & (TILING | DATA);
+    if wrap != 0u {
         // Tile coordinates wrapped into the frame; the derivatives of the unwrapped ones, so the seams pick the
         // same mip level as the rest.
         let size = in.frame.zw - in.frame.xy;
-        let tiled = fract(in.uv - in.shift) + in.shift;
-        uv = select(in.uv, in.frame.xy + tiled * size, in.wrap != vec2<f32>(0.0));
+        let axes = vec2<bool>((wrap & TILING) != 0u, (wrap & DATA) != 0u);
+        uv = select(in.uv, in.frame.xy + fract(in.uv) * size, axes);
         ddx = ddx * size;
         ddy = ddy * size;
     }
