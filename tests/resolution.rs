@@ -263,3 +263,44 @@ fn pixijs_render_texture() {
     .unwrap();
     pixijs("render-texture", &render_pixijs(&mut r, &s), 100);
 }
+
+/// PixiJS's `textures/extract` scene: a sprite of `profile-abel@0.5x.jpg` (128x128 units) extracted four ways
+/// (as a canvas, an image, pixels: here `read_pixels` into a new texture; as a texture: a render texture), each
+/// shown at a quarter scale in a grid of 35-pixel cells.
+#[test]
+fn pixijs_extract() {
+    let mut r = renderer();
+    let mut assets = Assets::new();
+    let path = format!(
+        "{}/tests/pixijs/profile-abel@0.5x.jpg",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let abel = assets.load(&mut r, path, Sampling::LINEAR).unwrap();
+    let mut s = Scene::new();
+    let container = s.add_detached(Node::sprite(abel));
+    let b = s.world_bounds(container).unwrap();
+    assert_eq!((b.width(), b.height()), (128.0, 128.0));
+    let rt = r
+        .create_render_texture(RenderTextureOptions::new(128, 128))
+        .unwrap();
+    r.render_node(&s, container, &rt, Some(Color::TRANSPARENT))
+        .unwrap();
+    let pixels = r.read_pixels(&rt).unwrap();
+    let cell = 35.0;
+    for (k, (x, y)) in [(0.0, 0.0), (cell, 0.0), (cell * 2.0, 0.0)]
+        .into_iter()
+        .enumerate()
+    {
+        // Canvas, image and pixels: each a texture of the read pixels.
+        let t = r.texture_from_image(&pixels, Sampling::LINEAR).unwrap();
+        assert_eq!(t.size(), [128.0, 128.0], "{k}");
+        s.add(s.root(), Node::sprite(t).at(x, y).scaled(0.25))
+            .unwrap();
+    }
+    s.add(
+        s.root(),
+        Node::sprite(rt.texture()).at(0.0, cell).scaled(0.25),
+    )
+    .unwrap();
+    pixijs("extract", &render_pixijs(&mut r, &s), 100);
+}
