@@ -114,6 +114,11 @@ fn assets_read_resolution_suffixes_and_sheet_scales() {
     assert_eq!(load("bunny@0.5x.png").size(), [52.0, 74.0]);
     assert_eq!(load("bunny@x.png").size(), [26.0, 37.0], "not a resolution");
     assert_eq!(load("bunny.png").resolution(), 1.0);
+    let bytes = std::fs::read(&bunny).unwrap();
+    let named = assets
+        .load_bytes(&mut r, "hero@2x.png", &bytes, Sampling::LINEAR)
+        .unwrap();
+    assert_eq!(named.size(), [13.0, 18.5], "names given to bytes count too");
     // A sheet's meta.scale: its frames at that resolution.
     let sheet = r#"{"frames": {"b": {"frame": {"x": 0, "y": 0, "w": 26, "h": 37}}},
         "meta": {"image": "bunny.png", "size": {"w": 26, "h": 37}, "scale": "2"}}"#;

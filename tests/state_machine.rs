@@ -431,7 +431,16 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             g.svg_path("M0 0 l3 3 a2 1 30 1 0 -3 0 q1 -2 2 0 t1 0 z")
                 .unwrap()
                 .fill(Color::GREEN);
-            // A repeating pattern, a radial gradient stroke and a repeating global gradient.
+            // An SVG document (a group's transform, an even-odd path, a gradient and opacity), a repeating pattern,
+            // a radial gradient stroke and a repeating global gradient.
+            #[cfg(feature = "svg")]
+            g.svg(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="6" height="6"><defs><radialGradient id="r">
+                <stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#00f"/></radialGradient></defs>
+                <g transform="rotate(10) scale(0.5)" opacity="0.7"><path d="M0 0h8v8H0zM2 2h4v4H2z"
+                fill-rule="evenodd" fill="url(#r)" stroke="red"/></g></svg>"##,
+            )
+            .unwrap();
             let mut ring = stage2d::StrokeStyle::new(1.0, Color::WHITE);
             ring.gradient = Some(stage2d::FillGradient::radial(
                 stage2d::glam::Vec2::splat(0.5),

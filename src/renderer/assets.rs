@@ -114,7 +114,7 @@ impl Assets {
             path: k.clone(),
             source,
         })?;
-        let t = renderer.texture_from_image(&img.to_rgba8(), sampling)?;
+        let t = named(renderer.texture_from_image(&img.to_rgba8(), sampling)?, &k);
         self.textures.insert(k, t);
         Ok(t)
     }
