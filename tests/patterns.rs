@@ -587,3 +587,62 @@ fn pixijs_rect_fills() {
     let limit = if test_msaa() { 140 } else { 100 };
     pixijs("rect-fills", &img, limit);
 }
+
+/// A golden of every paint together (Vulkan and GL, MSAA off and on): a linear gradient, a focal radial one
+/// turned and squashed, a repeating gradient stroke, a pattern turned and scaled, a textured stroke, and an SVG
+/// document with a gradient and a group transform.
+#[test]
+fn paints_golden() {
+    let mut r = renderer();
+    let q = quadrants(&mut r);
+    let stops = [
+        (0.0, Color::hex(0xf9d423)),
+        (0.5, Color::hex(0xff4e50)),
+        (1.0, Color::hex(0x2c3e50)),
+    ];
+    let mut g = GraphicsContext::new();
+    g.round_rect(4.0, 4.0, 48.0, 40.0, 8.0)
+        .fill(FillGradient::linear(Vec2::ZERO, Vec2::ONE, &stops));
+    g.ellipse(80.0, 24.0, 22.0, 18.0).fill(
+        FillGradient::radial(Vec2::new(0.35, 0.4), 0.05, Vec2::splat(0.5), 0.5, &stops)
+            .with_transform(0.4, 0.8),
+    );
+    let mut ring = StrokeStyle::new(6.0, Color::WHITE);
+    ring.gradient = Some(
+        FillGradient::linear(Vec2::ZERO, Vec2::new(12.0, 6.0), &stops)
+            .in_space(TextureSpace::Global)
+            .repeating(),
+    );
+    g.circle(130.0, 24.0, 16.0).stroke(ring);
+    g.star(28.0, 70.0, 5, 22.0, 10.0, 0.2).fill(
+        FillPattern::new(q)
+            .with_matrix(Affine2::from_angle(0.5) * Affine2::from_scale(Vec2::splat(3.0))),
+    );
+    let mut textured = StrokeStyle::new(8.0, Color::rgb(1.0, 0.8, 0.8));
+    textured.pattern = Some(FillPattern::new(q).with_matrix(Affine2::from_scale(Vec2::splat(2.0))));
+    textured.cap = stage2d::LineCap::Round;
+    g.move_to(56.0, 56.0)
+        .bezier_curve_to(70.0, 90.0, 90.0, 40.0, 104.0, 80.0)
+        .stroke(textured);
+    {
+        g.save().translate(112.0, 48.0);
+        g.svg(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="44" height="44"><defs>
+            <radialGradient id="s" cx="22" cy="22" r="20" fx="16" fy="16" gradientUnits="userSpaceOnUse">
+            <stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="#3498db"/></radialGradient></defs>
+            <circle cx="22" cy="22" r="20" fill="url(#s)" stroke="#2c3e50" stroke-width="2"/>
+            <g transform="translate(22 22) rotate(45)"><rect x="-6" y="-6" width="12" height="12" fill="#e74c3c"
+            fill-opacity="0.8"/></g></svg>"##,
+        )
+        .unwrap();
+        g.restore();
+    }
+    let img = render(
+        &mut r,
+        &scene_of(vec![(g, Vec2::ZERO)]),
+        160,
+        96,
+        Color::hex(0x1099bb),
+    );
+    golden("paints", &img);
+}
