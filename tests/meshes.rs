@@ -303,11 +303,6 @@ fn pixijs_perspective_mesh() {
     pixijs("perspective-mesh", &img, 100);
 }
 
-fn pixijs_texture(r: &mut Renderer, name: &str) -> stage2d::Texture {
-    let path = format!("{}/tests/pixijs/{name}", env!("CARGO_MANIFEST_DIR"));
-    r.load_texture(path, stage2d::Sampling::LINEAR).unwrap()
-}
-
 /// PixiJS's `mesh/meshplane` scene: a 100x100-vertex plane of the bunny, drawn once, then given another texture
 /// (a plane sizes itself to its texture).
 #[test]

@@ -10,11 +10,6 @@ use stage2d::{
     Renderer, Sampling, Scene, StrokeStyle, Texture, TextureSpace,
 };
 
-fn pixijs_texture(r: &mut Renderer, name: &str) -> Texture {
-    let path = format!("{}/tests/pixijs/{name}", env!("CARGO_MANIFEST_DIR"));
-    r.load_texture(path, Sampling::LINEAR).unwrap()
-}
-
 fn scene_of(contexts: Vec<(GraphicsContext, Vec2)>) -> Scene {
     let mut s = Scene::new();
     for (g, at) in contexts {

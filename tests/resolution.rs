@@ -174,8 +174,7 @@ fn pixijs_tiling_sprite_tile_position_resolution() {
 #[test]
 fn pixijs_tiling_sprite_clamp_offset() {
     let mut r = renderer();
-    let path = format!("{}/tests/pixijs/bunny.png", env!("CARGO_MANIFEST_DIR"));
-    let bunny = r.load_texture(path, Sampling::LINEAR).unwrap();
+    let bunny = pixijs_texture(&mut r, "bunny.png");
     let mut s = Scene::new();
     let sprite = s.add_detached(Node::sprite(bunny));
     let mut targets = Vec::new();

@@ -4,19 +4,22 @@
 mod common;
 use common::*;
 use stage2d::glam::{Affine2, Vec2};
-use stage2d::{Color, Error, GraphicsContext, Node, NodeId, Scene};
+use stage2d::{Color, Error, GraphicsContext, Node, Scene};
 
 fn asset(name: &str) -> String {
     let path = format!("{}/tests/pixijs/svg/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(path).unwrap()
 }
 
-/// Adds `g` to the root, scaled so that its bounds are `w` x `h` (PixiJS's `graphics.width = w`, `.height = h`).
-fn sized(s: &mut Scene, g: GraphicsContext, w: f32, h: f32) -> NodeId {
+/// PixiJS's picture of SVG document `file` read into a graphics context whose bounds are scaled to `side` x
+/// `side` (`graphics.width = side`, `.height = side`).
+fn document_sized(r: &mut stage2d::Renderer, file: &str, side: f32) -> stage2d::image::RgbaImage {
+    let mut s = Scene::new();
+    let g = GraphicsContext::from_svg(&asset(file)).unwrap();
     let n = s.add(s.root(), Node::graphics(g)).unwrap();
     let b = s.world_bounds(n).unwrap();
-    s.transform_mut(n).unwrap().scale = Vec2::new(w / b.width(), h / b.height());
-    n
+    s.transform_mut(n).unwrap().scale = Vec2::new(side / b.width(), side / b.height());
+    render_pixijs(r, &s)
 }
 
 #[test]
@@ -188,58 +191,30 @@ fn hostile_documents_are_errors_or_bounded() {
 /// which a browser's parser forgives and an XML parser does not: the copy here has them as `<!-- -->`.)
 #[test]
 fn pixijs_svg() {
-    let mut r = renderer();
-    let mut s = Scene::new();
-    sized(
-        &mut s,
-        GraphicsContext::from_svg(&asset("paths.svg")).unwrap(),
-        128.0,
-        128.0,
-    );
-    pixijs("svg", &render_pixijs(&mut r, &s), 100);
+    let img = document_sized(&mut renderer(), "paths.svg", 128.0);
+    pixijs("svg", &img, 100);
 }
 
 /// PixiJS's `svg-graphics-context` scene: `logo.svg` loaded as a graphics context, sized to 128x128.
 #[test]
 fn pixijs_svg_graphics_context() {
-    let mut r = renderer();
-    let mut s = Scene::new();
-    sized(
-        &mut s,
-        GraphicsContext::from_svg(&asset("logo.svg")).unwrap(),
-        128.0,
-        128.0,
-    );
-    pixijs("svg-graphics-context", &render_pixijs(&mut r, &s), 100);
+    let img = document_sized(&mut renderer(), "logo.svg", 128.0);
+    pixijs("svg-graphics-context", &img, 100);
 }
 
 /// PixiJS's `gradient-svg` scene: objectBoundingBox gradients on fills and strokes, set by attributes and by
 /// `style`, sized to 118x118.
 #[test]
 fn pixijs_gradient_svg() {
-    let mut r = renderer();
-    let mut s = Scene::new();
-    sized(
-        &mut s,
-        GraphicsContext::from_svg(&asset("four-rects.svg")).unwrap(),
-        118.0,
-        118.0,
-    );
-    pixijs("gradient-svg", &render_pixijs(&mut r, &s), 100);
+    let img = document_sized(&mut renderer(), "four-rects.svg", 118.0);
+    pixijs("gradient-svg", &img, 100);
 }
 
 /// PixiJS's `gradient-bug-svg` scene: userSpaceOnUse gradients on a circle and a large path, sized to 128x128.
 #[test]
 fn pixijs_gradient_bug_svg() {
-    let mut r = renderer();
-    let mut s = Scene::new();
-    sized(
-        &mut s,
-        GraphicsContext::from_svg(&asset("beetle.svg")).unwrap(),
-        128.0,
-        128.0,
-    );
-    pixijs("gradient-bug-svg", &render_pixijs(&mut r, &s), 100);
+    let img = document_sized(&mut renderer(), "beetle.svg", 128.0);
+    pixijs("gradient-bug-svg", &img, 100);
 }
 
 /// PixiJS's six `svg-fill-rule-*` scenes: each document sized to 128x128.
@@ -254,14 +229,8 @@ fn pixijs_svg_fill_rules() {
         "svg-fill-rule-star-evenodd",
         "svg-fill-rule-star-nonzero",
     ] {
-        let mut s = Scene::new();
-        sized(
-            &mut s,
-            GraphicsContext::from_svg(&asset(&format!("{name}.svg"))).unwrap(),
-            128.0,
-            128.0,
-        );
-        pixijs(name, &render_pixijs(&mut r, &s), 100);
+        let img = document_sized(&mut r, &format!("{name}.svg"), 128.0);
+        pixijs(name, &img, 100);
     }
 }
 

@@ -68,15 +68,19 @@ impl ColorStops {
 /// value is not finite).
 #[cfg(feature = "text")]
 pub(crate) fn linear_offset(start: glam::Vec2, end: glam::Vec2, point: glam::Vec2) -> f32 {
+    match linear_projection(start, end)(point) {
+        t if t.is_finite() => t.clamp(0.0, 1.0),
+        _ => 0.0,
+    }
+}
+
+/// The unclamped offset along `start` → `end` (1 at `end`; 0 everywhere when the two coincide or are not finite).
+pub(crate) fn linear_projection(start: glam::Vec2, end: glam::Vec2) -> impl Fn(glam::Vec2) -> f32 {
     let d = end - start;
     let len2 = d.length_squared();
-    if !(len2 > 0.0 && len2.is_finite()) {
-        return 0.0;
-    }
-    let t = (point - start).dot(d) / len2;
-    if t.is_finite() {
-        t.clamp(0.0, 1.0)
-    } else {
-        0.0
+    let ok = len2 > 0.0 && len2.is_finite() && start.is_finite();
+    move |p: glam::Vec2| match ok {
+        true => (p - start).dot(d) / len2,
+        false => 0.0,
     }
 }

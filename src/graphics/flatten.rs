@@ -3,10 +3,9 @@
 //! [`MAX_PATH_SEGMENTS`] segments. What comes out can be triangulated on another thread; each fill carries its cost
 //! ([`fill_cost`]), by which the cache decides whether to do that.
 
-use super::context::{
-    FillRule as Rule, GraphicsContext, Instruction, StrokeAlignment, StrokeStyle, MAX_PATH_SEGMENTS,
-};
+use super::context::{GraphicsContext, Instruction, MAX_PATH_SEGMENTS};
 use super::path::{offset, signed_area2, Polyline};
+use super::style::{FillRule as Rule, StrokeAlignment, StrokeStyle};
 use crate::Color;
 use glam::Vec2;
 
@@ -56,7 +55,7 @@ pub(super) enum FlatShape {
         rule: Rule,
         color: Color,
         /// Boxed: patterns and gradients are large beside the other variants.
-        pattern: Option<Box<super::context::FillPattern>>,
+        pattern: Option<Box<super::style::FillPattern>>,
         gradient: Option<Box<super::gradient::FillGradient>>,
     },
     Stroke {

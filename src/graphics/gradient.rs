@@ -3,7 +3,7 @@
 //! each piece are exact (linear) or within a fraction of a colour step (radial: cut into narrow sectors, in each
 //! of which the offset is affine).
 
-use crate::base::stops::ColorStops;
+use crate::base::stops::{linear_projection, ColorStops};
 use crate::Color;
 use glam::{Affine2, Vec2};
 
@@ -179,7 +179,7 @@ impl FillGradient {
     /// degenerate gradient (a linear one whose ends coincide, a radial one without area) or a non-finite point.
     pub fn offset_at(&self, point: Vec2) -> f32 {
         let t = match self.kind {
-            GradientKind::Linear { start, end } => raw_linear(start, end)(point),
+            GradientKind::Linear { start, end } => linear_projection(start, end)(point),
             GradientKind::Radial(r) => Radial::new(&r).offset(point),
         };
         self.wrapped(t)
@@ -226,15 +226,12 @@ impl FillGradient {
             TextureSpace::Local => {
                 Affine2::from_scale(size.recip()) * Affine2::from_translation(-lo)
             }
-            TextureSpace::Global => match self.placed.matrix2.determinant() {
-                d if d.is_finite() && d != 0.0 => self.placed.inverse(),
-                _ => Affine2::IDENTITY,
-            },
+            TextureSpace::Global => inverse_or_identity(self.placed),
         };
         let cuts: Vec<f32> = self.stops().iter().map(|s| s.0).collect();
         match self.kind {
             GradientKind::Linear { start, end } => {
-                let raw = raw_linear(start, end);
+                let raw = linear_projection(start, end);
                 let offset = |p: Vec2| raw(to_space.transform_point2(p));
                 if self.wrap == GradientWrap::Repeat {
                     if let Some(out) = self.paint_repeating(positions, indices, &offset, &cuts) {
@@ -365,6 +362,15 @@ impl FillGradient {
     }
 }
 
+/// The inverse of `m`, or the identity where `m` is not finite or cannot be inverted (a degenerate texture or
+/// gradient placement draws untransformed).
+pub(crate) fn inverse_or_identity(m: Affine2) -> Affine2 {
+    match m.matrix2.determinant() {
+        d if d.is_finite() && d != 0.0 && m.translation.is_finite() => m.inverse(),
+        _ => Affine2::IDENTITY,
+    }
+}
+
 /// One vertex for each distinct (position, colour): cutting gives each piece its own copies of the points it
 /// shares with its neighbours (a repeating gradient's period edges keep two, one of each colour).
 fn weld(
@@ -394,17 +400,6 @@ fn weld(
         })
         .collect();
     (p, i, c)
-}
-
-/// The unclamped offset along `start` → `end` (0 everywhere when they coincide or are not finite).
-fn raw_linear(start: Vec2, end: Vec2) -> impl Fn(Vec2) -> f32 {
-    let d = end - start;
-    let len2 = d.length_squared();
-    let ok = len2 > 0.0 && len2.is_finite() && start.is_finite();
-    move |p: Vec2| match ok {
-        true => (p - start).dot(d) / len2,
-        false => 0.0,
-    }
 }
 
 /// A radial gradient in the form it is drawn: every circle of it is the outer circle scaled about `focus` (the

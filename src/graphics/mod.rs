@@ -16,6 +16,7 @@ pub(crate) mod gradient;
 pub(crate) mod mesh;
 pub(crate) mod path;
 mod shapes;
+pub(crate) mod style;
 #[cfg(feature = "svg")]
 pub(crate) mod svg;
 mod svg_path;
@@ -23,10 +24,7 @@ pub(crate) mod tessellate;
 
 pub(crate) use cache::TessellationCache;
 pub(crate) use context::Instruction;
-pub use context::{
-    FillPattern, FillRule, FillStyle, GraphicsContext, LineCap, LineJoin, PatternRepeat,
-    StrokeAlignment, StrokeStyle, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES,
-};
+pub use context::{GraphicsContext, MAX_PATH_SEGMENTS, MAX_POLYGON_VERTICES};
 pub use gradient::{
     FillGradient, GradientKind, GradientWrap, RadialGradient, TextureSpace,
     MAX_FILL_GRADIENT_STOPS, MAX_GRADIENT_PERIODS,
@@ -34,6 +32,10 @@ pub use gradient::{
 pub(crate) use path::PathCommand;
 pub use path::MAX_FILL_WORK;
 pub use shapes::RoundedPoint;
+pub use style::{
+    FillPattern, FillRule, FillStyle, LineCap, LineJoin, PatternRepeat, StrokeAlignment,
+    StrokeStyle,
+};
 #[cfg(feature = "svg")]
 pub use svg::{SvgReport, MAX_SVG_BYTES, MAX_SVG_DEPTH};
 pub use svg_path::MAX_SVG_PATH_COMMANDS;

@@ -12,11 +12,10 @@
 //! colours and opacities, fill rules, holes (as even-odd subpaths), stroke widths, joins and caps, and gradients
 //! in `<defs>`.
 
-use super::context::{
-    FillPattern, FillRule, FillStyle, GraphicsContext, Instruction, LineCap, LineJoin, StrokeStyle,
-};
+use super::context::{GraphicsContext, Instruction};
 use super::gradient::{FillGradient, GradientKind, GradientWrap, TextureSpace};
 use super::path::PathCommand;
+use super::style::{FillPattern, FillRule, FillStyle, LineCap, LineJoin, StrokeStyle};
 use crate::{Color, Error, Result};
 use glam::{Affine2, Vec2};
 use std::fmt::Write;
@@ -241,26 +240,23 @@ impl GraphicsContext {
             skipped_elements: images.load(Ordering::Relaxed),
             ..Default::default()
         };
+        // The walk sets each path's transform; the context's own is put back after (not through save/restore,
+        // whose stack a caller may have filled).
         let outer = self.get_transform();
-        self.save();
         // As PixiJS reads documents: in their own user coordinates, the root's view box not applied (usvg puts it
         // in a group of its own around the document).
         report.size = Vec2::new(size.width(), size.height());
-        report.view_box = Affine2::IDENTITY;
         let (root, base) = match tree.root().children() {
             [usvg::Node::Group(g)] if wrapped && g.id().is_empty() => {
                 let t = affine(g.abs_transform());
-                let undo = match t.matrix2.determinant() {
-                    d if d.is_finite() && d != 0.0 => t.inverse(),
-                    _ => Affine2::IDENTITY,
-                };
+                let undo = super::gradient::inverse_or_identity(t);
                 report.view_box = t;
                 (g.as_ref(), outer * undo)
             }
             _ => (tree.root(), outer),
         };
         walk(self, root, base, 1.0, &mut report);
-        self.restore();
+        self.set_transform(outer);
         Ok(report)
     }
 

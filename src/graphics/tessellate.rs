@@ -13,10 +13,11 @@
 //! triangles each lie wholly inside or outside the holes, and those inside a hole are dropped. So a hole
 //! subtracts whatever the winding of its path and whatever the fill rule.
 
-use super::context::{FillRule as Rule, GraphicsContext, LineCap, LineJoin, StrokeStyle};
+use super::context::GraphicsContext;
 pub use super::flatten::{flatten_context, TessellationReport};
 use super::flatten::{FlatContext, FlatShape};
 use super::path::{fill_work, Polyline, MAX_FILL_WORK};
+use super::style::{FillRule as Rule, LineCap, LineJoin, StrokeStyle};
 use crate::{Color, Texture};
 use glam::{Affine2, Vec2};
 use lyon::path::Path;
@@ -38,7 +39,7 @@ pub struct MeshPart {
     /// Texture multiplied in, at [`Mesh::local_uv`] (in units of its frame).
     pub texture: Option<Texture>,
     /// Which axes of the texture coordinates wrap (bit 0 across, bit 1 up and down; see
-    /// [`FillPattern`](super::context::FillPattern)).
+    /// [`FillPattern`](super::style::FillPattern)).
     pub wrap: u8,
     /// Pixel lines: each segment two vertices and two indices, drawn as the GPU's one-pixel lines.
     pub pixel_lines: bool,
@@ -442,10 +443,9 @@ fn stroke(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graphics::context::{
-        FillStyle, Instruction, StrokeAlignment, StrokeStyle, MAX_PATH_SEGMENTS,
-    };
+    use crate::graphics::context::{Instruction, MAX_PATH_SEGMENTS};
     use crate::graphics::flatten::FlatShape;
+    use crate::graphics::style::{FillStyle, StrokeAlignment, StrokeStyle};
 
     fn area(mesh: &Mesh, part: usize) -> f32 {
         let p = &mesh.parts[part];

@@ -396,6 +396,12 @@ pub fn pixijs(name: &str, img: &RgbaImage, limit: u32) {
     }
 }
 
+/// A texture of `tests/pixijs/NAME` (PixiJS's test assets), linearly sampled.
+pub fn pixijs_texture(r: &mut Renderer, name: &str) -> Texture {
+    let path = format!("{}/tests/pixijs/{name}", env!("CARGO_MANIFEST_DIR"));
+    r.load_texture(path, Sampling::LINEAR).unwrap()
+}
+
 /// Renders `scene` at 128x128 on PixiJS's background, as PixiJS's visual tests do, once every shape is
 /// tessellated (large fills are triangulated off the frame: the first frames draw without them).
 pub fn render_pixijs(r: &mut Renderer, scene: &Scene) -> RgbaImage {
