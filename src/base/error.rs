@@ -273,6 +273,22 @@ pub enum Error {
     /// deeper than its limit, or is compressed (see `GraphicsContext::svg`).
     #[error("invalid SVG document: {0}")]
     InvalidSvg(String),
+    /// More particles asked of one [`ParticleContainer`](crate::ParticleContainer) than it may hold
+    /// ([`MAX_PARTICLES`](crate::MAX_PARTICLES)); nothing was allocated or added.
+    #[error("{asked} particles asked for; a particle container holds at most {max}")]
+    TooManyParticles {
+        /// How many the container would have held.
+        asked: usize,
+        /// The most it may.
+        max: usize,
+    },
+    /// A frame that cannot join a particle container (see
+    /// [`ParticleContainer::add_frame`](crate::ParticleContainer::add_frame)).
+    #[error("particle frame: {0}")]
+    ParticleFrame(String),
+    /// A render-layer attachment that cannot be made (see [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)).
+    #[error("render layer: {0}")]
+    RenderLayer(String),
 }
 
 /// `Result` with stage2d's [`Error`].

@@ -127,6 +127,11 @@ pub struct FrameStats {
     pub filters_skipped: u64,
     /// Bytes of filter uniforms written.
     pub uniform_bytes: u64,
+    /// Particles drawn (of [`ParticleContainer`](crate::ParticleContainer)s).
+    pub particles: u64,
+    /// Particles left out for a property that is not a finite number or a frame index past the container's
+    /// frames (counted once a property uploaded: a particle with two bad ones counts twice; logged once a frame).
+    pub particles_skipped: u64,
 }
 
 impl FrameStats {
@@ -198,6 +203,8 @@ impl FrameStats {
             target_switches,
             filters_skipped,
             uniform_bytes,
+            particles,
+            particles_skipped,
         );
     }
 }

@@ -124,6 +124,10 @@ fn fingerprint(
             let d = meshes
                 .draws
                 .get((b.marker & !Batcher::MARKER_MESH) as usize)?;
+            // Particles: their data is read from the scene when prepared, not followed here.
+            if d.particles.is_some() {
+                return None;
+            }
             (
                 d.geometry_id,
                 d.geometry_version,

@@ -26,6 +26,7 @@ pub(crate) mod encoder;
 mod filter_passes;
 mod filter_reuse;
 pub(crate) mod mask;
+mod particles;
 pub(crate) mod placement;
 pub(crate) mod streams;
 pub(crate) mod tracked;
@@ -424,7 +425,8 @@ impl Frame {
         pipelines.set_target_state(base, desc.format);
         // Filter outputs get their storage before any bind group names them.
         self.size_filter_outputs(textures);
-        self.prepare_meshes(pipelines, textures, (desc.width, desc.height), &mut frame)?;
+        let target_px = (desc.width, desc.height);
+        self.prepare_meshes(pipelines, textures, scene, target_px, &mut frame)?;
         self.meshes.copy_changes(encoder, &mut frame);
         self.draws.clear();
         let mut stencil = StencilMode::Disabled;
@@ -498,6 +500,7 @@ impl Frame {
         &mut self,
         pipelines: &mut PipelineSystem,
         textures: &TextureSystem,
+        scene: &Scene,
         target: (u32, u32),
         frame: &mut FrameStats,
     ) -> Result<()> {
@@ -513,8 +516,27 @@ impl Frame {
         {
             self.meshes.ensure_default(pipelines)?;
         }
+        if cm.draws.iter().any(|d| d.particles.is_some()) {
+            self.meshes.ensure_particles(pipelines, frame)?;
+        }
         let transforms = self.batcher.transforms.as_slice();
         for (tag, d) in cm.draws.iter().enumerate() {
+            if let Some(p) = d.particles {
+                match particles::upload(&mut self.meshes, scene, p, frame) {
+                    Ok(0) => {}
+                    Ok(bad) => {
+                        if frame.particles_skipped == 0 {
+                            log::warn!("{bad} particles of {:?} left out: a property is not a finite number or a frame index is past the container's frames (further ones this frame are only counted)", p.node);
+                        }
+                        frame.particles_skipped += bad;
+                    }
+                    Err(e) => {
+                        log::warn!("particle container {:?} not drawn: {e}", p.node);
+                        frame.nodes_skipped += 1;
+                        continue;
+                    }
+                }
+            }
             let g = transforms
                 .get(d.xform as usize)
                 .map_or(Affine2::IDENTITY, |t| t.affine());
@@ -534,10 +556,27 @@ impl Frame {
         pipeline: PipelineId,
     ) {
         let draws = &self.collector.caches.custom_meshes.draws;
-        let Some(b) = draws
-            .get(tag as usize)
-            .and_then(|d| self.meshes.binding(tag as usize, d))
-        else {
+        let Some(d) = draws.get(tag as usize) else {
+            return;
+        };
+        if d.particles.is_some() {
+            let Some(b) = self.meshes.particle_binding(tag as usize, d) else {
+                return;
+            };
+            enc.set_pipeline(pipeline, pipelines.pipeline(pipeline));
+            for (slot, (id, group, offset)) in b.groups.into_iter().enumerate() {
+                enc.set_bind_group_at(slot as u32, id, group, offset);
+            }
+            for (slot, buffer) in b.buffers.iter().enumerate() {
+                let count = u64::from(b.count) * crate::gpu::meshes::PARTICLE_STRIDES[slot];
+                enc.set_vertex_buffer_range(slot as u32, buffer, 0..count);
+            }
+            enc.set_index_buffer(b.indices.0, b.indices.1);
+            enc.draw_indexed_instanced(0..6, b.count);
+            self.streams.bind(enc);
+            return;
+        }
+        let Some(b) = self.meshes.binding(tag as usize, d) else {
             return;
         };
         enc.set_pipeline(pipeline, pipelines.pipeline(pipeline));

@@ -40,6 +40,75 @@ struct DefaultOut { @builtin(position) position: vec4<f32>, @location(0) uv: vec
 /// [`MeshDraw::shader`] of a default-shader mesh drawn on its own.
 pub(crate) const DEFAULT_MESH_SHADER: u32 = u32::MAX;
 
+/// [`MeshDraw::shader`] of a particle container.
+pub(crate) const PARTICLE_SHADER: u32 = u32::MAX - 1;
+
+/// The particle shader: one instance a particle, its corners from the vertex index (0..4, two triangles by the
+/// index buffer), turned by its rotation around its anchor and moved to its position, in the container's space.
+/// A particle whose property the upload found not finite carries [`PARTICLE_SKIP`] and collapses off the target.
+const PARTICLE_SOURCE: &str = "struct ParticleParams { round: vec4<f32> };
+@group(1) @binding(0) var<uniform> params: ParticleParams;
+struct ParticleOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) color: vec4<f32>,
+};
+const SKIP: f32 = -3.0e38;
+@vertex fn mainVertex(
+    @builtin(vertex_index) v: u32,
+    @location(0) aVertex: vec4<f32>,
+    @location(1) aPosition: vec2<f32>,
+    @location(2) aRotation: f32,
+    @location(3) aUvs: vec4<f32>,
+    @location(4) aColor: vec4<f32>,
+) -> ParticleOut {
+    let c = vec2<f32>(f32(v == 1u || v == 2u), f32(v >= 2u));
+    // A frame stored turned (u0 > u1 marks it): upright (x, y) shows the stored (1 - y, x).
+    let turned = aUvs.x > aUvs.z;
+    let uv0 = vec2<f32>(min(aUvs.x, aUvs.z), aUvs.y);
+    let uv1 = vec2<f32>(max(aUvs.x, aUvs.z), aUvs.w);
+    let l = select(c, vec2<f32>(c.y, 1.0 - c.x), turned);
+    let local = aVertex.xy + l * aVertex.zw;
+    let s = sin(aRotation);
+    let k = cos(aRotation);
+    let p = vec2<f32>(local.x * k - local.y * s, local.x * s + local.y * k) + aPosition;
+    var position = toClip(p);
+    if (params.round.x > 0.5) {
+        let size = globals.uResolution.xy;
+        position = vec4<f32>((floor((position.xy * 0.5 + 0.5) * size + 0.5) / size) * 2.0 - 1.0, 0.0, 1.0);
+    }
+    if (aPosition.x == SKIP || aVertex.x == SKIP || aRotation == SKIP || aUvs.y == SKIP) {
+        position = vec4<f32>(2.0, 2.0, 0.0, 1.0);
+    }
+    let color = vec4<f32>(aColor.rgb * aColor.a, aColor.a) * globals.uColor;
+    return ParticleOut(position, uv0 + c * (uv1 - uv0), color);
+}
+@fragment fn mainFragment(in: ParticleOut) -> @location(0) vec4<f32> {
+    return textureSample(uTexture, uSampler, in.uv) * in.color;
+}
+";
+
+/// What the particle upload writes for a property that is not a finite number: the shader drops the particle.
+pub(crate) const PARTICLE_SKIP: f32 = -3.0e38;
+
+/// Bytes a particle takes in each of the five particle buffers: vertex (corners around the anchor, scaled),
+/// position, rotation, frame texture coordinates, colour.
+pub(crate) const PARTICLE_STRIDES: [u64; 5] = [16, 8, 4, 16, 4];
+
+/// A particle container's GPU buffers, one a property.
+#[derive(Debug)]
+pub(crate) struct GpuParticles {
+    pub buffers: [wgpu::Buffer; 5],
+    /// Particles the buffers hold room for.
+    pub capacity: u32,
+    /// The container's version whose static properties the buffers hold (0: none yet), and how many particles.
+    pub version: u64,
+    pub count: u32,
+    /// Which properties were dynamic when last uploaded.
+    pub dynamic: [bool; 5],
+    used: u64,
+}
+
 /// Bytes of the prelude's globals (`MeshGlobals`: a mat3x3 as three vec4 columns, then three vec4).
 const GLOBALS_BYTES: u64 = 96;
 
@@ -88,6 +157,15 @@ pub(crate) struct MeshDraw {
     pub blend: BlendMode,
     /// The batcher transform its space goes through (render groups, filter segments), 0 for none.
     pub xform: u32,
+    /// A particle container's draw (its data uploaded from the scene when prepared), instead of a geometry.
+    pub particles: Option<ParticleDraw>,
+}
+
+/// A particle container drawn: which node, and how many particles.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ParticleDraw {
+    pub node: crate::NodeId,
+    pub count: u32,
 }
 
 /// The custom-shader meshes of a walk: their draws and uniform bytes.
@@ -193,6 +271,20 @@ pub(crate) struct MeshSystem {
     /// This frame's draws, by tag.
     pub prepared: Vec<Option<PreparedMesh>>,
     retired: Vec<Retired>,
+    /// The particle shader's index in `customs`, once made.
+    particle: Option<u32>,
+    /// Particle containers' buffers, by container.
+    particles: HashMap<u64, GpuParticles>,
+    /// The six indices of a particle's two triangles.
+    quad_indices: Option<(u32, wgpu::Buffer)>,
+}
+
+/// What recording a particle draw binds.
+pub(crate) struct ParticleBinding<'a> {
+    pub groups: [(BindGroupId, &'a wgpu::BindGroup, u32); 2],
+    pub buffers: &'a [wgpu::Buffer; 5],
+    pub indices: (BufferBinding, &'a wgpu::Buffer),
+    pub count: u32,
 }
 
 /// Whether a WGSL vertex input of type `ty` reads a vertex attribute of `format`.
@@ -255,6 +347,9 @@ impl MeshSystem {
             frame: 0,
             prepared: Vec::new(),
             retired: Vec::new(),
+            particle: None,
+            particles: HashMap::new(),
+            quad_indices: None,
         }
     }
 
@@ -415,10 +510,131 @@ impl MeshSystem {
         Ok(())
     }
 
+    /// Makes the particle shader and the particles' index buffer, once.
+    pub fn ensure_particles(
+        &mut self,
+        pipelines: &mut PipelineSystem,
+        stats: &mut FrameStats,
+    ) -> Result<()> {
+        if self.particle.is_none() {
+            use wgpu::VertexFormat as F;
+            let layout = MeshLayout {
+                attributes: vec![
+                    (0, F::Float32x4),
+                    (1, F::Float32x2),
+                    (2, F::Float32),
+                    (3, F::Float32x4),
+                    (4, F::Unorm8x4),
+                ],
+                per_instance: 0b1_1111,
+            };
+            let source = format!("{PRELUDE}\n{PARTICLE_SOURCE}");
+            self.register(pipelines, source, &layout, 16, 0, true)?;
+            self.particle = Some(self.customs.len() as u32 - 1);
+        }
+        if self.quad_indices.is_none() {
+            let b = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("stage2d particle indices"),
+                size: 24,
+                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            self.queue
+                .write_buffer(&b, 0, bytemuck::cast_slice(&[0u32, 1, 2, 0, 2, 3]));
+            stats.buffers_created += 1;
+            let id = self.next_id();
+            self.quad_indices = Some((id, b));
+        }
+        Ok(())
+    }
+
+    /// The queue the particle upload writes through.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The buffers of particle container `uid` with room for `count` particles (made, or grown to the next power
+    /// of two, when they have not; a grown container's static data is uploaded again: `version` 0). A size
+    /// past the device's largest buffer is an error (the container is then not drawn).
+    pub fn particle_buffers(
+        &mut self,
+        uid: u64,
+        count: u32,
+        stats: &mut FrameStats,
+    ) -> Result<&mut GpuParticles> {
+        let frame = self.frame;
+        let fits = self
+            .particles
+            .get(&uid)
+            .is_some_and(|g| g.capacity >= count);
+        if !fits {
+            let capacity = count.max(64).next_power_of_two();
+            let max = self.device.limits().max_buffer_size;
+            let largest = PARTICLE_STRIDES[0] * capacity as u64;
+            if largest > max {
+                return Err(Error::TooManyParticles {
+                    asked: count as usize,
+                    max: (max / PARTICLE_STRIDES[0]) as usize,
+                });
+            }
+            let buffers = PARTICLE_STRIDES.map(|stride| {
+                self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("stage2d particles"),
+                    size: stride * capacity as u64,
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            });
+            stats.buffers_created += 5;
+            let old = self.particles.insert(
+                uid,
+                GpuParticles {
+                    buffers,
+                    capacity,
+                    version: 0,
+                    count: 0,
+                    dynamic: [false; 5],
+                    used: frame,
+                },
+            );
+            if let Some(old) = old {
+                self.retired
+                    .extend(old.buffers.into_iter().map(Retired::Buffer));
+            }
+        }
+        let g = self.particles.get_mut(&uid).expect("made above");
+        g.used = frame;
+        Ok(g)
+    }
+
+    /// What recording particle draw `tag` binds; `None` if it was not prepared.
+    pub fn particle_binding(&self, tag: usize, draw: &MeshDraw) -> Option<ParticleBinding<'_>> {
+        let p = self.prepared.get(tag).copied().flatten()?;
+        let g = self.particles.get(&p.geometry)?;
+        let g0 = self.group0.get(&draw.texture)?;
+        let g1 = self.group1.get(&(draw.shader, draw.textures))?;
+        let (id, indices) = self.quad_indices.as_ref()?;
+        let count = draw.particles?.count.min(g.count);
+        (count > 0).then_some(ParticleBinding {
+            groups: [(g0.0, &g0.1, p.groups[0].1), (g1.0, &g1.1, p.groups[1].1)],
+            buffers: &g.buffers,
+            indices: (
+                BufferBinding {
+                    buffer: *id,
+                    generation: 0,
+                    offset: 0,
+                },
+                indices,
+            ),
+            count,
+        })
+    }
+
     /// The shader a draw names.
     fn custom(&self, shader: u32) -> Option<&Custom> {
         let index = match shader {
             DEFAULT_MESH_SHADER => self.default?,
+            PARTICLE_SHADER => self.particle?,
             i => i,
         };
         self.customs.get(index as usize)
@@ -597,11 +813,15 @@ impl MeshSystem {
         if self.custom(draw.shader).is_none() {
             return;
         }
-        let Some(g) = draw.geometry.as_deref() else {
-            return;
+        let key = match (draw.geometry.as_deref(), draw.particles) {
+            (Some(g), _) => {
+                self.upload_geometry(g, stats);
+                g.id()
+            }
+            // Particles: uploaded by the caller, which reads them from the scene.
+            (None, Some(_)) if self.particles.contains_key(&draw.geometry_id) => draw.geometry_id,
+            _ => return,
         };
-        self.upload_geometry(g, stats);
-        let key = g.id();
         let m = group * draw.transform;
         let globals = MeshGlobals {
             transform: [
@@ -803,6 +1023,13 @@ impl MeshSystem {
             let keep = frame - e.2 < MAX_IDLE_FRAMES;
             if !keep {
                 retired.push(Retired::BindGroup(e.1.clone()));
+            }
+            keep
+        });
+        self.particles.retain(|_, g| {
+            let keep = frame - g.used < MAX_IDLE_GEOMETRY_FRAMES;
+            if !keep {
+                retired.extend(g.buffers.iter().cloned().map(Retired::Buffer));
             }
             keep
         });

@@ -182,15 +182,28 @@ impl Scene {
         let (mut cache, at) = self.query();
         let mut stack = std::mem::take(&mut cache.hit_stack);
         stack.clear();
-        if let Some(f) = self.hit_enter(&mut cache, at, self.root(), point, point, false) {
+        cache.layer_lists.clear();
+        if let Some(f) = self.hit_enter(&mut cache, at, self.root(), point, point, false, false) {
             stack.push(f);
         }
         while let Some(top) = stack.last_mut() {
             let f = if top.left > 0 {
                 top.left -= 1;
-                let child = self.children_of_slot(top.id.slot())[top.left];
-                let (p, tested) = (top.p, top.tested || top.interactive);
-                match self.hit_enter(&mut cache, at, child, p, point, tested) {
+                let tested = top.tested || top.interactive;
+                let (start, n) = top.layer;
+                // A layer's own nodes come first in its draw order: met last from the top down, each with the
+                // point in its parent's space.
+                let (child, p, via_layer) = match top.left.checked_sub(n as usize) {
+                    Some(k) => (self.children_of_slot(top.id.slot())[k], top.p, false),
+                    None => {
+                        let c = cache.layer_lists[start as usize + top.left];
+                        match self.layer_point(c, point) {
+                            Some(p) => (c, p, true),
+                            None => continue,
+                        }
+                    }
+                };
+                match self.hit_enter(&mut cache, at, child, p, point, tested, via_layer) {
                     Some(f) if f.left > 0 => {
                         stack.push(f);
                         continue;
@@ -237,8 +250,26 @@ impl Scene {
         cache.hit_stack = stack;
     }
 
-    /// Enters `id` with `p` in its parent's space: `None` if the node and its subtree cannot be hit.
+    /// The scene point `world` in the space of the parent of `node` (attached to a layer), if the node is
+    /// drawn where it stands (no hidden or mask ancestor) and that space is invertible.
+    fn layer_point(&self, node: NodeId, world: Vec2) -> Option<Vec2> {
+        let parent = self.parent(node)?;
+        let mut a = Some(parent);
+        while let Some(n) = a {
+            if !self.node_at(n.slot()).visible || self.is_mask(n) {
+                return None;
+            }
+            a = self.parent(n);
+        }
+        let m = self.world_transform(parent)?;
+        let p = m.inverse().transform_point2(world);
+        p.is_finite().then_some(p)
+    }
+
+    /// Enters `id` with `p` in its parent's space: `None` if the node and its subtree cannot be hit. A node on a
+    /// render layer is entered only from the layer (`via_layer`).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn hit_enter(
         &self,
         cache: &mut QueryCache,
@@ -247,11 +278,48 @@ impl Scene {
         p_parent: Vec2,
         world: Vec2,
         tested: bool,
+        via_layer: bool,
     ) -> Option<HitFrame> {
         let slot = id.slot();
         let node = self.node_at(slot);
         if !node.visible {
             return None;
+        }
+        if self.slots[slot].counts & crate::scene::LAYERED != 0
+            && !via_layer
+            && self.layer_slot(slot).is_some()
+        {
+            return None;
+        }
+        // A layer: its nodes (those that can be hit somewhere) make it worth entering, whatever lies below it.
+        let mut layer = (0, 0);
+        if let crate::NodeKind::RenderLayer(_) = node.kind {
+            let start = cache.layer_lists.len();
+            cache.layer_lists.extend(
+                self.layer_draw_order(id)
+                    .into_iter()
+                    .filter(|n| self.interactive_below(n.slot()) > 0 || tested),
+            );
+            layer = (start as u32, (cache.layer_lists.len() - start) as u32);
+        }
+        if layer.1 > 0 {
+            let p = to_local(self.transform_at(slot), p_parent)?;
+            let ia = self.interact(slot);
+            let kids = if ia.no_child_hits || ia.event_mode == EventMode::None {
+                return None;
+            } else {
+                self.child_count(slot) + layer.1 as usize
+            };
+            return Some(HitFrame {
+                id,
+                p,
+                tested,
+                interactive: ia.event_mode.is_interactive(),
+                left: kids,
+                child_hit: false,
+                reported: false,
+                layer,
+            });
         }
         let ia = self.interact(slot);
         if ia.event_mode == EventMode::None {
@@ -300,6 +368,7 @@ impl Scene {
             left: kids,
             child_hit: false,
             reported: false,
+            layer: (0, 0),
         })
     }
 

@@ -364,6 +364,8 @@ pub(crate) struct QueryCache {
     /// Reused walk stacks.
     pub bounds_stack: Vec<BoundsFrame>,
     pub hit_stack: Vec<HitFrame>,
+    /// The nodes of the render layers a hit walk entered, in draw order (see [`HitFrame::layer`]).
+    pub layer_lists: Vec<NodeId>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -388,6 +390,9 @@ pub(crate) struct HitFrame {
     pub child_hit: bool,
     /// Whether the node was listed already (the "all" walk).
     pub reported: bool,
+    /// For a render layer: where its nodes start in `QueryCache::layer_lists`, and how many (they come before
+    /// its children in draw order, so after them from the top down).
+    pub layer: (u32, u32),
 }
 
 impl QueryCache {
@@ -455,6 +460,14 @@ impl QueryCache {
                 b.add_point(o);
                 b.add_point(o + size);
             }
+            // As PixiJS's: only the bounds area the user set.
+            NodeKind::Particles(p) => {
+                if let Some(r) = p.bounds_area {
+                    b.add_point(r.min);
+                    b.add_point(r.max);
+                }
+            }
+            NodeKind::RenderLayer(_) => {}
         }
         if b.min.is_finite() && b.max.is_finite() {
             b
@@ -486,8 +499,10 @@ impl QueryCache {
                 let b = a + size;
                 p.cmpge(a.min(b)).all() && p.cmple(a.max(b)).all()
             }
-            NodeKind::Container => false,
-            NodeKind::NineSlice(_) | NodeKind::Tiling(_) => self.content_bounds(node).contains(p),
+            NodeKind::Container | NodeKind::RenderLayer(_) => false,
+            NodeKind::NineSlice(_) | NodeKind::Tiling(_) | NodeKind::Particles(_) => {
+                self.content_bounds(node).contains(p)
+            }
             NodeKind::Graphics(ctx) => self.shapes(ctx).contains(p),
             NodeKind::Mesh(m) => m.geometry.contains(p),
             #[cfg(feature = "text")]

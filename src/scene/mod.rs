@@ -23,7 +23,9 @@ pub(crate) mod cull;
 pub(crate) mod events;
 pub(crate) mod hit;
 pub(crate) mod interact;
+pub(crate) mod layers;
 pub(crate) mod node;
+pub(crate) mod particles;
 pub(crate) mod pointer;
 pub(crate) mod sprite;
 
@@ -61,8 +63,9 @@ pub(crate) struct Interact {
     pub mask_users: u32,
 }
 
-/// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array.
-const NO_PARENT: u32 = u32::MAX;
+/// No parent (the root, a detached node or a vacant slot) in [`Scene`]'s compact parent array (and no layer in
+/// its layer array).
+pub(crate) const NO_PARENT: u32 = u32::MAX;
 
 /// One node's handle check and shape in the tree. A vacant slot has generation 0, which no handle carries (and an
 /// empty container with the identity transform); a new node takes a process-unique generation, so a handle check
@@ -107,8 +110,14 @@ impl SlotRef<'_> {
         self.counts & IS_MASK != 0
     }
 
-    /// Whether the node has a mask or is one, or has filters: the walk's fast paths leave such nodes to the
-    /// full visit.
+    /// Whether the node is attached to a render layer.
+    #[inline(always)]
+    pub(crate) fn layered(&self) -> bool {
+        self.counts & LAYERED != 0
+    }
+
+    /// Whether the node has a mask or is one, has filters, or is attached to a render layer: the walk's fast
+    /// paths leave such nodes to the full visit.
     #[inline(always)]
     pub(crate) fn masks_involved(&self) -> bool {
         self.counts & FLAGS != 0
@@ -132,8 +141,12 @@ const _: () = assert!(MAX_SLOTS <= IS_MASK);
 const FILTERED: u32 = 1 << 29;
 const _: () = assert!(MAX_SLOTS <= FILTERED);
 
+/// The bit of a slot's `counts` saying the node is attached to a render layer (in `Scene::layer_of`).
+pub(crate) const LAYERED: u32 = 1 << 28;
+const _: () = assert!(MAX_SLOTS <= LAYERED);
+
 /// Bits of a slot's `counts` that are flags, not the child count.
-const FLAGS: u32 = MASKED | IS_MASK | FILTERED;
+const FLAGS: u32 = MASKED | IS_MASK | FILTERED | LAYERED;
 
 /// A node's filters and the area they cover, and its texture cache.
 #[derive(Clone, Debug, Default)]
@@ -255,6 +268,8 @@ pub struct Scene {
     /// Per slot: interactive nodes (static or dynamic) in the subtree, the node included, whatever their
     /// visibility: a hit test skips a subtree with none without looking at its bounds.
     interactive_below: Vec<u32>,
+    /// Per slot: the slot of the render layer the node is attached to, or [`NO_PARENT`] (see `layers.rs`).
+    layer_of: Vec<u32>,
 }
 
 impl Default for Scene {
@@ -294,6 +309,7 @@ impl Scene {
             removals: 0,
             dynamic: 0,
             interactive_below: vec![0],
+            layer_of: vec![NO_PARENT],
         }
     }
 
@@ -595,7 +611,14 @@ impl Scene {
         id
     }
 
-    fn insert(&mut self, node: Node, parent: Option<NodeId>) -> Result<NodeId> {
+    fn insert(&mut self, mut node: Node, parent: Option<NodeId>) -> Result<NodeId> {
+        // A layer starts empty: attachments are the scene's, not carried by a copied node.
+        if let crate::NodeKind::RenderLayer(l) = &mut node.props.kind {
+            *l = crate::RenderLayer {
+                sort_children: l.sort_children,
+                ..Default::default()
+            };
+        }
         let generation = next_generation();
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -611,6 +634,7 @@ impl Scene {
                 self.up[slot as usize] = parent.map_or(NO_PARENT, |p| p.slot() as u32);
                 self.interact[slot as usize] = Interact::default();
                 self.interactive_below[slot as usize] = 0;
+                self.layer_of[slot as usize] = NO_PARENT;
                 slot
             }
             None if self.slots.len() as u32 >= MAX_SLOTS => {
@@ -636,6 +660,7 @@ impl Scene {
                 self.up.push(parent.map_or(NO_PARENT, |p| p.slot() as u32));
                 self.interact.push(Interact::default());
                 self.interactive_below.push(0);
+                self.layer_of.push(NO_PARENT);
                 self.slots.len() as u32 - 1
             }
         };
@@ -736,6 +761,9 @@ impl Scene {
             stack.append(&mut self.links[i].children);
             self.links[i].parent = None;
             self.up[i] = NO_PARENT;
+            // Off its layer; a layer lets go of its nodes.
+            self.unlayer(i);
+            self.release_layer(i);
             // Old handles die at once; the resources the node held are dropped now.
             self.slots[i] = Slot {
                 generation: 0,

@@ -49,6 +49,11 @@ pub enum NodeKind {
     /// A text label or paragraph (boxed: it is larger than the other kinds, and every node pays for the largest).
     #[cfg(feature = "text")]
     Text(Box<crate::Text>),
+    /// Particles of one texture, drawn in one instanced draw (boxed: larger than a sprite).
+    Particles(Box<crate::ParticleContainer>),
+    /// A render layer: the nodes attached to it (see [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)) draw here, in its
+    /// place in the draw order, instead of where they stand in the tree.
+    RenderLayer(crate::RenderLayer),
 }
 
 impl NodeKind {
@@ -63,6 +68,8 @@ impl NodeKind {
             NodeKind::Mesh(_) => "mesh",
             #[cfg(feature = "text")]
             NodeKind::Text(_) => "text",
+            NodeKind::Particles(_) => "particle container",
+            NodeKind::RenderLayer(_) => "render layer",
         }
     }
 }
@@ -254,6 +261,22 @@ impl NodeProps {
         }
     }
 
+    /// The particle container, if this node is one.
+    pub fn as_particles(&self) -> Option<&crate::ParticleContainer> {
+        match &self.kind {
+            NodeKind::Particles(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The particle container to change, if this node is one.
+    pub fn as_particles_mut(&mut self) -> Option<&mut crate::ParticleContainer> {
+        match &mut self.kind {
+            NodeKind::Particles(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// The graphics context for changing, if this node draws shapes (cloned first if it is shared).
     pub fn graphics_mut(&mut self) -> Option<&mut GraphicsContext> {
         match &mut self.kind {
@@ -376,6 +399,16 @@ impl Node {
     /// A node drawing the shapes of `context` (pass an `Arc` to share one context between nodes).
     pub fn graphics(context: impl Into<Arc<GraphicsContext>>) -> Node {
         Node::of(NodeKind::Graphics(context.into()))
+    }
+
+    /// A particle container node (see [`ParticleContainer`](crate::ParticleContainer)).
+    pub fn particles(container: crate::ParticleContainer) -> Node {
+        Node::of(NodeKind::Particles(Box::new(container)))
+    }
+
+    /// A render layer node (PixiJS's `RenderLayer`; see [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)).
+    pub fn render_layer() -> Node {
+        Node::of(NodeKind::RenderLayer(crate::RenderLayer::default()))
     }
 
     /// A node showing `text`.

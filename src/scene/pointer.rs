@@ -188,6 +188,14 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// The rectangle at `(x, y)` (top-left) of `width x height` (PixiJS's `new Rectangle(x, y, w, h)`).
+    pub fn new(x: f32, y: f32, width: f32, height: f32) -> Rect {
+        Rect {
+            min: Vec2::new(x, y),
+            max: Vec2::new(x + width, y + height),
+        }
+    }
+
     /// Width.
     pub fn width(&self) -> f32 {
         self.max.x - self.min.x

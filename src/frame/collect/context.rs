@@ -159,6 +159,8 @@ pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
     /// Whether the walk drew something that depends on this frame (a shape still being tessellated, a
     /// subtree left out for this frame's reasons): a later frame cannot keep it (see `retain/`).
     pub(super) volatile: bool,
+    /// The node attached to a render layer that the layer is drawing now (drawn, not skipped in place).
+    pub(super) layer_entry: Option<NodeId>,
 }
 
 pub(super) fn skip(

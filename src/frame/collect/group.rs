@@ -86,6 +86,13 @@ fn recordable(slot: crate::scene::SlotRef<'_>) -> bool {
     if matches!(&slot.node.kind, crate::NodeKind::Mesh(m) if m.draws_alone()) {
         return false;
     }
+    // Particles are drawn from the walk's list too; a layer draws nodes from elsewhere in the tree.
+    if matches!(
+        &slot.node.kind,
+        crate::NodeKind::Particles(_) | crate::NodeKind::RenderLayer(_)
+    ) {
+        return false;
+    }
     !slot.masks_involved() && !slot.node.blend_mode.is_advanced()
 }
 
@@ -224,6 +231,7 @@ impl Groups {
         let mut stats = FrameStats::default();
         let (bounds, feedback, incomplete) = {
             let mut g = Ctx {
+                layer_entry: None,
                 scene: cx.scene,
                 view: View {
                     to_clip: Affine2::IDENTITY,

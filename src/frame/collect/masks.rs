@@ -220,6 +220,7 @@ impl Collector {
             measure: Measure::None,
             ahead: None,
             kept: 0,
+            layer: None,
         });
         while let Some(top) = self.mask_walk.last_mut() {
             let kids = cx.scene.children_of(top.node);
@@ -241,6 +242,7 @@ impl Collector {
                         measure: Measure::None,
                         ahead: None,
                         kept: 0,
+                        layer: None,
                     });
                 }
             }

@@ -10,6 +10,7 @@ mod cells;
 mod context;
 pub(crate) mod filters;
 mod group;
+mod layers;
 mod masks;
 mod parallel;
 mod retain;
@@ -19,7 +20,7 @@ mod visit;
 
 pub use context::{Caches, View};
 pub(crate) use retain::Key as WalkKey;
-use visit::{push_ready, visit_leaf_sprite, visit_slot, Ctx, Inherited};
+use visit::{push_ready, skip, visit_leaf_sprite, visit_slot, Ctx, Inherited};
 
 use crate::base::stats::{FrameStats, SkipList};
 use crate::frame::batcher::Batcher;
@@ -72,6 +73,8 @@ struct Frame {
     kept: u32,
     /// Filter, mask or cache segments the node opened (closed when its subtree is done).
     segments: u8,
+    /// For a render layer: the nodes it draws before its children, `layer_lists[start..end]`, and the next.
+    layer: Option<(u32, u32)>,
 }
 
 /// Mask counters of one walk.
@@ -115,6 +118,10 @@ pub struct Collector {
     kept: retain::Kept,
     /// Filtered nodes of the last walk: their groups, passes and segments.
     pub(crate) filters: filters::FilterWalk,
+    /// The nodes of the render layers this walk entered, in their draw order (see [`Frame::layer`]).
+    layer_lists: Vec<NodeId>,
+    /// What the walk's start inherits (the view).
+    root_inherited: Inherited,
 }
 
 impl Default for Collector {
@@ -134,6 +141,8 @@ impl Default for Collector {
             ahead: parallel::Ahead::default(),
             kept: retain::Kept::default(),
             filters: filters::FilterWalk::default(),
+            layer_lists: Vec::new(),
+            root_inherited: Inherited::ROOT,
             // Two threads (a 2-vCPU VM, where the other one is busy) gain nothing measurable: see parallel.rs.
             parallel_min: if rayon::current_num_threads() >= 4 {
                 parallel::PARALLEL_MIN
@@ -287,6 +296,7 @@ impl Collector {
             pad: Vec2::splat(2.0) / view.half_size,
             epoch: since.0,
             volatile: false,
+            layer_entry: None,
         };
         self.bounds.begin();
         self.groups.begin();
@@ -296,17 +306,32 @@ impl Collector {
         self.ahead.reset();
         self.mask_counters = MaskCounters::default();
         self.stack.clear();
+        self.layer_lists.clear();
         let root = Inherited {
             matrix: view.to_clip,
             color: Color::WHITE,
             packed: u32::MAX,
             blend: BlendMode::Normal,
         };
+        self.root_inherited = root;
         if self.filters.root_wanted {
             self.filters.open_root(&mut cx, start);
         }
         self.enter(&mut cx, start, root, true);
         while let Some(top) = self.stack.last_mut() {
+            // A render layer draws its attached nodes first, each with what it inherits where it stands.
+            if let Some((at, end)) = top.layer {
+                if at < end {
+                    top.layer = Some((at + 1, end));
+                    let child = self.layer_lists[at as usize];
+                    if let Some(inh) = layers::inherited(scene, start, self.root_inherited, child) {
+                        cx.layer_entry = Some(child);
+                        self.enter(&mut cx, child, inh, false);
+                        cx.layer_entry = None;
+                    }
+                    continue;
+                }
+            }
             let kids = scene.children_of(top.node);
             let inh = top.inherited;
             let top_kept = top.kept;
@@ -430,6 +455,25 @@ impl Collector {
         if (!node.visible || slot.is_mask()) && !root {
             return;
         }
+        // A node on a render layer is drawn where the layer is, not here.
+        if slot.layered()
+            && !root
+            && cx.layer_entry != Some(id)
+            && scene.layer_slot(id.slot()).is_some()
+        {
+            return;
+        }
+        // A layer drawn inside itself (through a node attached to another layer): not again.
+        let layer = matches!(node.kind, NodeKind::RenderLayer(_));
+        if layer && self.stack.iter().any(|f| f.node == id) {
+            skip(
+                cx.stats,
+                cx.skips,
+                id,
+                "a render layer would draw inside itself",
+            );
+            return;
+        }
         let mut measure = Measure::None;
         if !root && slot.child_count() != 0 {
             match self.bounds.lookup(cx.scene, id) {
@@ -519,7 +563,24 @@ impl Collector {
                 .open(cx, id, parent.matrix * slot.transform.matrix());
         segments += filtered as u8;
         // The walk's start is drawn even if hidden, with its own colour, alpha and blend mode.
-        match visit_slot(cx, &mut self.caches, id, slot, content_parent, false, root) {
+        let visited = visit_slot(cx, &mut self.caches, id, slot, content_parent, false, root);
+        // A layer's attached nodes, in draw order (attached nodes that moved to another scene are gone).
+        let layer_list = match (&visited, layer) {
+            (Some(_), true) => {
+                let from = self.layer_lists.len() as u32;
+                self.layer_lists.extend(scene.layer_draw_order(id));
+                let to = self.layer_lists.len() as u32;
+                // Nodes drawn from elsewhere in the tree: a later frame cannot keep this walk.
+                cx.volatile |= to > from;
+                (to > from).then_some((from, to))
+            }
+            _ => None,
+        };
+        let visited = match (visited, layer_list) {
+            (Some((inh, _)), Some(_)) => Some((inh, true)),
+            (v, _) => v,
+        };
+        match visited {
             Some((mut inh, true)) => {
                 if cache_render {
                     // Its own colour is applied when its texture is drawn, not to its children in it.
@@ -544,6 +605,7 @@ impl Collector {
                         ahead: None,
                         kept: self.kept.container(inh),
                         segments,
+                        layer: layer_list,
                     })
                 }
             }

@@ -239,12 +239,90 @@ fn custom_mesh<F: Fn(TextureId) -> bool>(
         color: [c.r * c.a, c.g * c.a, c.b * c.a, c.a],
         blend: inh.blend,
         xform: cx.batcher.xform(),
+        particles: None,
     });
     cx.batcher.push_mesh_marker(tag);
     // Drawn from this walk's list: a kept walk or a kept render-group recording would lose it.
     cx.volatile = true;
     cx.incomplete = true;
     cx.stats.meshes += 1;
+    Some(())
+}
+
+/// A particle container: a marker where it draws and its draw for the frame (drawn on its own, in order; its
+/// particles are read from the scene when the frame is prepared). Culled by its bounds area, if it has one.
+fn particles<F: Fn(TextureId) -> bool>(
+    cx: &mut Ctx<'_, F>,
+    caches: &mut Caches,
+    id: NodeId,
+    pc: &crate::ParticleContainer,
+    inh: &Inherited,
+) -> Option<()> {
+    if pc.is_empty() {
+        return Some(());
+    }
+    let texture = pc.texture();
+    if !texture_usable(cx, id, texture.id()) {
+        return None;
+    }
+    let matrix = inh.matrix;
+    if let Some(r) = pc.bounds_area {
+        let clip = crate::scene::aabb::Aabb {
+            min: r.min,
+            max: r.max,
+        }
+        .transformed(&matrix);
+        if cx.track {
+            cx.acc.union(clip);
+        }
+        if !clip.touches_view(cx.pad) {
+            cx.stats.culled += 1;
+            return Some(());
+        }
+        // The bounds area's corners, for a filter's or render group's extent.
+        let x = cx.batcher.xform();
+        for c in [
+            r.min,
+            Vec2::new(r.max.x, r.min.y),
+            r.max,
+            Vec2::new(r.min.x, r.max.y),
+        ] {
+            cx.batcher
+                .extra_points
+                .push((matrix.transform_point2(c).into(), x));
+        }
+    }
+    let cm = &mut caches.custom_meshes;
+    let start = cm.arena.len();
+    let round = if pc.round_pixels { 1.0f32 } else { 0.0 };
+    cm.arena
+        .extend_from_slice(bytemuck::bytes_of(&[round, 0.0, 0.0, 0.0]));
+    let c = inh.color;
+    let tag = cm.draws.len() as u32;
+    cm.draws.push(crate::gpu::meshes::MeshDraw {
+        geometry: None,
+        geometry_id: pc.upload_state().uid,
+        geometry_version: 0,
+        shader: crate::gpu::meshes::PARTICLE_SHADER,
+        flags: crate::gpu::pipeline::StateFlags::default(),
+        texture: texture.id(),
+        frame: [0.0, 0.0, 1.0, 1.0],
+        textures: [None; crate::filter::passes::MAX_CUSTOM_TEXTURES],
+        uniforms: start..cm.arena.len(),
+        transform: matrix,
+        color: [c.r * c.a, c.g * c.a, c.b * c.a, c.a],
+        blend: inh.blend,
+        xform: cx.batcher.xform(),
+        particles: Some(crate::gpu::meshes::ParticleDraw {
+            node: id,
+            count: pc.len() as u32,
+        }),
+    });
+    cx.batcher.push_mesh_marker(tag);
+    // Drawn from this walk's list: a kept walk or a kept render-group recording would lose it.
+    cx.volatile = true;
+    cx.incomplete = true;
+    cx.stats.particles += pc.len() as u64;
     Some(())
 }
 
@@ -543,6 +621,20 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         NodeKind::Text(text) => {
             super::text::draw_text(cx, caches, id, text, &inh, matrix, mask)?;
         }
+        NodeKind::Particles(pc) => {
+            if mask {
+                skip(
+                    cx.stats,
+                    cx.skips,
+                    id,
+                    "a particle container cannot be a stencil mask",
+                );
+            } else {
+                particles(cx, caches, id, pc, &inh)?;
+            }
+        }
+        // What it draws, its attached nodes, the walk draws where it enters the layer.
+        NodeKind::RenderLayer(_) => {}
     }
     Some((inh, slot.child_count() != 0))
 }
