@@ -204,6 +204,8 @@ impl Scene {
                     }
                 };
                 match self.hit_enter(&mut cache, at, child, p, point, tested, via_layer) {
+                    // A layer inside itself (through nodes attached to layers): not again.
+                    Some(f) if f.layer.1 > 0 && stack.iter().any(|s| s.id == f.id) => continue,
                     Some(f) if f.left > 0 => {
                         stack.push(f);
                         continue;

@@ -261,6 +261,22 @@ impl NodeProps {
         }
     }
 
+    /// The render layer, if this node is one.
+    pub fn as_layer(&self) -> Option<&crate::RenderLayer> {
+        match &self.kind {
+            NodeKind::RenderLayer(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The render layer to change (its sorting), if this node is one.
+    pub fn as_layer_mut(&mut self) -> Option<&mut crate::RenderLayer> {
+        match &mut self.kind {
+            NodeKind::RenderLayer(l) => Some(l),
+            _ => None,
+        }
+    }
+
     /// The particle container, if this node is one.
     pub fn as_particles(&self) -> Option<&crate::ParticleContainer> {
         match &self.kind {

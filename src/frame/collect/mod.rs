@@ -375,7 +375,8 @@ impl Collector {
                 };
                 let simple = slot.child_count() == 0
                     && !slot.masks_involved()
-                    && !slot.node.blend_mode.is_advanced();
+                    && !slot.node.blend_mode.is_advanced()
+                    && !matches!(slot.node.kind, NodeKind::RenderLayer(_));
                 if simple {
                     if let NodeKind::Sprite(sprite) = &slot.node.kind {
                         let q = cx.batcher.quads.len() as u32;
