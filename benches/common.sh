@@ -16,6 +16,7 @@ run() {
   local -n into=$2
   shift 2
   l=$("$@" --sprites "$n" --frames $frames --warmup $warmup 2>/dev/null | tail -1)
+  l_last=$l
   [[ $l == *'"cpu_ms_median":'* ]] || { echo "$(basename "$0"): $label at $n sprites printed no figures" >&2; exit 1; }
   into+=("$(field cpu_ms_median <<<"$l")")
   printf 'sprites %s  %-17s cpu_ms %s  frame_ms %s\n' "$n" "$label" "${into[-1]}" "$(field frame_ms_median <<<"$l")"

@@ -12,7 +12,10 @@
 //! goes through an `Events` dispatcher first, with hover handlers tinting the bunny under it: the JSON adds the
 //! dispatch's median and its share of the CPU frame), `--animated` (bunnies become critters of the shipped
 //! spritesheet, each an `AnimatedSprite` turning frames at 12 per second of a 60 Hz clock), `--moving N` (only
-//! the first N bunnies move; the others stay where they were added: a mostly static scene).
+//! the first N bunnies move; the others stay where they were added: a mostly static scene), `--particles` (the
+//! bunnies are particles of a `ParticleContainer` a texture: positions dynamic, the rest static), `--bulk` (sprites
+//! moved through `Scene::child_transforms_mut`, one call a frame, instead of `transform_mut` a sprite);
+//! `--particle-px P` draws each particle P x P pixels.
 
 mod common;
 use common::Rng;
@@ -45,6 +48,9 @@ struct Args {
     pointer: bool,
     animated: bool,
     moving: Option<usize>,
+    particles: bool,
+    bulk: bool,
+    particle_px: Option<usize>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -65,6 +71,9 @@ fn parse_args() -> Result<Args, String> {
         pointer: false,
         animated: false,
         moving: None,
+        particles: false,
+        bulk: false,
+        particle_px: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -89,17 +98,27 @@ fn parse_args() -> Result<Args, String> {
             "--pointer" => a.pointer = true,
             "--animated" => a.animated = true,
             "--moving" => a.moving = Some(num("--moving")?),
+            "--particles" => a.particles = true,
+            "--bulk" => a.bulk = true,
+            "--particle-px" => a.particle_px = Some(num("--particle-px")?.max(1)),
             "--parallel-min" => a.parallel_min = Some(num("--parallel-min")?),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?),
             "--pipeline-cache" => {
                 a.pipeline_cache = Some(it.next().ok_or("--pipeline-cache needs a directory")?)
             }
             "--help" | "-h" => {
-                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--pointer] [--animated] [--moving N] [--out FILE.png]");
+                println!("bunnymark [--headless] [--no-vsync] [--sprites N] [--frames F] [--warmup W] [--textures T] [--blend-modes] [--masks M [--rect-masks]] [--pipeline-cache DIR] [--parallel-min N] [--pointer] [--animated] [--moving N] [--particles [--particle-px P] | --bulk] [--out FILE.png]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
         }
+    }
+    let plain = a.masks == 0 && !a.pointer && !a.animated && a.moving.is_none() && !a.blend_modes;
+    if (a.particles || a.bulk) && !plain {
+        return Err("--particles and --bulk go with --textures only".into());
+    }
+    if a.particles && a.bulk {
+        return Err("--particles or --bulk, not both".into());
     }
     Ok(a)
 }
@@ -128,6 +147,12 @@ struct Bunnymark {
     /// With --animated: the sheet, and each bunny's animation.
     sheet: Option<stage2d::Spritesheet>,
     anims: Vec<stage2d::AnimatedSprite>,
+    /// With --particles: a particle container a texture, and each one's bunnies' velocities.
+    particles: Vec<(NodeId, Vec<[f32; 2]>)>,
+    /// With --bulk: the bunnies move through one call a frame.
+    bulk: bool,
+    /// With --particle-px: each particle's size in pixels (square).
+    particle_px: Option<f32>,
 }
 
 /// The sheet's animations the animated bunnies play.
@@ -186,6 +211,19 @@ impl Bunnymark {
             moving: args.moving.unwrap_or(usize::MAX),
             sheet,
             anims: Vec::new(),
+            particles: Vec::new(),
+            bulk: args.bulk,
+            particle_px: args.particle_px.map(|p| p as f32),
+        })
+        .map(|mut m| {
+            if args.particles {
+                for t in &m.textures {
+                    let pc = stage2d::ParticleContainer::new(*t);
+                    let id = m.scene.add(bunnies, Node::particles(pc)).expect("a node");
+                    m.particles.push((id, Vec::new()));
+                }
+            }
+            m
         })
     }
 
@@ -200,6 +238,33 @@ impl Bunnymark {
     }
 
     fn add_wave(&mut self, n: usize, texture: usize) -> stage2d::Result<()> {
+        if !self.particles.is_empty() {
+            // Particles of the wave's texture: anchored bottom-centre, as the sprites are.
+            let k = texture % self.particles.len();
+            let (id, velocities) = &mut self.particles[k];
+            let pc = self
+                .scene
+                .get_mut(*id)
+                .and_then(|n| n.as_particles_mut())
+                .expect("a particle container");
+            pc.reserve(n)?;
+            let [tw, th] = pc.texture().size();
+            let scale = match self.particle_px {
+                Some(px) => Vec2::new(px / tw, px / th),
+                None => Vec2::ONE,
+            };
+            for _ in 0..n {
+                let (x, y) = (
+                    self.rng.next() * WIDTH as f32,
+                    self.rng.next() * HEIGHT as f32 * 0.5,
+                );
+                let mut p = stage2d::Particle::new(x, y).anchored(0.5, 1.0);
+                p.scale = scale;
+                pc.add(p)?;
+                velocities.push([self.rng.next() * 10.0, self.rng.next() * 10.0 - 5.0]);
+            }
+            return Ok(());
+        }
         let tex = self.textures[texture % self.textures.len()];
         for _ in 0..n {
             let i = self.bunnies.len();
@@ -251,6 +316,38 @@ impl Bunnymark {
                 n.position = base + Vec2::new(a.cos(), a.sin()) * 20.0;
             }
         }
+        if !self.particles.is_empty() {
+            for (id, velocities) in &mut self.particles {
+                let Some(pc) = self.scene.get_mut(*id).and_then(|n| n.as_particles_mut()) else {
+                    continue;
+                };
+                for (p, v) in pc.particles_mut().iter_mut().zip(velocities.iter_mut()) {
+                    bounce(&mut p.position, v, &mut self.rng, w, h);
+                }
+            }
+            return;
+        }
+        if self.bulk {
+            let (bunnies, rng) = (&mut self.bunnies, &mut self.rng);
+            if let Ok(mut ts) = self.scene.child_transforms_mut(self.parents[0]) {
+                match ts.as_mut_slice() {
+                    Some(slice) => {
+                        for (t, b) in slice.iter_mut().zip(bunnies.iter_mut()) {
+                            let mut v = [b.vx, b.vy];
+                            bounce(&mut t.position, &mut v, rng, w, h);
+                            [b.vx, b.vy] = v;
+                        }
+                    }
+                    None => ts.for_each(|i, t| {
+                        let b = &mut bunnies[i];
+                        let mut v = [b.vx, b.vy];
+                        bounce(&mut t.position, &mut v, rng, w, h);
+                        [b.vx, b.vy] = v;
+                    }),
+                }
+            }
+            return;
+        }
         let moving = self.moving.min(self.bunnies.len());
         for b in &mut self.bunnies[..moving] {
             let Some(t) = self.scene.transform_mut(b.id) else {
@@ -282,6 +379,31 @@ impl Bunnymark {
             // A 60 Hz clock: frames turn 12 times a second.
             let _ = a.update(&mut self.scene, 1.0 / 60.0);
         }
+    }
+}
+
+/// One bunny's step: moved by its velocity under gravity, bouncing off the walls and the floor.
+#[inline(always)]
+fn bounce(p: &mut Vec2, v: &mut [f32; 2], rng: &mut Rng, w: f32, h: f32) {
+    p.x += v[0];
+    p.y += v[1];
+    v[1] += GRAVITY;
+    if p.x > w {
+        v[0] = -v[0];
+        p.x = w;
+    } else if p.x < 0.0 {
+        v[0] = -v[0];
+        p.x = 0.0;
+    }
+    if p.y > h {
+        v[1] *= -0.85;
+        p.y = h;
+        if rng.next() > 0.5 {
+            v[1] -= rng.next() * 6.0;
+        }
+    } else if p.y < 0.0 {
+        v[1] = 0.0;
+        p.y = 0.0;
     }
 }
 
@@ -426,7 +548,7 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
             "\"moving\":{},\"walks_kept_per_frame\":{},\"sprites_updated_per_frame\":{},",
             "\"startup_ms\":{:.2},\"first_frame_ms\":{:.2},\"worst_frame_first_second_ms\":{:.2},\"pipeline_cache\":{},",
             "\"pipeline_cache_bytes_loaded\":{},\"pipelines_prewarmed\":{},\"prewarm_ms\":{:.2},\"driver_pipeline_cache\":{},",
-            "\"pointer\":{},\"pointer_dispatch_ms_median\":{},\"pointer_dispatch_share_of_cpu\":{},\"pointer_moves_seen\":{},\"animated\":{}}}"
+            "\"pointer\":{},\"pointer_dispatch_ms_median\":{},\"pointer_dispatch_share_of_cpu\":{},\"pointer_moves_seen\":{},\"animated\":{},\"particles\":{},\"bulk\":{},\"particles_drawn_per_frame\":{}}}"
         ),
         args.sprites,
         args.frames,
@@ -484,6 +606,9 @@ fn run_headless(args: &Args) -> stage2d::Result<()> {
         pointer_share,
         moves,
         args.animated,
+        args.particles,
+        args.bulk,
+        per(t.particles, warm.particles),
     );
     Ok(())
 }

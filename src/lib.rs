@@ -149,7 +149,7 @@ pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, Transform};
 pub use scene::particles::{Particle, ParticleContainer, ParticleProperties, MAX_PARTICLES};
 pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};
-pub use scene::Scene;
+pub use scene::{ChildTransformsMut, Scene};
 #[cfg(feature = "text")]
 pub use text::{
     Align, Font, SharedTextStyle, TagStyle, Text, TextGradient, TextShadow, TextStroke, TextStyle,

@@ -97,6 +97,18 @@ enum Op {
     AddText(N, u8),
     /// Changes the shared text style: size 3, 6 or NaN, trimmed or not, or an outline and a shadow.
     Restyle(u8),
+    /// A particle container of a texture: a few particles (0), one of them not finite (1), all properties
+    /// dynamic (2), with a bounds area (3).
+    AddParticles(N, T, u8),
+    /// A particle container changed: positions moved in the slice (0), one tinted through `particle_mut` (1),
+    /// particles added (2), cleared (3), sorted (4), `update()` (5).
+    EditParticles(N, u8),
+    /// A render layer added under a node.
+    AddLayer(N),
+    /// `Scene::attach_to_layer(layer, node)`.
+    Attach(N, N),
+    /// `Scene::detach_from_layer`.
+    Detach(N),
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -159,6 +171,11 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), 0u8..4).prop_map(|(n, k)| Op::EditMesh(n, k)),
         (node(), 0u8..6).prop_map(|(n, k)| Op::AddText(n, k)),
         (0u8..5).prop_map(Op::Restyle),
+        (node(), tex(), 0u8..4).prop_map(|(n, t, k)| Op::AddParticles(n, t, k)),
+        (node(), 0u8..6).prop_map(|(n, k)| Op::EditParticles(n, k)),
+        node().prop_map(Op::AddLayer),
+        (node(), node()).prop_map(|(a, b)| Op::Attach(a, b)),
+        node().prop_map(Op::Detach),
     ]
 }
 
@@ -176,6 +193,7 @@ enum Want {
     AlreadyPrepared,
     NotTrimmed,
     NotPrepared,
+    RenderLayer,
 }
 
 fn got<V>(r: &stage2d::Result<V>) -> Want {
@@ -191,6 +209,7 @@ fn got<V>(r: &stage2d::Result<V>) -> Want {
         Err(Error::AlreadyPrepared) => Want::AlreadyPrepared,
         Err(Error::NotTrimmed) => Want::NotTrimmed,
         Err(Error::NotPrepared) => Want::NotPrepared,
+        Err(Error::RenderLayer(_)) => Want::RenderLayer,
         Err(e) => panic!("unexpected error: {e}"),
     }
 }
@@ -256,6 +275,9 @@ struct Model {
     base_targets: u64,
     /// Each masked node's mask node (`Scene::mask` must agree after every operation).
     masks: HashMap<NodeId, NodeId>,
+    /// Render layers, and each attached node's layer (`Scene::layer_of` must agree after every operation).
+    layer_nodes: std::collections::HashSet<NodeId>,
+    layers: HashMap<NodeId, NodeId>,
 }
 
 impl Model {
@@ -333,6 +355,9 @@ impl Model {
             .chain((root != scene_root).then_some(root))
         {
             self.masks.remove(&n);
+            self.layers.remove(&n);
+            self.layers.retain(|_, l| *l != n);
+            self.layer_nodes.remove(&n);
             self.parent.remove(&n);
             self.live.retain(|&l| l != n);
             self.removed.push(n);
@@ -675,6 +700,88 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 }
             }
         }
+        Op::AddParticles(n, t, k) => {
+            let tex = model.texture(f, t).map_or(r.white_texture(), |t| t.0);
+            let mut pc = stage2d::ParticleContainer::new(tex);
+            for i in 0..4 {
+                let mut p = stage2d::Particle::new(i as f32, (i % 2) as f32)
+                    .rotated(i as f32 * 0.3)
+                    .with_alpha(0.75)
+                    .tinted(Color::BLUE);
+                p.scale = glam::Vec2::splat(3.0 / tex.size()[0].max(1.0));
+                if k == 1 && i == 2 {
+                    p.position.y = f32::NAN;
+                }
+                pc.add(p).unwrap();
+            }
+            if k == 2 {
+                pc.set_dynamic(stage2d::ParticleProperties::ALL);
+            }
+            if k == 3 {
+                pc.bounds_area = pc.compute_bounds();
+            }
+            add(model, scene, f, n, Node::particles(pc));
+        }
+        Op::EditParticles(n, k) => {
+            let Some((id, _)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let Some(pc) = scene.get_mut(id).and_then(|p| p.as_particles_mut()) else {
+                return;
+            };
+            match k {
+                0 => pc
+                    .particles_mut()
+                    .iter_mut()
+                    .for_each(|p| p.position.x += 0.5),
+                1 => {
+                    if let Some(p) = pc.particle_mut(0) {
+                        p.tint = 0x00ff00;
+                    }
+                }
+                2 => pc
+                    .extend((0..3).map(|i| stage2d::Particle::new(i as f32, 3.0).scaled(0.1)))
+                    .unwrap(),
+                3 => pc.clear(),
+                4 => pc.sort_by(|a, b| b.position.x.total_cmp(&a.position.x)),
+                _ => pc.update(),
+            }
+        }
+        Op::AddLayer(n) => {
+            let before = model.live.len();
+            add(model, scene, f, n, Node::render_layer());
+            if model.live.len() > before {
+                model.layer_nodes.insert(*model.live.last().unwrap());
+            }
+        }
+        Op::Attach(a, b) => {
+            let (Some((layer, wa)), Some((node, wb))) =
+                (model.pick(scene, f, a), model.pick(scene, f, b))
+            else {
+                return;
+            };
+            let want = match first(wa, wb) {
+                Want::Ok if !model.layer_nodes.contains(&layer) => Want::RenderLayer,
+                Want::Ok if node == root => Want::RootNode,
+                Want::Ok if node == layer || model.is_ancestor(node, layer) => Want::RenderLayer,
+                Want::Ok if model.layers.contains_key(&node) => Want::RenderLayer,
+                w => w,
+            };
+            assert_eq!(got(&scene.attach_to_layer(layer, node)), want, "{op:?}");
+            if want == Want::Ok {
+                model.layers.insert(node, layer);
+            }
+        }
+        Op::Detach(n) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let r = scene.detach_from_layer(id);
+            assert_eq!(got(&r), want, "{op:?}");
+            if want == Want::Ok {
+                assert_eq!(r.unwrap(), model.layers.remove(&id).is_some(), "{op:?}");
+            }
+        }
         Op::SetBlend(n, b) => {
             let Some((id, _)) = model.pick(scene, f, n) else {
                 return;
@@ -907,6 +1014,8 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
         in_flight: [0; 4],
         base_targets: r.stats().live.render_targets,
         masks: HashMap::new(),
+        layer_nodes: Default::default(),
+        layers: HashMap::new(),
     };
     for op in ops {
         apply(r, &mut scene, &mut model, f, op);
@@ -922,6 +1031,15 @@ fn run_case(r: &mut Renderer, f: &Foreign, ops: &[Op]) -> [u32; 4] {
         }
         for &n in &model.removed {
             assert_eq!(scene.mask(n), None, "a removed node has no mask");
+            assert_eq!(scene.layer_of(n), None, "a removed node is on no layer");
+        }
+        // Attachments follow attach, detach and removal (of the node or its layer).
+        for &n in model.live.iter().chain([&scene.root()]) {
+            assert_eq!(
+                scene.layer_of(n),
+                model.layers.get(&n).copied(),
+                "layer of {n:?} after {op:?}"
+            );
         }
         // A node is a mask (and not drawn as content) exactly while a live node uses it as one.
         for &n in model.live.iter().chain([&scene.root()]) {
