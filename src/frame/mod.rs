@@ -119,6 +119,8 @@ pub(crate) struct Frame {
     pub filters: crate::gpu::filters::FilterSystem,
     /// Custom mesh shaders and their draws' resources.
     pub meshes: crate::gpu::meshes::MeshSystem,
+    /// Particle properties packed on every core before their copy into staging (see `particles.rs`).
+    particle_scratch: Vec<u8>,
     /// Where the frame's first pass writes its beginning timestamp (set by the renderer before prepare; taken
     /// by the first filter pass, which sets `timestamp_begun`).
     pub first_timestamp: Option<(wgpu::QuerySet, u32)>,
@@ -199,6 +201,7 @@ impl Frame {
             retired: Vec::new(),
             filters,
             meshes,
+            particle_scratch: Vec::new(),
             first_timestamp: None,
             timestamp_begun: false,
             clear: None,
@@ -522,7 +525,8 @@ impl Frame {
         let transforms = self.batcher.transforms.as_slice();
         for (tag, d) in cm.draws.iter().enumerate() {
             if let Some(p) = d.particles {
-                match particles::upload(&mut self.meshes, scene, p, frame) {
+                let scratch = &mut self.particle_scratch;
+                match particles::upload(&mut self.meshes, scene, p, scratch, frame) {
                     Ok(0) => {}
                     Ok(bad) => {
                         if frame.particles_skipped == 0 {
