@@ -33,8 +33,8 @@ struct Fountain {
 
 /// A fresh velocity: up and out of the spout, in a cone.
 fn launch(rng: &mut Rng) -> Vec2 {
-    let angle = (rng.next() - 0.5) * 0.9 - std::f32::consts::FRAC_PI_2;
-    let speed = 380.0 + rng.next() * 300.0;
+    let angle = (rng.next() - 0.5) * 0.5 - std::f32::consts::FRAC_PI_2;
+    let speed = 300.0 + rng.next() * 180.0;
     Vec2::new(angle.cos(), angle.sin()) * speed
 }
 

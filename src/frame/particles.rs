@@ -220,8 +220,8 @@ mod tests {
             p
         }))
         .unwrap();
-        for k in 0..5 {
-            let len = PARTICLE_STRIDES[k] as usize * n;
+        for (k, stride) in PARTICLE_STRIDES.iter().enumerate() {
+            let len = *stride as usize * n;
             let mut one = vec![0u8; len];
             let bad_one =
                 write_property(k, &pc, pc.particles(), wgpu::WriteOnly::from(&mut one[..]));
