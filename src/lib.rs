@@ -144,8 +144,7 @@ pub use scene::animation::{AnimatedSprite, AnimationStep};
 pub use scene::events::{
     EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput,
 };
-pub use scene::layers::RenderLayer;
-pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, Transform};
+pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, RenderLayer, Transform};
 pub use scene::particles::{Particle, ParticleContainer, ParticleProperties, MAX_PARTICLES};
 pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};

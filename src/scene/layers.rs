@@ -5,23 +5,6 @@
 use crate::scene::{Scene, LAYERED, NO_PARENT};
 use crate::{Error, NodeId, NodeKind, Result};
 
-/// What a render layer node ([`Node::render_layer`](crate::Node::render_layer)) holds: the nodes attached to it
-/// (through [`Scene::attach_to_layer`]), in the order they were attached.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RenderLayer {
-    /// Draw the attached nodes sorted by z-index (stably: equal ones in attach order), PixiJS's
-    /// `sortableChildren` on a layer; otherwise in attach order.
-    pub sort_children: bool,
-    pub(crate) attached: Vec<NodeId>,
-}
-
-impl RenderLayer {
-    /// The attached nodes, in attach order.
-    pub fn attached(&self) -> &[NodeId] {
-        &self.attached
-    }
-}
-
 impl Scene {
     /// Attaches `node` (and its subtree) to the render layer `layer` (PixiJS's `layer.attach(node)`): the node
     /// keeps its parent, transform, alpha, tint and blend mode from its place in the tree, but draws where the

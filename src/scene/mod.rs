@@ -745,10 +745,7 @@ impl Scene {
     fn insert(&mut self, mut node: Node, parent: Option<NodeId>) -> Result<NodeId> {
         // A layer starts empty: attachments are the scene's, not carried by a copied node.
         if let crate::NodeKind::RenderLayer(l) = &mut node.props.kind {
-            *l = crate::RenderLayer {
-                sort_children: l.sort_children,
-                ..Default::default()
-            };
+            l.attached.clear();
         }
         let generation = next_generation();
         let slot = match self.free.pop() {

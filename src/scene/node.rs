@@ -2,7 +2,7 @@
 
 use crate::graphics::GraphicsContext;
 use crate::scene::sprite::LocalQuad;
-use crate::{BlendMode, Color, Sprite, Texture};
+use crate::{BlendMode, Color, NodeId, Sprite, Texture};
 use glam::{Affine2, Vec2};
 use std::sync::Arc;
 
@@ -28,6 +28,23 @@ pub enum MaskChannel {
     Alpha,
     /// Red (a greyscale mask picture).
     Red,
+}
+
+/// What a render layer node ([`Node::render_layer`](crate::Node::render_layer)) holds: the nodes attached to it
+/// (through [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)), in the order they were attached.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RenderLayer {
+    /// Draw the attached nodes sorted by z-index (stably: equal ones in attach order), PixiJS's
+    /// `sortableChildren` on a layer; otherwise in attach order.
+    pub sort_children: bool,
+    pub(crate) attached: Vec<NodeId>,
+}
+
+impl RenderLayer {
+    /// The attached nodes, in attach order.
+    pub fn attached(&self) -> &[NodeId] {
+        &self.attached
+    }
 }
 
 /// What a node draws besides its children.
