@@ -10,7 +10,7 @@ impl Scene {
     /// keeps its parent, transform, alpha, tint and blend mode from its place in the tree, but draws where the
     /// layer sits in the draw order (after the nodes drawn before the layer, before the layer's own children),
     /// inside the layer's masks, filters and render texture, not its own ancestors'. Attached nodes draw in
-    /// attach order, or sorted by z-index when the layer's [`RenderLayer::sort_children`] is set. Hit testing
+    /// attach order, or sorted by z-index when the layer's [`RenderLayer::sort_children`](crate::RenderLayer::sort_children) is set. Hit testing
     /// follows the draw order. A node that is not drawn where it stands (its ancestors hidden) is not drawn on
     /// the layer either; a layer that is not drawn draws none of its nodes.
     ///
