@@ -106,15 +106,15 @@ fn main() {
         let t0 = Instant::now();
         let mut assets = Assets::new();
         let bundle = assets.load_bundle([&json], sampling);
-        while !assets.is_done(bundle) {
+        while !assets.is_done(bundle).unwrap() {
             assets.poll(&mut renderer);
             polls += 1;
             std::thread::sleep(std::time::Duration::from_micros(200));
         }
         assert!(
-            assets.errors(bundle).is_empty(),
+            assets.errors(bundle).unwrap().is_empty(),
             "{:?}",
-            assets.errors(bundle)
+            assets.errors(bundle).unwrap()
         );
         let loaded_ms = t0.elapsed().as_secs_f64() * 1e3;
         let sheet = assets.spritesheet(&json).unwrap();

@@ -99,7 +99,7 @@ impl Demo {
     pub fn step(&mut self, renderer: &mut Renderer, dt: f32) -> stage2d::Result<()> {
         if self.load_ms.is_none() {
             self.assets.poll(renderer);
-            let p = self.assets.progress(self.bundle);
+            let p = self.assets.progress(self.bundle)?;
             if let Some(n) = self.scene.transform_mut(self.loading_fill) {
                 n.scale.x = p;
             }
@@ -110,8 +110,8 @@ impl Demo {
             {
                 t.set_text(&format!("Loading {:.0}%", p * 100.0));
             }
-            if self.assets.is_done(self.bundle) {
-                for e in self.assets.errors(self.bundle) {
+            if self.assets.is_done(self.bundle)? {
+                for e in self.assets.errors(self.bundle)? {
                     eprintln!("assets: {e}");
                 }
                 self.load_ms = Some(self.started.elapsed().as_secs_f64() * 1e3);

@@ -17,9 +17,9 @@ fn asset(name: &str) -> PathBuf {
 /// Polls until every file of `bundle` is uploaded or failed (at most 20 s), checking progress only grows.
 fn load_all(assets: &mut Assets, r: &mut stage2d::Renderer, bundle: stage2d::BundleId) {
     let (mut last, started) = (0.0, Instant::now());
-    while !assets.is_done(bundle) {
+    while !assets.is_done(bundle).unwrap() {
         assets.poll(r);
-        let p = assets.progress(bundle);
+        let p = assets.progress(bundle).unwrap();
         assert!(p >= last, "progress goes one way");
         last = p;
         assert!(started.elapsed() < Duration::from_secs(20), "stuck at {p}");
@@ -97,14 +97,14 @@ fn a_bundle_loads_in_the_background_with_progress_and_names_its_failures() {
     files.push(asset("bunny3.png")); // listed twice: one file
     let bundle = assets.load_bundle(&files, Sampling::NEAREST);
     // bunny2 was cached already: 1 of 14 done before any poll.
-    assert!((assets.progress(bundle) - 1.0 / 14.0).abs() < 1e-6);
+    assert!((assets.progress(bundle).unwrap() - 1.0 / 14.0).abs() < 1e-6);
     load_all(&mut assets, &mut r, bundle);
-    assert_eq!(assets.progress(bundle), 1.0);
-    let errors = assets.errors(bundle);
+    assert_eq!(assets.progress(bundle).unwrap(), 1.0);
+    let errors = assets.errors(bundle).unwrap();
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(errors.iter().any(|e| e.to_string().contains("missing.png")));
     assert!(errors.iter().any(|e| e.to_string().contains("corrupt.png")));
-    let loaded = assets.bundle_textures(bundle);
+    let loaded = assets.bundle_textures(bundle).unwrap();
     assert_eq!(loaded.len(), 12);
     assert!(
         loaded.iter().any(|(_, t)| *t == already),
@@ -149,6 +149,7 @@ fn spritesheets_load_once_in_bundles_and_bad_sheets_name_the_field() {
     load_all(&mut assets, &mut r, bundle);
     let errors: Vec<String> = assets
         .errors(bundle)
+        .unwrap()
         .iter()
         .map(|e| e.to_string())
         .collect();
@@ -213,9 +214,9 @@ fn sheets_sharing_an_image_and_a_bundle_of_a_sheet_and_its_image() {
     );
     load_all(&mut assets, &mut r, bundle);
     assert!(
-        assets.errors(bundle).is_empty(),
+        assets.errors(bundle).unwrap().is_empty(),
         "{:?}",
-        assets.errors(bundle)
+        assets.errors(bundle).unwrap()
     );
     let image = assets.get(dir.join("critters.png")).unwrap();
     let a = assets.spritesheet(dir.join("a.json")).unwrap().texture();
@@ -329,4 +330,67 @@ fn webp_images_load_with_their_alpha() {
     assert!(r
         .texture_from_bytes(&bytes[..bytes.len() / 2], Sampling::NEAREST)
         .is_err());
+}
+
+/// A bundle id carries its cache: another cache answers it with an error, not with its own bundle of that number.
+#[test]
+fn bundle_ids_belong_to_their_cache() {
+    let mut r = common::renderer();
+    let (mut a, mut b) = (Assets::new(), Assets::new());
+    let ia = a.load_bundle([asset("bunny0.png")], Sampling::NEAREST);
+    let ib = b.load_bundle([asset("missing-file.png")], Sampling::NEAREST);
+    load_all(&mut a, &mut r, ia);
+    load_all(&mut b, &mut r, ib);
+    assert_eq!(a.errors(ia).unwrap().len(), 0);
+    assert_eq!(b.errors(ib).unwrap().len(), 1);
+    assert!(matches!(a.errors(ib), Err(Error::ForeignBundle(_))));
+    assert!(matches!(a.progress(ib), Err(Error::ForeignBundle(_))));
+    assert!(matches!(b.is_done(ia), Err(Error::ForeignBundle(_))));
+    assert!(matches!(
+        b.bundle_textures(ia),
+        Err(Error::ForeignBundle(_))
+    ));
+}
+
+/// `unload` of a file still loading drops it when it arrives (PixiJS's unload waits, then unloads); `unload` with
+/// another renderer is an error that keeps the entry, so the right renderer can still free it.
+#[test]
+fn unload_while_loading_and_with_the_wrong_renderer() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    let path = asset("bunny5.png");
+    let bundle = assets.load_bundle([&path], Sampling::NEAREST);
+    assert!(assets.unload(&mut r, &path).unwrap());
+    load_all(&mut assets, &mut r, bundle);
+    assert_eq!(assets.get(&path), None, "never cached");
+    let errors = assets.errors(bundle).unwrap();
+    assert!(
+        errors.len() == 1 && errors[0].to_string().contains("unloaded while loading"),
+        "{errors:?}"
+    );
+    // Loaded again afterwards: cached as usual.
+    let again = assets.load_bundle([&path], Sampling::NEAREST);
+    load_all(&mut assets, &mut r, again);
+    let t = assets.get(&path).expect("loaded");
+    // The wrong renderer: an error, the entry kept, the texture alive in its renderer.
+    let mut other = common::renderer();
+    assert!(matches!(
+        assets.unload(&mut other, &path),
+        Err(Error::ForeignTexture(_))
+    ));
+    assert_eq!(assets.get(&path), Some(t));
+    let sheet = asset("critters.json");
+    assets
+        .load_spritesheet(&mut r, &sheet, Sampling::NEAREST)
+        .unwrap();
+    assert!(matches!(
+        assets.unload(&mut other, &sheet),
+        Err(Error::ForeignTexture(_))
+    ));
+    assert!(assets.spritesheet(&sheet).is_some());
+    // The right one frees both.
+    assert!(assets.unload(&mut r, &path).unwrap());
+    assert!(assets.unload(&mut r, &sheet).unwrap());
+    assert_eq!(assets.get(&path), None);
+    assert!(r.destroy_texture(t).is_err(), "destroyed by the unload");
 }

@@ -23,9 +23,16 @@ use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-/// Names a bundle started with [`Assets::load_bundle`].
+/// Names a bundle started with [`Assets::load_bundle`], of the cache that started it: another cache answers it
+/// with [`Error::ForeignBundle`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BundleId(pub(crate) u64);
+pub struct BundleId {
+    pub(crate) index: u64,
+    pub(crate) owner: u32,
+}
+
+/// Tags of `Assets` caches (0: none).
+static NEXT_CACHE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 
 /// What a worker made of a file.
 #[derive(Debug)]
@@ -107,11 +114,11 @@ pub(crate) struct Bundle {
 /// assert_eq!(assets.load(&mut renderer, "./assets/bunny0.png", Sampling::NEAREST)?, bunny);
 /// // In the background: decoded on worker threads, uploaded a few a frame by `poll`.
 /// let bundle = assets.load_bundle(["assets/bunny1.png", "assets/critters.json"], Sampling::LINEAR);
-/// while !assets.is_done(bundle) {
+/// while !assets.is_done(bundle)? {
 ///     assets.poll(&mut renderer); // once a frame in an app
 /// #   std::thread::sleep(std::time::Duration::from_millis(1));
 /// }
-/// assert!(assets.errors(bundle).is_empty());
+/// assert!(assets.errors(bundle)?.is_empty());
 /// let sheet = assets.spritesheet("assets/critters.json").unwrap();
 /// let frame = sheet.try_frame("blob_walk_0.png")?;
 /// # let _ = frame;
@@ -129,8 +136,12 @@ pub struct Assets {
     pub(crate) explicit: rustc_hash::FxHashSet<PathBuf>,
     /// Files being decoded, and the bundles waiting for each.
     pub(crate) in_flight: FxHashMap<PathBuf, Vec<BundleId>>,
+    /// Files unloaded while they were decoded: dropped when they arrive.
+    pub(crate) cancelled: rustc_hash::FxHashSet<PathBuf>,
     pub(crate) bundles: FxHashMap<u64, Bundle>,
     pub(crate) next_bundle: u64,
+    /// The tag on this cache's bundle ids.
+    pub(crate) owner: u32,
     pub(crate) send: Sender<Decoded>,
     pub(crate) receive: Receiver<Decoded>,
     /// Decoded files waiting for an upload.
@@ -147,8 +158,10 @@ impl Default for Assets {
             fonts: FxHashMap::default(),
             explicit: Default::default(),
             in_flight: FxHashMap::default(),
+            cancelled: Default::default(),
             bundles: FxHashMap::default(),
             next_bundle: 1,
+            owner: NEXT_CACHE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             send,
             receive,
             ready: Vec::new(),
@@ -192,7 +205,10 @@ impl Assets {
         paths: impl IntoIterator<Item = P>,
         sampling: Sampling,
     ) -> BundleId {
-        let id = BundleId(self.next_bundle);
+        let id = BundleId {
+            index: self.next_bundle,
+            owner: self.owner,
+        };
         self.next_bundle += 1;
         let mut bundle = Bundle {
             files: Vec::new(),
@@ -213,6 +229,8 @@ impl Assets {
                 bundle.done += 1;
                 continue;
             }
+            // Asked for again after an unload while it loaded: it is wanted after all.
+            self.cancelled.remove(&k);
             let waiting = self.in_flight.entry(k.clone()).or_default();
             waiting.push(id);
             if waiting.len() == 1 {
@@ -228,8 +246,16 @@ impl Assets {
                 });
             }
         }
-        self.bundles.insert(id.0, bundle);
+        self.bundles.insert(id.index, bundle);
         id
+    }
+
+    /// The bundle `id` names: [`Error::ForeignBundle`] for another cache's id.
+    fn bundle(&self, id: BundleId) -> crate::Result<&Bundle> {
+        match self.bundles.get(&id.index) {
+            Some(b) if id.owner == self.owner => Ok(b),
+            _ => Err(Error::ForeignBundle(id)),
+        }
     }
 
     /// The cached spritesheet of the JSON at `path`, if loaded (by [`Assets::load_spritesheet`] or a bundle).
@@ -237,34 +263,34 @@ impl Assets {
         self.sheets.get(&key(path.as_ref()))
     }
 
-    /// How far a bundle is, from 0 to 1 (1 for an unknown or empty bundle): its files uploaded or failed, over
-    /// its files.
-    pub fn progress(&self, bundle: BundleId) -> f32 {
-        match self.bundles.get(&bundle.0) {
-            Some(b) if !b.files.is_empty() => b.done as f32 / b.files.len() as f32,
-            _ => 1.0,
-        }
-    }
-
-    /// Whether every file of the bundle was uploaded or failed.
-    pub fn is_done(&self, bundle: BundleId) -> bool {
-        self.bundles
-            .get(&bundle.0)
-            .is_none_or(|b| b.done >= b.files.len())
-    }
-
-    /// The bundle's failures so far, each naming its file.
-    pub fn errors(&self, bundle: BundleId) -> &[Error] {
-        self.bundles.get(&bundle.0).map_or(&[], |b| &b.errors)
-    }
-
-    /// The textures of the bundle's files that loaded, in the order given.
-    pub fn bundle_textures(&self, bundle: BundleId) -> Vec<(PathBuf, Texture)> {
-        self.bundles.get(&bundle.0).map_or(Vec::new(), |b| {
-            b.files
-                .iter()
-                .filter_map(|k| Some((k.clone(), *self.textures.get(k)?)))
-                .collect()
+    /// How far a bundle is, from 0 to 1 (1 for an empty bundle): its files uploaded or failed, over its files.
+    /// Another cache's bundle is [`Error::ForeignBundle`].
+    pub fn progress(&self, bundle: BundleId) -> crate::Result<f32> {
+        let b = self.bundle(bundle)?;
+        Ok(match b.files.is_empty() {
+            true => 1.0,
+            false => b.done as f32 / b.files.len() as f32,
         })
+    }
+
+    /// Whether every file of the bundle was uploaded or failed ([`Error::ForeignBundle`] for another cache's).
+    pub fn is_done(&self, bundle: BundleId) -> crate::Result<bool> {
+        let b = self.bundle(bundle)?;
+        Ok(b.done >= b.files.len())
+    }
+
+    /// The bundle's failures so far, each naming its file ([`Error::ForeignBundle`] for another cache's).
+    pub fn errors(&self, bundle: BundleId) -> crate::Result<&[Error]> {
+        Ok(&self.bundle(bundle)?.errors)
+    }
+
+    /// The textures of the bundle's files that loaded, in the order given ([`Error::ForeignBundle`] for another
+    /// cache's bundle).
+    pub fn bundle_textures(&self, bundle: BundleId) -> crate::Result<Vec<(PathBuf, Texture)>> {
+        let b = self.bundle(bundle)?;
+        Ok(b.files
+            .iter()
+            .filter_map(|k| Some((k.clone(), *self.textures.get(k)?)))
+            .collect())
     }
 }

@@ -192,12 +192,31 @@ impl Assets {
     ///
     /// Unloading a spritesheet's JSON forgets the sheet and unloads its image; unloading a bitmap font's `.fnt`
     /// forgets the font and unloads its pages that nothing else holds.
+    ///
+    /// A file still loading in a bundle is unloaded as PixiJS's `unload` does after waiting for it: what arrives
+    /// is dropped, never cached (`true`; the bundle counts it as failed, "unloaded while loading"). A `renderer`
+    /// other than the one the texture was loaded with is [`Error::ForeignTexture`], and the cache keeps the entry.
     pub fn unload(&mut self, renderer: &mut Renderer, path: impl AsRef<Path>) -> Result<bool> {
         let k = key(path.as_ref());
+        if self.in_flight.contains_key(&k) && !self.textures.contains_key(&k) {
+            self.cancelled.insert(k);
+            return Ok(true);
+        }
         #[cfg(feature = "text")]
         if let Some((_, pages)) = self.fonts.remove(&k) {
             self.drop_pages(renderer, &pages);
             return Ok(true);
+        }
+        // Another renderer's texture: an error, and the cache keeps the entry (the right renderer can free it).
+        let foreign = |t: Texture| match renderer.textures.check(t.id()) {
+            Err(e @ Error::ForeignTexture(_)) => Err(e),
+            _ => Ok(()),
+        };
+        if let Some(sheet) = self.sheets.get(&k) {
+            foreign(sheet.texture())?;
+        }
+        if let Some(&t) = self.textures.get(&k) {
+            foreign(t)?;
         }
         if let Some(sheet) = self.sheets.remove(&k) {
             // Its image goes too, unless another sheet shows it or it was loaded by its own path.
@@ -238,8 +257,16 @@ impl Assets {
             let waiting = self.in_flight.remove(&k).unwrap_or_default();
             let sampling = waiting
                 .first()
-                .and_then(|b| self.bundles.get(&b.0))
+                .and_then(|b| self.bundles.get(&b.index))
                 .map_or(Sampling::LINEAR, |b| b.sampling);
+            // Unloaded while it loaded: dropped, never cached.
+            let decoded = match self.cancelled.remove(&k) {
+                true => Err(Error::AssetLoad {
+                    path: k.clone(),
+                    reason: "unloaded while loading".into(),
+                }),
+                false => decoded,
+            };
             let error = match decoded.and_then(|w| self.finish(renderer, &k, w, sampling)) {
                 Ok(()) => None,
                 Err(e) => {
@@ -248,7 +275,7 @@ impl Assets {
                 }
             };
             for b in waiting {
-                if let Some(bundle) = self.bundles.get_mut(&b.0) {
+                if let Some(bundle) = self.bundles.get_mut(&b.index) {
                     bundle.done += 1;
                     if let Some(msg) = &error {
                         bundle.errors.push(Error::AssetLoad {
