@@ -116,6 +116,7 @@ pub use base::blend::BlendMode;
 pub use base::color::Color;
 pub use base::error::{Error, Result};
 pub use base::handle::{NodeId, TextureId};
+pub use base::read::{MAX_FONT_FILE_BYTES, MAX_IMAGE_FILE_BYTES};
 pub use base::stats::{FrameStats, SkipList, Skipped, Stats};
 pub use base::texture::{Sampling, ScaleMode, Texture, Wrap, MAX_TEXTURE_SIDE, MAX_TRIM_OFFSET};
 pub use filter::{

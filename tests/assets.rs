@@ -394,3 +394,64 @@ fn unload_while_loading_and_with_the_wrong_renderer() {
     assert_eq!(assets.get(&path), None);
     assert!(r.destroy_texture(t).is_err(), "destroyed by the unload");
 }
+
+/// Reads are bounded while they are read: a device file that reports size 0 and never ends is refused at the
+/// format's limit, alone or in a bundle, within a second or two; a read that blocks (a pipe with no writer) holds
+/// only its own asset: frames render meanwhile, and other files of the same bundle load.
+#[cfg(unix)]
+#[test]
+fn endless_and_blocking_reads_hold_only_their_asset() {
+    let mut r = common::renderer();
+    let mut assets = Assets::new();
+    let t0 = Instant::now();
+    let e = assets
+        .load_spritesheet(&mut r, "/dev/zero", Sampling::NEAREST)
+        .expect_err("refused");
+    assert!(e.to_string().contains("longer than"), "{e}");
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    let e = r
+        .load_texture("/dev/zero", Sampling::NEAREST)
+        .expect_err("refused");
+    assert!(matches!(e, Error::ImageFile { .. }), "{e}");
+    // A pipe nobody writes: its read blocks (opening it blocks until a writer comes).
+    let dir = std::env::temp_dir().join(format!("stage2d-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("slow.png");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("no mkfifo: the blocking half is skipped");
+        return;
+    }
+    let json_zero = dir.join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &json_zero).unwrap();
+    let bundle = assets.load_bundle(
+        [fifo.clone(), asset("bunny1.png"), json_zero.clone()],
+        Sampling::NEAREST,
+    );
+    let mut scene = stage2d::Scene::new();
+    let white = r.white_texture();
+    scene
+        .add(scene.root(), stage2d::Node::sprite(white).sized(8.0, 8.0))
+        .unwrap();
+    let target = r.create_render_target(16, 16).unwrap();
+    let t0 = Instant::now();
+    // Frames go on while the pipe's read blocks; the bunny loads, the endless JSON fails.
+    while assets.get(asset("bunny1.png")).is_none() || assets.errors(bundle).unwrap().is_empty() {
+        assets.poll(&mut r);
+        r.render(&scene, &target, Some(stage2d::Color::BLACK))
+            .unwrap();
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "a blocked read held the others"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!((assets.progress(bundle).unwrap() - 2.0 / 3.0).abs() < 1e-6);
+    // Unloaded while blocked: it never arrives in the cache; a writer that comes and goes ends the read.
+    assert!(assets.unload(&mut r, &fifo).unwrap());
+    drop(std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+    load_all(&mut assets, &mut r, bundle);
+    assert_eq!(assets.get(&fifo), None);
+    assert_eq!(assets.errors(bundle).unwrap().len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,7 +6,8 @@
 //! (the uploads in [`Assets::load`], [`Assets::poll`] and the others that take a [`Renderer`](crate::Renderer),
 //! and [`Assets::unload`]'s destroying) is in `renderer/assets.rs`.
 //!
-//! Decoding (the slow part: PNG inflate, JPEG) runs on rayon's worker threads; the GPU upload stays on the thread
+//! Reading and decoding run on a thread of their own a file (a read that blocks holds only its file; decodes
+//! at once are limited to half the cores, and none runs on the pool the frame's walk uses); the GPU upload stays on the thread
 //! that owns the renderer, in [`Assets::poll`], which the app calls once a frame (a bounded number of uploads
 //! each time, so a large bundle does not stall a frame). A bundle's progress goes from 0 to 1 as its files are
 //! uploaded or fail; a file that fails is an [`Error::ImageFile`] naming it, and the others still load.
@@ -61,10 +62,11 @@ pub(crate) fn is_sheet(path: &Path) -> bool {
 pub(crate) fn decode(
     given: &Path,
     cached: impl Fn(&Path) -> bool,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> std::result::Result<Work, Error> {
     // Premultiplied here, off the renderer's thread, and in place (no second copy of a large image).
     let image = |p: &Path| {
-        image::open(p)
+        crate::base::read::open_image(p, cancel)
             .map(|i| {
                 let mut rgba = i.to_rgba8();
                 crate::base::color::premultiply(&mut rgba);
@@ -138,6 +140,8 @@ pub struct Assets {
     pub(crate) in_flight: FxHashMap<PathBuf, Vec<BundleId>>,
     /// Files unloaded while they were decoded: dropped when they arrive.
     pub(crate) cancelled: rustc_hash::FxHashSet<PathBuf>,
+    /// Per file being read: set to stop its read (an unload while it loads).
+    pub(crate) cancels: FxHashMap<PathBuf, std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub(crate) bundles: FxHashMap<u64, Bundle>,
     pub(crate) next_bundle: u64,
     /// The tag on this cache's bundle ids.
@@ -159,6 +163,7 @@ impl Default for Assets {
             explicit: Default::default(),
             in_flight: FxHashMap::default(),
             cancelled: Default::default(),
+            cancels: FxHashMap::default(),
             bundles: FxHashMap::default(),
             next_bundle: 1,
             owner: NEXT_CACHE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -229,8 +234,13 @@ impl Assets {
                 bundle.done += 1;
                 continue;
             }
-            // Asked for again after an unload while it loaded: it is wanted after all.
-            self.cancelled.remove(&k);
+            // Asked for again after an unload while it loaded: it is wanted after all (a read already stopped
+            // arrives as failed).
+            if self.cancelled.remove(&k) {
+                if let Some(c) = self.cancels.get(&k) {
+                    c.store(false, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
             let waiting = self.in_flight.entry(k.clone()).or_default();
             waiting.push(id);
             if waiting.len() == 1 {
@@ -239,11 +249,28 @@ impl Assets {
                     true => self.textures.keys().cloned().collect(),
                     false => Vec::new(),
                 };
-                rayon::spawn(move || {
-                    let decoded = decode(&given, |p| cached.iter().any(|c| c == p));
-                    // The cache may be gone; then nobody waits for the result.
-                    let _ = send.send((k, decoded));
-                });
+                let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                self.cancels.insert(k.clone(), cancel.clone());
+                // A thread of its own: a read that blocks (a slow drive, a pipe) holds only this asset, and never
+                // a thread of the pool the frame's walk uses; decoding takes a permit (half the cores at most).
+                let (k2, send2) = (k.clone(), send.clone());
+                let started = std::thread::Builder::new()
+                    .name("stage2d-asset".into())
+                    .spawn(move || {
+                        let decoded =
+                            decode(&given, |p| cached.iter().any(|c| c == p), Some(&cancel));
+                        // The cache may be gone; then nobody waits for the result.
+                        let _ = send2.send((k2, decoded));
+                    });
+                if let Err(e) = started {
+                    let _ = send.send((
+                        k.clone(),
+                        Err(Error::AssetLoad {
+                            path: k.clone(),
+                            reason: format!("no thread to load it on: {e}"),
+                        }),
+                    ));
+                }
             }
         }
         self.bundles.insert(id.index, bundle);

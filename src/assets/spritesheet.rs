@@ -132,18 +132,23 @@ impl Spritesheet {
             path: json_path.to_owned(),
             reason: e.to_string(),
         };
-        let len = std::fs::metadata(json_path).map_err(unreadable)?.len();
+        // Read up to the limit, not by the size the file system reports (a device file reports 0 and never ends).
         let max = sheet_json::MAX_DOCUMENT_BYTES;
-        if len > max as u64 {
-            return Err(sheet_error(
-                json_path,
-                SheetError {
-                    field: "(document)".into(),
-                    reason: format!("the document is {len} bytes long; at most {max} are accepted"),
-                },
-            ));
-        }
-        let json = std::fs::read(json_path).map_err(unreadable)?;
+        let json = match crate::base::read::read_capped(json_path, max, None) {
+            Ok(bytes) => bytes,
+            Err(crate::base::read::ReadError::Io(e)) => return Err(unreadable(e)),
+            Err(_) => {
+                return Err(sheet_error(
+                    json_path,
+                    SheetError {
+                        field: "(document)".into(),
+                        reason: format!(
+                            "the document is longer than {max} bytes, the most accepted"
+                        ),
+                    },
+                ))
+            }
+        };
         sheet_json::parse(&json).map_err(|e| sheet_error(json_path, e))
     }
 

@@ -10,6 +10,7 @@ pub(crate) mod blend;
 pub(crate) mod color;
 pub(crate) mod error;
 pub(crate) mod handle;
+pub(crate) mod read;
 pub(crate) mod stats;
 pub(crate) mod stops;
 pub(crate) mod texture;

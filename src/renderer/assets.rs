@@ -199,6 +199,9 @@ impl Assets {
     pub fn unload(&mut self, renderer: &mut Renderer, path: impl AsRef<Path>) -> Result<bool> {
         let k = key(path.as_ref());
         if self.in_flight.contains_key(&k) && !self.textures.contains_key(&k) {
+            if let Some(c) = self.cancels.get(&k) {
+                c.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             self.cancelled.insert(k);
             return Ok(true);
         }
@@ -255,6 +258,7 @@ impl Assets {
         let batch: Vec<Decoded> = self.ready.drain(..n).collect();
         for (k, decoded) in batch {
             let waiting = self.in_flight.remove(&k).unwrap_or_default();
+            self.cancels.remove(&k);
             let sampling = waiting
                 .first()
                 .and_then(|b| self.bundles.get(&b.index))
@@ -360,7 +364,7 @@ impl Assets {
         let k = key(path.as_ref());
         if !self.sheets.contains_key(&k) {
             let textures = &self.textures;
-            let work = decode(path.as_ref(), |p| textures.contains_key(p))?;
+            let work = decode(path.as_ref(), |p| textures.contains_key(p), None)?;
             self.finish(renderer, &k, work, sampling)?;
         }
         Ok(&self.sheets[&k])

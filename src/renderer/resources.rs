@@ -115,10 +115,12 @@ impl Renderer {
             .with_resolution(resolution))
     }
 
-    /// A texture from an image file. A missing or corrupt file is [`Error::ImageFile`] naming it.
+    /// A texture from an image file, read at most up to
+    /// [`MAX_IMAGE_FILE_BYTES`](crate::MAX_IMAGE_FILE_BYTES). A missing, corrupt or longer file is
+    /// [`Error::ImageFile`] naming it.
     pub fn load_texture(&mut self, path: impl AsRef<Path>, sampling: Sampling) -> Result<Texture> {
         let path = path.as_ref();
-        let img = image::open(path).map_err(|source| Error::ImageFile {
+        let img = crate::base::read::open_image(path, None).map_err(|source| Error::ImageFile {
             path: path.to_owned(),
             source,
         })?;

@@ -137,13 +137,16 @@ impl Font {
         }
     }
 
-    /// Reads and parses a font file; a missing or unreadable file is [`Error::FontFile`] naming it.
+    /// Reads (at most [`MAX_FONT_FILE_BYTES`](crate::MAX_FONT_FILE_BYTES)) and parses a font file; a missing,
+    /// unreadable or longer file is [`Error::FontFile`] naming it.
     pub fn load(path: impl AsRef<Path>) -> Result<Font> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| Error::FontFile {
-            path: path.to_owned(),
-            reason: e.to_string(),
-        })?;
+        let max = crate::base::read::MAX_FONT_FILE_BYTES;
+        let bytes =
+            crate::base::read::read_capped(path, max, None).map_err(|e| Error::FontFile {
+                path: path.to_owned(),
+                reason: e.to_string(),
+            })?;
         Font::from_bytes(&bytes).map_err(|e| Error::FontFile {
             path: path.to_owned(),
             reason: e.to_string(),

@@ -75,7 +75,10 @@ pub(crate) fn warm_up(
         driver_cache,
         ..Default::default()
     };
-    let file = match std::fs::read(&path) {
+    // A pipeline cache is small (a few hundred keys and the driver's blob): read up to a bound, not by the size
+    // the file system reports.
+    let read = crate::base::read::read_capped(&path, 256 << 20, None).map_err(|e| e.into_io());
+    let file = match read {
         Ok(bytes) => match persist::decode(&bytes, &key, &driver) {
             Ok(f) => {
                 status.bytes_loaded = bytes.len() as u64;
