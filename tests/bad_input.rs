@@ -161,3 +161,62 @@ fn removed_nodes_and_stale_handles_are_errors_not_panics() {
     assert!(s.get_mut(a).is_none());
     assert!(s.set_child_index(a, 0).is_err());
 }
+
+/// Absurd magnitudes: a tiling sprite whose tiles sit 1e20-1e30 pixels away still draws its texture's texels (its
+/// offset reduced to one tile), one whose tiles are too small to draw is a counted skip; a circle of radius 1e30
+/// is a counted skip while the context's other shapes draw.
+#[test]
+fn tiling_sprites_and_shapes_at_absurd_magnitudes() {
+    let mut r = renderer_with_msaa(false);
+    let card = card(&mut r, 16, 16);
+    let texels = [
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 0, 255],
+        [255, 255, 255, 255],
+    ];
+    for (position, scale) in [(1e20f32, 1.0f32), (1e30, 1.0), (-3e25, 2.0), (7.5, 1e20)] {
+        let mut t = stage2d::TilingSprite::new(card, 40.0, 40.0);
+        t.tile_position = stage2d::glam::Vec2::new(position, -position);
+        t.tile_scale = stage2d::glam::Vec2::splat(scale);
+        let mut s = Scene::new();
+        s.add(s.root(), Node::tiling(t)).unwrap();
+        let img = render(&mut r, &s, 40, 40, Color::BLACK);
+        assert_eq!(r.stats().last_frame.nodes_skipped, 0, "{position} {scale}");
+        for (x, y) in [(1, 1), (20, 20), (38, 5), (5, 38)] {
+            let p = px(&img, x, y);
+            assert!(
+                texels.contains(&p),
+                "({x},{y}) at {position}, scale {scale}: {p:?}"
+            );
+        }
+    }
+    let mut t = stage2d::TilingSprite::new(card, 40.0, 40.0);
+    t.tile_scale = stage2d::glam::Vec2::splat(1e-20);
+    let mut s = Scene::new();
+    s.add(s.root(), Node::tiling(t)).unwrap();
+    s.add(s.root(), Node::sprite(card).at(20.0, 20.0)).unwrap();
+    let img = render(&mut r, &s, 40, 40, Color::BLACK);
+    assert_eq!(r.stats().last_frame.nodes_skipped, 1);
+    probe(&img, 5, 5, [0, 0, 0, 255], 0);
+    probe(&img, 22, 22, [255, 0, 0, 255], 0);
+    // A circle of radius 1e30 beside a square.
+    let mut g = stage2d::GraphicsContext::new();
+    g.circle(0.0, 0.0, 1e30).fill(Color::hex(0x00ff00));
+    g.rect(4.0, 4.0, 8.0, 8.0).fill(Color::hex(0x0000ff));
+    let mut s = Scene::new();
+    s.add(s.root(), Node::graphics(g)).unwrap();
+    let t0 = std::time::Instant::now();
+    let target = r.create_render_target(16, 16).unwrap();
+    r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    while r.stats().last_frame.tessellations_pending > 0 && t0.elapsed().as_secs() < 5 {
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+    }
+    let img = r.read_pixels(&target).unwrap();
+    assert!(t0.elapsed().as_secs() < 2);
+    let last = r.stats().last_frame;
+    assert!(last.shape_instructions_skipped >= 1, "{last:?}");
+    probe(&img, 8, 8, [0, 0, 255, 255], 0);
+    probe(&img, 14, 14, [0, 0, 0, 255], 0);
+}

@@ -95,6 +95,10 @@ pub fn tessellate(ctx: &GraphicsContext, tolerance: f32) -> (Mesh, TessellationR
     tessellate_flat(&flatten_context(ctx, tolerance))
 }
 
+/// The largest coordinate a shape may have, in its context's space (beyond, `f32` triangulation loses the
+/// shape: it is skipped and counted).
+pub const MAX_SHAPE_COORDINATE: f32 = 1e9;
+
 /// Triangulates a flattened context.
 pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     let mut mesh = Mesh::default();
@@ -102,6 +106,28 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     let mut fill_tess = FillTessellator::new();
     let mut stroke_tess = StrokeTessellator::new();
     for shape in &flat.shapes {
+        // Coordinates past what f32 triangulation resolves (a circle of radius 1e30): skipped and counted, not
+        // triangulated into nothing.
+        let points = match shape {
+            FlatShape::Fill { lines, holes, .. } => {
+                lines.iter().chain(holes.iter()).collect::<Vec<_>>()
+            }
+            FlatShape::Stroke { lines, .. } | FlatShape::PixelLines { lines, .. } => {
+                lines.iter().collect()
+            }
+        };
+        let far = points
+            .iter()
+            .flat_map(|l| &l.points)
+            .any(|p| !(p.abs().max_element() <= MAX_SHAPE_COORDINATE));
+        if far {
+            log::warn!(
+                "skipping a shape of graphics context {}: a coordinate lies beyond {MAX_SHAPE_COORDINATE:e}",
+                flat.id
+            );
+            report.skipped_instructions += 1;
+            continue;
+        }
         let gradient;
         // A stroke's local texture space is its path's box grown by its width each way, as PixiJS has it.
         let mut stroke_box = None;

@@ -102,6 +102,9 @@ impl LocalQuad {
     }
 }
 
+/// The most tiles a tiling sprite's rectangle may span along an edge (see `TilingSprite::tile_coordinates`).
+pub(crate) const MAX_TILES_ACROSS: f32 = 1_048_576.0;
+
 /// A texture stretched over any size with its borders kept: PixiJS's `NineSliceSprite`. The texture is cut by
 /// four border widths into nine parts; corners keep their size, edges stretch along one axis and the centre along
 /// both. Below the borders' sum the borders shrink in proportion (so they meet, never overlap); the sprite stays
@@ -281,7 +284,11 @@ impl TilingSprite {
     }
 
     /// Texture coordinates in tiles (upright) at the rectangle's top-left corner and their change along its
-    /// width and height; `None` if the tile transform cannot be inverted or is not finite.
+    /// width and height; `None` if the tile transform cannot be inverted or is not finite, or if the rectangle
+    /// spans more than [`MAX_TILES_ACROSS`] tiles (each pixel would cover thousands of tiles: noise, and past
+    /// what `f32` texture coordinates resolve). The top-left coordinates are reduced to one tile (the pattern
+    /// repeats), in `f64`, so that a tile position of 1e20 pixels draws the tiles in their place as far as its
+    /// `f32` value says, not garbage.
     pub(crate) fn tile_coordinates(&self) -> Option<[Vec2; 3]> {
         let m = self.tile_transform();
         if m.matrix2.determinant().abs() < 1e-20 {
@@ -290,9 +297,17 @@ impl TilingSprite {
         let inv = m.inverse();
         let [tw, th] = self.texture.frame_size();
         let per_tile = Vec2::new(1.0 / tw, 1.0 / th);
-        let o = inv.transform_point2(Vec2::ZERO) * per_tile;
+        // The top-left corner's tile coordinates, -M^-1 · position, computed and wrapped in f64.
+        let m64 = glam::DMat2::from_cols(m.matrix2.x_axis.as_dvec2(), m.matrix2.y_axis.as_dvec2());
+        let o64 = -(m64.inverse() * m.translation.as_dvec2())
+            / glam::DVec2::new(f64::from(tw), f64::from(th));
+        let o = o64.rem_euclid(glam::DVec2::ONE).as_vec2();
         let dx = inv.transform_vector2(Vec2::new(self.size.x, 0.0)) * per_tile;
         let dy = inv.transform_vector2(Vec2::new(0.0, self.size.y)) * per_tile;
+        let across = dx.abs().max(dy.abs()).max_element();
+        if !(across <= MAX_TILES_ACROSS) || !o64.is_finite() {
+            return None;
+        }
         let all = [o, dx, dy];
         all.iter().all(|v| v.is_finite()).then_some(all)
     }

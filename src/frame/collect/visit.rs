@@ -452,7 +452,12 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
         }
         NodeKind::Tiling(t) => {
             let Some(mut tile) = t.tile_coordinates() else {
-                skip(cx.stats, cx.skips, id, "tile transform cannot be inverted");
+                skip(
+                    cx.stats,
+                    cx.skips,
+                    id,
+                    "tile transform cannot be inverted, or over a million tiles span the sprite",
+                );
                 return None;
             };
             if !texture_usable(cx, id, t.texture.id()) {
