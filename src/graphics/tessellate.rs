@@ -116,10 +116,10 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
                 lines.iter().collect()
             }
         };
-        let far = points
-            .iter()
-            .flat_map(|l| &l.points)
-            .any(|p| !(p.abs().max_element() <= MAX_SHAPE_COORDINATE));
+        let far = points.iter().flat_map(|l| &l.points).any(|p| {
+            p.abs().max_element().partial_cmp(&MAX_SHAPE_COORDINATE)
+                != Some(std::cmp::Ordering::Less)
+        });
         if far {
             log::warn!(
                 "skipping a shape of graphics context {}: a coordinate lies beyond {MAX_SHAPE_COORDINATE:e}",

@@ -305,7 +305,7 @@ impl TilingSprite {
         let dx = inv.transform_vector2(Vec2::new(self.size.x, 0.0)) * per_tile;
         let dy = inv.transform_vector2(Vec2::new(0.0, self.size.y)) * per_tile;
         let across = dx.abs().max(dy.abs()).max_element();
-        if !(across <= MAX_TILES_ACROSS) || !o64.is_finite() {
+        if across.is_nan() || across > MAX_TILES_ACROSS || !o64.is_finite() {
             return None;
         }
         let all = [o, dx, dy];
