@@ -455,3 +455,75 @@ fn endless_and_blocking_reads_hold_only_their_asset() {
     assert_eq!(assets.errors(bundle).unwrap().len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An image larger than a poll's upload budget is uploaded a band of rows a poll, cached only once whole, and
+/// draws as the same file loaded at once; unloaded halfway, it is dropped and its texture freed.
+#[test]
+fn large_images_upload_over_several_polls() {
+    let mut r = common::renderer_with_msaa(false);
+    let dir = std::env::temp_dir().join(format!("stage2d-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("large.png");
+    let (w, h) = (1600u32, 1600u32); // 10.2 MB of pixels: two polls at 8 MiB a poll
+    stage2d::image::RgbaImage::from_fn(w, h, |x, y| {
+        stage2d::image::Rgba([(x % 251) as u8, (y % 241) as u8, ((x + y) % 239) as u8, 255])
+    })
+    .save(&path)
+    .unwrap();
+    let mut assets = Assets::new();
+    let bundle = assets.load_bundle([&path], Sampling::NEAREST);
+    let t0 = Instant::now();
+    let mut polls_with_upload = 0;
+    while !assets.is_done(bundle).unwrap() {
+        let before = r.stats().total.bytes_uploaded;
+        assets.poll(&mut r);
+        if r.stats().total.bytes_uploaded > before {
+            polls_with_upload += 1;
+            if !assets.is_done(bundle).unwrap() {
+                assert_eq!(assets.get(&path), None, "cached only once whole");
+            }
+        }
+        assert!(t0.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        polls_with_upload >= 2,
+        "{polls_with_upload} polls uploaded it"
+    );
+    assert!(assets.errors(bundle).unwrap().is_empty());
+    let banded = assets.get(&path).unwrap();
+    let whole = r.load_texture(&path, Sampling::NEAREST).unwrap();
+    let draw = |r: &mut stage2d::Renderer, t: stage2d::Texture| {
+        let mut s = stage2d::Scene::new();
+        s.add(s.root(), stage2d::Node::sprite(t).at(-700.0, -700.0))
+            .unwrap();
+        common::render(r, &s, 256, 256, stage2d::Color::BLACK)
+    };
+    let (a, b) = (draw(&mut r, banded), draw(&mut r, whole));
+    assert_eq!(
+        a.as_raw(),
+        b.as_raw(),
+        "the banded upload draws as the whole one"
+    );
+    // Unloaded after its first band: dropped, the bundle says so, its texture freed.
+    assert!(assets.unload(&mut r, &path).unwrap());
+    let bundle = assets.load_bundle([&path], Sampling::NEAREST);
+    while assets.get(&path).is_none() && !assets.is_done(bundle).unwrap() {
+        let before = r.stats().total.bytes_uploaded;
+        assets.poll(&mut r);
+        if r.stats().total.bytes_uploaded > before {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let live = r.stats().live.textures;
+    assert!(assets.unload(&mut r, &path).unwrap());
+    assert!(assets.is_done(bundle).unwrap());
+    assert!(assets.errors(bundle).unwrap()[0]
+        .to_string()
+        .contains("unloaded while loading"));
+    assets.poll(&mut r);
+    common::render(&mut r, &stage2d::Scene::new(), 4, 4, stage2d::Color::BLACK);
+    assert!(r.stats().live.textures < live, "its texture freed");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -35,6 +35,16 @@ pub struct BundleId {
 /// Tags of `Assets` caches (0: none).
 static NEXT_CACHE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 
+impl Work {
+    /// Bytes of pixels the upload of this work writes.
+    pub(crate) fn upload_bytes(&self) -> usize {
+        match self {
+            Work::Image(i) => i.as_raw().len(),
+            Work::Sheet { image, .. } => image.as_ref().map_or(0, |i| i.as_raw().len()),
+        }
+    }
+}
+
 /// What a worker made of a file.
 #[derive(Debug)]
 pub(crate) enum Work {
@@ -94,6 +104,19 @@ pub(crate) fn decode(
     })
 }
 
+/// A large image uploaded a band of rows a poll (see [`Assets::poll`]).
+#[derive(Debug)]
+pub(crate) struct Partial {
+    pub(crate) key: PathBuf,
+    pub(crate) texture: Texture,
+    pub(crate) image: image::RgbaImage,
+    /// The first row not yet written.
+    pub(crate) next_row: u32,
+    pub(crate) sampling: Sampling,
+    /// The bundles waiting for it.
+    pub(crate) waiting: Vec<BundleId>,
+}
+
 #[derive(Debug)]
 pub(crate) struct Bundle {
     /// Files of the bundle (cache keys).
@@ -150,6 +173,8 @@ pub struct Assets {
     pub(crate) receive: Receiver<Decoded>,
     /// Decoded files waiting for an upload.
     pub(crate) ready: Vec<Decoded>,
+    /// The large image whose upload is spread over polls, if any.
+    pub(crate) partial: Option<Partial>,
 }
 
 impl Default for Assets {
@@ -170,6 +195,7 @@ impl Default for Assets {
             send,
             receive,
             ready: Vec::new(),
+            partial: None,
         }
     }
 }
@@ -182,6 +208,10 @@ pub(crate) fn key(path: &Path) -> PathBuf {
 impl Assets {
     /// Uploads at most this many decoded files per [`Assets::poll`].
     pub const UPLOADS_PER_POLL: usize = 8;
+
+    /// Bytes of decoded pixels [`Assets::poll`] uploads at most per call (a larger image goes a band of rows a
+    /// call), so that a bundle of large images spreads its uploads over frames.
+    pub const UPLOAD_BYTES_PER_POLL: usize = 8 << 20;
 
     /// An empty cache.
     pub fn new() -> Assets {

@@ -3,7 +3,7 @@
 //! decoding workers) is CPU-only, in `assets/`.
 
 use super::Renderer;
-use crate::assets::{decode, is_sheet, key, Decoded, Work};
+use crate::assets::{decode, is_sheet, key, Work};
 use crate::{Assets, Error, Result, Sampling, Spritesheet, Texture};
 use std::path::{Path, PathBuf};
 
@@ -198,6 +198,16 @@ impl Assets {
     /// other than the one the texture was loaded with is [`Error::ForeignTexture`], and the cache keeps the entry.
     pub fn unload(&mut self, renderer: &mut Renderer, path: impl AsRef<Path>) -> Result<bool> {
         let k = key(path.as_ref());
+        if self.partial.as_ref().is_some_and(|p| p.key == k) {
+            let p = self.partial.take().expect("looked at");
+            renderer.destroy_texture(p.texture)?;
+            let why = Error::AssetLoad {
+                path: k.clone(),
+                reason: "unloaded while loading".into(),
+            };
+            self.settle(&k, p.waiting, Err(why));
+            return Ok(true);
+        }
         if self.in_flight.contains_key(&k) && !self.textures.contains_key(&k) {
             if let Some(c) = self.cancels.get(&k) {
                 c.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -250,13 +260,29 @@ impl Assets {
         }
     }
 
-    /// Uploads decoded files of the bundles in flight (at most [`Assets::UPLOADS_PER_POLL`]); call it once a
-    /// frame on the renderer's thread. Returns how many files were finished (uploaded or failed).
+    /// Uploads decoded files of the bundles in flight (at most [`Assets::UPLOADS_PER_POLL`] files and
+    /// [`Assets::UPLOAD_BYTES_PER_POLL`] bytes of pixels); call it once a frame on the renderer's thread. An image
+    /// larger than that is uploaded a band of rows a call, over as many frames as it takes, and cached once whole.
+    /// Returns how many files were finished (uploaded or failed).
     pub fn poll(&mut self, renderer: &mut Renderer) -> usize {
         self.ready.extend(self.receive.try_iter());
-        let n = self.ready.len().min(Self::UPLOADS_PER_POLL);
-        let batch: Vec<Decoded> = self.ready.drain(..n).collect();
-        for (k, decoded) in batch {
+        let mut budget = Self::UPLOAD_BYTES_PER_POLL;
+        let mut finished = 0;
+        // A large image in the middle of its upload goes on first, and alone.
+        if self.partial.is_some() {
+            finished += self.continue_partial(renderer, &mut budget);
+            if self.partial.is_some() {
+                return finished;
+            }
+        }
+        let mut uploads = 0;
+        while uploads < Self::UPLOADS_PER_POLL && !self.ready.is_empty() {
+            let bytes = self.ready[0].1.as_ref().map_or(0, |w| w.upload_bytes());
+            if bytes > budget && budget < Self::UPLOAD_BYTES_PER_POLL {
+                break;
+            }
+            let (k, decoded) = self.ready.remove(0);
+            uploads += 1;
             let waiting = self.in_flight.remove(&k).unwrap_or_default();
             self.cancels.remove(&k);
             let sampling = waiting
@@ -271,26 +297,88 @@ impl Assets {
                 }),
                 false => decoded,
             };
-            let error = match decoded.and_then(|w| self.finish(renderer, &k, w, sampling)) {
-                Ok(()) => None,
-                Err(e) => {
-                    log::warn!("{e}");
-                    Some(e.to_string())
-                }
-            };
-            for b in waiting {
-                if let Some(bundle) = self.bundles.get_mut(&b.index) {
-                    bundle.done += 1;
-                    if let Some(msg) = &error {
-                        bundle.errors.push(Error::AssetLoad {
-                            path: k.clone(),
-                            reason: msg.clone(),
-                        });
+            // An image larger than a call's budget: begun here, finished over the next calls.
+            let decoded = match decoded {
+                Ok(Work::Image(img)) if bytes > budget && !self.textures.contains_key(&k) => {
+                    match renderer.begin_texture(img.width(), img.height(), sampling) {
+                        Ok(texture) => {
+                            self.partial = Some(crate::assets::Partial {
+                                key: k,
+                                texture,
+                                image: img,
+                                next_row: 0,
+                                sampling,
+                                waiting,
+                            });
+                            finished += self.continue_partial(renderer, &mut budget);
+                            break;
+                        }
+                        Err(e) => Err(e),
                     }
+                }
+                other => other,
+            };
+            budget = budget.saturating_sub(bytes);
+            let result = decoded.and_then(|w| self.finish(renderer, &k, w, sampling));
+            self.settle(&k, waiting, result);
+            finished += 1;
+        }
+        finished
+    }
+
+    /// Uploads the next band of the large image in progress (as many rows as `budget` allows, at least one);
+    /// caches it once whole. Returns 1 if it finished (or failed), else 0.
+    fn continue_partial(&mut self, renderer: &mut Renderer, budget: &mut usize) -> usize {
+        let Some(p) = &mut self.partial else {
+            return 0;
+        };
+        let (w, h) = (p.image.width(), p.image.height());
+        let row = w as usize * 4;
+        let rows = ((*budget / row.max(1)) as u32).clamp(1, h - p.next_row);
+        let (a, b) = (
+            p.next_row as usize * row,
+            (p.next_row + rows) as usize * row,
+        );
+        let band = &p.image.as_raw()[a..b];
+        let written = renderer.write_texture_rows(p.texture, (p.next_row, rows), band, p.sampling);
+        *budget = budget.saturating_sub(band.len());
+        p.next_row += rows;
+        if written.is_ok() && p.next_row < h {
+            return 0;
+        }
+        let p = self.partial.take().expect("in progress");
+        let result = written.map(|()| {
+            let t = named(p.texture, &p.key);
+            self.textures.insert(p.key.clone(), t);
+            self.explicit.insert(p.key.clone());
+        });
+        if result.is_err() {
+            let _ = renderer.destroy_texture(p.texture);
+        }
+        self.settle(&p.key, p.waiting, result);
+        1
+    }
+
+    /// Counts a finished file in the bundles waiting for it, with its error if it failed.
+    fn settle(&mut self, k: &Path, waiting: Vec<crate::BundleId>, result: Result<()>) {
+        let error = match result {
+            Ok(()) => None,
+            Err(e) => {
+                log::warn!("{e}");
+                Some(e.to_string())
+            }
+        };
+        for b in waiting {
+            if let Some(bundle) = self.bundles.get_mut(&b.index) {
+                bundle.done += 1;
+                if let Some(msg) = &error {
+                    bundle.errors.push(Error::AssetLoad {
+                        path: k.to_owned(),
+                        reason: msg.clone(),
+                    });
                 }
             }
         }
-        n
     }
 
     /// Uploads what a worker made of the file `k`.

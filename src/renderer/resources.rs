@@ -48,6 +48,46 @@ impl Renderer {
         t
     }
 
+    /// A texture of `w x h` whose pixels are written later, a band of rows at a time
+    /// ([`Renderer::write_texture_rows`]), for uploads spread over frames.
+    pub(crate) fn begin_texture(&mut self, w: u32, h: u32, s: Sampling) -> Result<Texture> {
+        let textures = &mut self.textures;
+        let t = crate::gpu::device::checked(&self.device, "creating a texture", || {
+            textures.check_size(w, h)?;
+            let id = textures.reserve()?;
+            textures.fill_reserved(id, w, h, s);
+            Ok(Texture::new(id, w, h))
+        });
+        self.absorb_texture_stats();
+        t
+    }
+
+    /// Writes premultiplied rows `y..y + rows` of `texture` (made by [`Renderer::begin_texture`]) from `pixels`
+    /// (those rows only); the last band generates its mip levels when `sampling` has them.
+    pub(crate) fn write_texture_rows(
+        &mut self,
+        texture: Texture,
+        (y, rows): (u32, u32),
+        pixels: &[u8],
+        sampling: Sampling,
+    ) -> Result<()> {
+        self.textures.check(texture.id())?;
+        let [w, h] = texture.source_size();
+        if y + rows > h || pixels.len() != (w * rows * 4) as usize {
+            return Err(Error::PixelDataSize {
+                got: pixels.len(),
+                expected: (w * rows.min(h.saturating_sub(y)) * 4) as usize,
+            });
+        }
+        self.textures
+            .write_region(texture.id(), [0, y, w, rows], pixels);
+        if y + rows == h && sampling.mipmaps {
+            self.textures.generate_mipmaps(texture.id());
+        }
+        self.absorb_texture_stats();
+        Ok(())
+    }
+
     /// A texture from a decoded image.
     pub fn texture_from_image(&mut self, image: &image::RgbaImage, s: Sampling) -> Result<Texture> {
         self.create_texture(image.width(), image.height(), image.as_raw(), s)
