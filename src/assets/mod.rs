@@ -311,7 +311,7 @@ impl Assets {
     fn bundle(&self, id: BundleId) -> crate::Result<&Bundle> {
         match self.bundles.get(&id.index) {
             Some(b) if id.owner == self.owner => Ok(b),
-            _ => Err(Error::ForeignBundle(id)),
+            _ => Err(Error::ForeignBundle(id.index)),
         }
     }
 

@@ -286,9 +286,9 @@ pub enum Error {
     /// [`ParticleContainer::add_frame`](crate::ParticleContainer::add_frame)).
     #[error("particle frame: {0}")]
     ParticleFrame(String),
-    /// A bundle id of another [`Assets`](crate::Assets) cache.
-    #[error("{0:?} is a bundle of another Assets cache")]
-    ForeignBundle(crate::BundleId),
+    /// A bundle id of another [`Assets`](crate::Assets) cache (its number in that cache).
+    #[error("bundle {0} is of another Assets cache")]
+    ForeignBundle(u64),
     /// A render-layer attachment that cannot be made (see [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)).
     #[error("render layer: {0}")]
     RenderLayer(String),
