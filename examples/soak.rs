@@ -132,7 +132,7 @@ fn run() -> stage2d::Result<bool> {
     }
     let fails: Vec<String> = failures.iter().map(|f| format!("\"{f}\"")).collect();
     println!(
-        "{{\"summary\":true,\"adapter\":\"{}\",\"backend\":\"{:?}\",\"frames\":{frames},\"warmup\":{warmup},\"wall_s\":{:.1},\"frame_ms\":{{\"mean\":{:.3},\"p50\":{:.3},\"p99\":{:.3},\"max\":{:.3}}},\"live_warmup_max\":{},\"live_second_half_max\":{},\"rss_kb_warmup\":{},\"rss_kb_second_half_max\":{},\"rss_kb_end\":{},\"rss_slack_kb\":{rss_slack},\"pool_hits\":{},\"ok\":{},\"failures\":[{}]}}",
+        "{{\"summary\":true,\"adapter\":\"{}\",\"backend\":\"{:?}\",\"frames\":{frames},\"warmup\":{warmup},\"wall_s\":{:.1},\"frame_ms\":{{\"mean\":{:.3},\"p50\":{:.3},\"p99\":{:.3},\"max\":{:.3}}},\"live_warmup_max\":{},\"live_second_half_max\":{},\"rss_kb_warmup\":{},\"rss_kb_second_half_max\":{},\"rss_kb_end\":{},\"rss_slack_kb\":{rss_slack},\"pool_hits\":{},\"asset_bundles\":{},\"ok\":{},\"failures\":[{}]}}",
         info.name,
         info.backend,
         started.elapsed().as_secs_f64(),
@@ -146,6 +146,7 @@ fn run() -> stage2d::Result<bool> {
         opt(rss_max_second_half),
         opt(soak::rss_kb()),
         r.pool_hits(),
+        soak.bundles(),
         failures.is_empty(),
         fails.join(","),
     );

@@ -54,7 +54,8 @@ fn live_counts_stay_flat_and_everything_let_go_is_released() {
         failures.is_empty(),
         "{failures:?} (warm-up {warm:?}, second half {late:?})"
     );
-    // The churn did what it says: render textures and attachments were live while it ran.
+    // The churn did what it says: asset bundles loaded and unloaded, render textures and attachments live.
+    assert!(s.bundles() >= FRAMES / 8, "{} bundles", s.bundles());
     let during = r.stats().live;
     assert!(
         during.render_targets > before.render_targets + 3,

@@ -101,6 +101,10 @@ pub struct Soak {
     /// Pointer events: a click handler on every shape (dropped with it), a pointer moving and clicking.
     events: Events<u64>,
     clicks: u64,
+    /// Asset loads: a bundle of shipped files every few frames, unloaded once done (or while loading).
+    assets: stage2d::Assets,
+    bundle: Option<(stage2d::BundleId, Vec<std::path::PathBuf>)>,
+    bundles: u64,
 }
 
 /// A solid colour shape at a random place.
@@ -161,6 +165,9 @@ impl Soak {
             frame: 0,
             events: Events::new(),
             clicks: 0,
+            assets: stage2d::Assets::new(),
+            bundle: None,
+            bundles: 0,
         };
         for _ in 0..LIVE_TEXTURES + KEPT_TEXTURES {
             soak.new_texture(r)?;
@@ -185,6 +192,11 @@ impl Soak {
     /// Loaded textures the churn holds now.
     pub fn textures_held(&self) -> u64 {
         (self.textures.len() + self.kept.len()) as u64
+    }
+
+    /// Asset bundles loaded (and unloaded) so far.
+    pub fn bundles(&self) -> u64 {
+        self.bundles
     }
 
     /// Frames churned so far.
@@ -238,6 +250,32 @@ impl Soak {
         if self.textures.len() > LIVE_TEXTURES {
             let old = self.textures.remove(0);
             r.destroy_texture(old)?;
+        }
+
+        // Assets: a bundle of two shipped files loading in the background every few frames; unloaded once done,
+        // every third one while it still loads.
+        self.assets.poll(r);
+        match &self.bundle {
+            None if f.is_multiple_of(4) => {
+                let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
+                let files = vec![
+                    dir.join(format!("bunny{}.png", f % 12)),
+                    dir.join("critters.json"),
+                ];
+                let id = self.assets.load_bundle(&files, Sampling::NEAREST);
+                self.bundles += 1;
+                self.bundle = Some((id, files));
+            }
+            Some((id, files)) => {
+                let early = self.bundles.is_multiple_of(3);
+                if early || self.assets.is_done(*id)? {
+                    for p in files {
+                        self.assets.unload(r, p)?;
+                    }
+                    self.bundle = None;
+                }
+            }
+            None => {}
         }
 
         // Sprites: a few added, the oldest removed.
@@ -411,6 +449,17 @@ impl Soak {
     /// scene's containers and the target: what is left after this is the renderer's baseline.
     pub fn release_all(&mut self, r: &mut Renderer) -> stage2d::Result<()> {
         self.rts.clear();
+        // Loads in flight finish (or fail) and everything loaded is unloaded.
+        if let Some((id, files)) = self.bundle.take() {
+            let t0 = std::time::Instant::now();
+            while !self.assets.is_done(id)? && t0.elapsed().as_secs() < 10 {
+                self.assets.poll(r);
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            for p in files {
+                self.assets.unload(r, p)?;
+            }
+        }
         for t in self.textures.drain(..).chain(self.kept.drain(..)) {
             r.destroy_texture(t)?;
         }
