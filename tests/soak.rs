@@ -56,6 +56,11 @@ fn live_counts_stay_flat_and_everything_let_go_is_released() {
     );
     // The churn did what it says: asset bundles loaded and unloaded, render textures and attachments live.
     assert!(s.bundles() >= FRAMES / 8, "{} bundles", s.bundles());
+    assert!(
+        s.bundle_records() <= 3,
+        "{} bundle records kept",
+        s.bundle_records()
+    );
     let during = r.stats().live;
     assert!(
         during.render_targets > before.render_targets + 3,

@@ -105,6 +105,8 @@ pub struct Soak {
     assets: stage2d::Assets,
     bundle: Option<(stage2d::BundleId, Vec<std::path::PathBuf>)>,
     bundles: u64,
+    /// Bundles unloaded, forgotten once done.
+    finished: Vec<stage2d::BundleId>,
 }
 
 /// A solid colour shape at a random place.
@@ -168,6 +170,7 @@ impl Soak {
             assets: stage2d::Assets::new(),
             bundle: None,
             bundles: 0,
+            finished: Vec::new(),
         };
         for _ in 0..LIVE_TEXTURES + KEPT_TEXTURES {
             soak.new_texture(r)?;
@@ -197,6 +200,11 @@ impl Soak {
     /// Asset bundles loaded (and unloaded) so far.
     pub fn bundles(&self) -> u64 {
         self.bundles
+    }
+
+    /// Bundle records the cache holds now (forgotten once done: stays small).
+    pub fn bundle_records(&self) -> usize {
+        self.finished.len() + usize::from(self.bundle.is_some())
     }
 
     /// Frames churned so far.
@@ -255,6 +263,11 @@ impl Soak {
         // Assets: a bundle of two shipped files loading in the background every few frames; unloaded once done,
         // every third one while it still loads.
         self.assets.poll(r);
+        let assets = &mut self.assets;
+        self.finished.retain(|&id| match assets.is_done(id) {
+            Ok(true) => assets.forget_bundle(id).is_err(),
+            _ => true,
+        });
         match &self.bundle {
             None if f.is_multiple_of(4) => {
                 let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
@@ -272,6 +285,8 @@ impl Soak {
                     for p in files {
                         self.assets.unload(r, p)?;
                     }
+                    // Its record is forgotten once what still loaded arrives (dropped).
+                    self.finished.push(*id);
                     self.bundle = None;
                 }
             }

@@ -307,12 +307,30 @@ impl Assets {
         id
     }
 
-    /// The bundle `id` names: [`Error::ForeignBundle`] for another cache's id.
+    /// The bundle `id` names: [`Error::ForeignBundle`] for another cache's id, [`Error::UnknownBundle`] for one
+    /// forgotten.
     fn bundle(&self, id: BundleId) -> crate::Result<&Bundle> {
-        match self.bundles.get(&id.index) {
-            Some(b) if id.owner == self.owner => Ok(b),
-            _ => Err(Error::ForeignBundle(id.index)),
+        if id.owner != self.owner {
+            return Err(Error::ForeignBundle(id.index));
         }
+        self.bundles
+            .get(&id.index)
+            .ok_or(Error::UnknownBundle(id.index))
+    }
+
+    /// Forgets a finished bundle's record (its progress and errors; what it loaded stays cached until
+    /// [`Assets::unload`]): an app loading bundles all along keeps the records bounded. Using the id afterwards is
+    /// [`Error::UnknownBundle`]; a bundle still loading is [`Error::AssetLoad`] (unload its files, or wait).
+    pub fn forget_bundle(&mut self, id: BundleId) -> crate::Result<()> {
+        let b = self.bundle(id)?;
+        if b.done < b.files.len() {
+            return Err(Error::AssetLoad {
+                path: b.files.get(b.done).cloned().unwrap_or_default(),
+                reason: "its bundle is still loading; forget the bundle once is_done".into(),
+            });
+        }
+        self.bundles.remove(&id.index);
+        Ok(())
     }
 
     /// The cached spritesheet of the JSON at `path`, if loaded (by [`Assets::load_spritesheet`] or a bundle).

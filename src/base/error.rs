@@ -289,6 +289,9 @@ pub enum Error {
     /// A bundle id of another [`Assets`](crate::Assets) cache (its number in that cache).
     #[error("bundle {0} is of another Assets cache")]
     ForeignBundle(u64),
+    /// A bundle id whose record was forgotten ([`Assets::forget_bundle`](crate::Assets::forget_bundle)).
+    #[error("bundle {0} was forgotten")]
+    UnknownBundle(u64),
     /// A render-layer attachment that cannot be made (see [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)).
     #[error("render layer: {0}")]
     RenderLayer(String),
