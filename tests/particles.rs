@@ -392,3 +392,32 @@ fn pixijs_particle_filter() {
         .unwrap();
     pixijs("particle-filter", &render_pixijs(&mut r, &s), 100);
 }
+
+/// A particle container inside a render group draws (the group is walked as a container around it), and moves
+/// with the group.
+#[test]
+fn particles_inside_a_render_group() {
+    let mut r = renderer_with_msaa(false);
+    let white = r.white_texture();
+    let mut pc = ParticleContainer::new(white);
+    pc.add(
+        Particle::new(0.0, 0.0)
+            .scaled(6.0)
+            .tinted(Color::hex(0x00ff00)),
+    )
+    .unwrap();
+    let mut s = Scene::new();
+    let group = s
+        .add(s.root(), Node::container().at(4.0, 4.0).as_render_group())
+        .unwrap();
+    s.add(group, Node::sprite(white).sized(4.0, 4.0).at(10.0, 0.0))
+        .unwrap();
+    s.add(group, Node::particles(pc)).unwrap();
+    let img = render(&mut r, &s, 24, 16, Color::BLACK);
+    probe(&img, 6, 6, [0, 255, 0, 255], 0);
+    probe(&img, 15, 5, [255, 255, 255, 255], 0);
+    s.transform_mut(group).unwrap().position.x = 12.0;
+    let img = render(&mut r, &s, 24, 16, Color::BLACK);
+    probe(&img, 6, 6, [0, 0, 0, 255], 0);
+    probe(&img, 14, 6, [0, 255, 0, 255], 0);
+}
