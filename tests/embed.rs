@@ -59,13 +59,25 @@ fn host_device(adapter: &wgpu::Adapter, limits: wgpu::Limits) -> (wgpu::Device, 
     .expect("a device")
 }
 
-/// Sprites, a shape, a stencil mask, a rectangle (scissor) mask and a card texture.
+/// Sprites, a shape, a stencil mask, a rectangle (scissor) mask, a card texture, particles (drawn in the
+/// prepared frame from buffers prepare wrote) and a render layer drawing the first sprite on top of everything.
 fn scene(r: &mut Renderer) -> Scene {
     let card = common::card(r, 16, 16);
     let white = r.white_texture();
     let mut s = Scene::new();
     let root = s.root();
-    s.add(root, Node::sprite(card).at(2.0, 2.0)).unwrap();
+    let first = s.add(root, Node::sprite(card).at(2.0, 2.0)).unwrap();
+    let mut pc = stage2d::ParticleContainer::new(card);
+    for i in 0..6 {
+        pc.add(
+            stage2d::Particle::new(4.0 + i as f32 * 9.0, 40.0)
+                .scaled(0.5)
+                .rotated(i as f32 * 0.3)
+                .with_alpha(0.8),
+        )
+        .unwrap();
+    }
+    s.add(root, Node::particles(pc)).unwrap();
     let mut g = GraphicsContext::new();
     g.circle(0.0, 0.0, 12.0)
         .fill(Color::rgba(1.0, 0.0, 1.0, 0.5));
@@ -90,6 +102,8 @@ fn scene(r: &mut Renderer) -> Scene {
     rect.rect(44.0, 2.0, 10.0, 10.0).fill(Color::WHITE);
     let clip = s.add_detached(Node::graphics(rect));
     s.set_mask(boxed, clip, false).unwrap();
+    let layer = s.add(root, Node::render_layer()).unwrap();
+    s.attach_to_layer(layer, first).unwrap();
     s
 }
 
@@ -166,7 +180,7 @@ fn an_embedded_frame_is_the_one_call_frame_on_vulkan_and_gl_with_and_without_msa
             }
             let f = r.stats().last_frame;
             assert_eq!(r.stats().frames, 2);
-            assert_eq!((f.render_passes, f.masks_pushed), (1, 2));
+            assert_eq!((f.render_passes, f.masks_pushed, f.particles), (1, 2, 6));
             assert_eq!(
                 f.pipelines_created + f.bind_groups_created + f.buffers_created,
                 0
