@@ -142,6 +142,7 @@ pub use graphics::{
 pub use graphics::{SvgReport, MAX_SVG_BYTES, MAX_SVG_DEPTH};
 pub use renderer::{Renderer, RendererOptions};
 pub use scene::animation::{AnimatedSprite, AnimationStep};
+pub use scene::bulk::ChildTransformsMut;
 pub use scene::events::{
     EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput,
 };
@@ -149,7 +150,7 @@ pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, RenderLayer,
 pub use scene::particles::{Particle, ParticleContainer, ParticleProperties, MAX_PARTICLES};
 pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};
-pub use scene::{ChildTransformsMut, Scene};
+pub use scene::Scene;
 #[cfg(feature = "text")]
 pub use text::{
     Align, Font, SharedTextStyle, TagStyle, Text, TextGradient, TextShadow, TextStroke, TextStyle,

@@ -19,6 +19,7 @@
 pub(crate) mod sheet_json;
 pub(crate) mod spritesheet;
 
+use crate::base::handle::{next_generation, Owner};
 use crate::{Error, Sampling, Spritesheet, Texture};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
@@ -28,12 +29,10 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 /// with [`Error::ForeignBundle`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BundleId {
-    pub(crate) index: u64,
-    pub(crate) owner: u32,
+    /// A process-wide generation (no two bundles share one until the counter wraps).
+    pub(crate) index: u32,
+    pub(crate) owner: Owner,
 }
-
-/// Tags of `Assets` caches (0: none).
-static NEXT_CACHE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 
 impl Work {
     /// Bytes of pixels the upload of this work writes.
@@ -161,14 +160,11 @@ pub struct Assets {
     pub(crate) explicit: rustc_hash::FxHashSet<PathBuf>,
     /// Files being decoded, and the bundles waiting for each.
     pub(crate) in_flight: FxHashMap<PathBuf, Vec<BundleId>>,
-    /// Files unloaded while they were decoded: dropped when they arrive.
-    pub(crate) cancelled: rustc_hash::FxHashSet<PathBuf>,
-    /// Per file being read: set to stop its read (an unload while it loads).
+    /// Per file in flight: set by an unload while it loads (its read stops; what arrives is dropped).
     pub(crate) cancels: FxHashMap<PathBuf, std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    pub(crate) bundles: FxHashMap<u64, Bundle>,
-    pub(crate) next_bundle: u64,
+    pub(crate) bundles: FxHashMap<u32, Bundle>,
     /// The tag on this cache's bundle ids.
-    pub(crate) owner: u32,
+    pub(crate) owner: Owner,
     pub(crate) send: Sender<Decoded>,
     pub(crate) receive: Receiver<Decoded>,
     /// Decoded files waiting for an upload.
@@ -187,11 +183,9 @@ impl Default for Assets {
             fonts: FxHashMap::default(),
             explicit: Default::default(),
             in_flight: FxHashMap::default(),
-            cancelled: Default::default(),
             cancels: FxHashMap::default(),
             bundles: FxHashMap::default(),
-            next_bundle: 1,
-            owner: NEXT_CACHE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            owner: Owner::next(),
             send,
             receive,
             ready: Vec::new(),
@@ -241,10 +235,9 @@ impl Assets {
         sampling: Sampling,
     ) -> BundleId {
         let id = BundleId {
-            index: self.next_bundle,
+            index: next_generation(),
             owner: self.owner,
         };
-        self.next_bundle += 1;
         let mut bundle = Bundle {
             files: Vec::new(),
             sampling,
@@ -266,10 +259,8 @@ impl Assets {
             }
             // Asked for again after an unload while it loaded: it is wanted after all (a read already stopped
             // arrives as failed).
-            if self.cancelled.remove(&k) {
-                if let Some(c) = self.cancels.get(&k) {
-                    c.store(false, std::sync::atomic::Ordering::Relaxed);
-                }
+            if let Some(c) = self.cancels.get(&k) {
+                c.store(false, std::sync::atomic::Ordering::Relaxed);
             }
             let waiting = self.in_flight.entry(k.clone()).or_default();
             waiting.push(id);

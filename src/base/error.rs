@@ -286,12 +286,12 @@ pub enum Error {
     /// [`ParticleContainer::add_frame`](crate::ParticleContainer::add_frame)).
     #[error("particle frame: {0}")]
     ParticleFrame(String),
-    /// A bundle id of another [`Assets`](crate::Assets) cache (its number in that cache).
+    /// A bundle id of another [`Assets`](crate::Assets) cache (its number).
     #[error("bundle {0} is of another Assets cache")]
-    ForeignBundle(u64),
+    ForeignBundle(u32),
     /// A bundle id whose record was forgotten ([`Assets::forget_bundle`](crate::Assets::forget_bundle)).
     #[error("bundle {0} was forgotten")]
-    UnknownBundle(u64),
+    UnknownBundle(u32),
     /// A render-layer attachment that cannot be made (see [`Scene::attach_to_layer`](crate::Scene::attach_to_layer)).
     #[error("render layer: {0}")]
     RenderLayer(String),

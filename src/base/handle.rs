@@ -89,7 +89,7 @@ impl TextureId {
 /// handles). Two owners share a tag only 255 owners apart; their handles still do not match each other's
 /// objects (generations come from one process-wide counter; see the module docs for when it wraps), but a mix-up
 /// between them reports a stale handle rather than a foreign one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Owner(u32);
 
 static NEXT_OWNER: AtomicU32 = AtomicU32::new(0);

@@ -563,37 +563,38 @@ impl Frame {
         let Some(d) = draws.get(tag as usize) else {
             return;
         };
-        if d.particles.is_some() {
-            let Some(b) = self.meshes.particle_binding(tag as usize, d) else {
-                return;
-            };
-            enc.set_pipeline(pipeline, pipelines.pipeline(pipeline));
-            for (slot, (id, group, offset)) in b.groups.into_iter().enumerate() {
-                enc.set_bind_group_at(slot as u32, id, group, offset);
+        // Bind groups and the index buffer bound alike; vertex buffers: a particle property a buffer, or a
+        // geometry's blocks of one buffer.
+        let (groups, indices, count, instances) = match d.particles {
+            Some(_) => {
+                let Some(b) = self.meshes.particle_binding(tag as usize, d) else {
+                    return;
+                };
+                for (slot, buffer) in b.buffers.iter().enumerate() {
+                    let bytes = u64::from(b.count) * crate::gpu::particles::PARTICLE_STRIDES[slot];
+                    enc.set_vertex_buffer_range(slot as u32, buffer, 0..bytes);
+                }
+                (b.groups, b.indices, 6, b.count)
             }
-            for (slot, buffer) in b.buffers.iter().enumerate() {
-                let count = u64::from(b.count) * crate::gpu::meshes::PARTICLE_STRIDES[slot];
-                enc.set_vertex_buffer_range(slot as u32, buffer, 0..count);
+            None => {
+                let Some(b) = self.meshes.binding(tag as usize, d) else {
+                    return;
+                };
+                for (slot, block) in b.blocks.iter().enumerate() {
+                    // An empty block (a geometry of no vertices is not drawn; per-instance data of none) binds 4
+                    // bytes.
+                    let range = block.0..block.1.max(block.0 + 4).min(b.vertices.size());
+                    enc.set_vertex_buffer_range(slot as u32, b.vertices, range);
+                }
+                (b.groups, b.indices, b.count, b.instances)
             }
-            enc.set_index_buffer(b.indices.0, b.indices.1);
-            enc.draw_indexed_instanced(0..6, b.count);
-            self.streams.bind(enc);
-            return;
-        }
-        let Some(b) = self.meshes.binding(tag as usize, d) else {
-            return;
         };
         enc.set_pipeline(pipeline, pipelines.pipeline(pipeline));
-        for (slot, (id, group, offset)) in b.groups.into_iter().enumerate() {
+        for (slot, (id, group, offset)) in groups.into_iter().enumerate() {
             enc.set_bind_group_at(slot as u32, id, group, offset);
         }
-        for (slot, block) in b.blocks.iter().enumerate() {
-            // An empty block (a geometry of no vertices is not drawn; per-instance data of none) binds 4 bytes.
-            let range = block.0..block.1.max(block.0 + 4).min(b.vertices.size());
-            enc.set_vertex_buffer_range(slot as u32, b.vertices, range);
-        }
-        enc.set_index_buffer(b.indices.0, b.indices.1);
-        enc.draw_indexed_instanced(0..b.count, b.instances);
+        enc.set_index_buffer(indices.0, indices.1);
+        enc.draw_indexed_instanced(0..count, instances);
         self.streams.bind(enc);
     }
 

@@ -4,7 +4,8 @@
 //! changed through `particle_mut`).
 
 use crate::base::stats::FrameStats;
-use crate::gpu::meshes::{MeshSystem, ParticleDraw, PARTICLE_SKIP, PARTICLE_STRIDES};
+use crate::gpu::meshes::MeshSystem;
+use crate::gpu::particles::{ParticleDraw, PARTICLE_SKIP, PARTICLE_STRIDES};
 use crate::{Error, Particle, ParticleContainer, Result, Scene};
 use rayon::prelude::*;
 

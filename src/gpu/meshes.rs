@@ -9,6 +9,7 @@
 use crate::base::stats::FrameStats;
 use crate::filter::passes::MAX_CUSTOM_TEXTURES;
 use crate::gpu::buffer::BufferBinding;
+use crate::gpu::particles::{GpuParticles, ParticleBinding, ParticleDraw, PARTICLE_STRIDES};
 use crate::gpu::pipeline::{
     GeometryLayout, GeometryLayoutId, GraphicsState, PipelineId, PipelineSystem, ShaderDesc,
     ShaderId, StateFlags, Topology,
@@ -43,71 +44,8 @@ pub(crate) const DEFAULT_MESH_SHADER: u32 = u32::MAX;
 /// [`MeshDraw::shader`] of a particle container.
 pub(crate) const PARTICLE_SHADER: u32 = u32::MAX - 1;
 
-/// The particle shader: one instance a particle, its corners from the vertex index (0..4, two triangles by the
-/// index buffer), turned by its rotation around its anchor and moved to its position, in the container's space.
-/// A particle whose property the upload found not finite carries [`PARTICLE_SKIP`] and collapses off the target.
-const PARTICLE_SOURCE: &str = "struct ParticleParams { round: vec4<f32> };
-@group(1) @binding(0) var<uniform> params: ParticleParams;
-struct ParticleOut {
-    @builtin(position) position: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-    @location(1) color: vec4<f32>,
-};
-const SKIP: f32 = -3.0e38;
-@vertex fn mainVertex(
-    @builtin(vertex_index) v: u32,
-    @location(0) aVertex: vec4<f32>,
-    @location(1) aPosition: vec2<f32>,
-    @location(2) aRotation: f32,
-    @location(3) aUvs: vec4<f32>,
-    @location(4) aColor: vec4<f32>,
-) -> ParticleOut {
-    let c = vec2<f32>(f32(v == 1u || v == 2u), f32(v >= 2u));
-    // A frame stored turned (u0 > u1 marks it): upright (x, y) shows the stored (1 - y, x).
-    let turned = aUvs.x > aUvs.z;
-    let uv0 = vec2<f32>(min(aUvs.x, aUvs.z), aUvs.y);
-    let uv1 = vec2<f32>(max(aUvs.x, aUvs.z), aUvs.w);
-    let l = select(c, vec2<f32>(c.y, 1.0 - c.x), turned);
-    let local = aVertex.xy + l * aVertex.zw;
-    let s = sin(aRotation);
-    let k = cos(aRotation);
-    let p = vec2<f32>(local.x * k - local.y * s, local.x * s + local.y * k) + aPosition;
-    var position = toClip(p);
-    if (params.round.x > 0.5) {
-        let size = globals.uResolution.xy;
-        position = vec4<f32>((floor((position.xy * 0.5 + 0.5) * size + 0.5) / size) * 2.0 - 1.0, 0.0, 1.0);
-    }
-    if (aPosition.x == SKIP || aVertex.x == SKIP || aRotation == SKIP || aUvs.y == SKIP) {
-        position = vec4<f32>(2.0, 2.0, 0.0, 1.0);
-    }
-    let color = vec4<f32>(aColor.rgb * aColor.a, aColor.a) * globals.uColor;
-    return ParticleOut(position, uv0 + c * (uv1 - uv0), color);
-}
-@fragment fn mainFragment(in: ParticleOut) -> @location(0) vec4<f32> {
-    return textureSample(uTexture, uSampler, in.uv) * in.color;
-}
-";
-
-/// What the particle upload writes for a property that is not a finite number: the shader drops the particle.
-pub(crate) const PARTICLE_SKIP: f32 = -3.0e38;
-
-/// Bytes a particle takes in each of the five particle buffers: vertex (corners around the anchor, scaled),
-/// position, rotation, frame texture coordinates, colour.
-pub(crate) const PARTICLE_STRIDES: [u64; 5] = [16, 8, 4, 16, 4];
-
-/// A particle container's GPU buffers, one a property.
-#[derive(Debug)]
-pub(crate) struct GpuParticles {
-    pub buffers: [wgpu::Buffer; 5],
-    /// Particles the buffers hold room for.
-    pub capacity: u32,
-    /// The container's version whose static properties the buffers hold (0: none yet), and how many particles.
-    pub version: u64,
-    pub count: u32,
-    /// Which properties were dynamic when last uploaded.
-    pub dynamic: [bool; 5],
-    used: u64,
-}
+/// The particle shader (`shaders/particles.wgsl`), after the mesh prelude.
+const PARTICLE_SOURCE: &str = include_str!("../../shaders/particles.wgsl");
 
 /// Bytes of the prelude's globals (`MeshGlobals`: a mat3x3 as three vec4 columns, then three vec4).
 const GLOBALS_BYTES: u64 = 96;
@@ -159,13 +97,6 @@ pub(crate) struct MeshDraw {
     pub xform: u32,
     /// A particle container's draw (its data uploaded from the scene when prepared), instead of a geometry.
     pub particles: Option<ParticleDraw>,
-}
-
-/// A particle container drawn: which node, and how many particles.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ParticleDraw {
-    pub node: crate::NodeId,
-    pub count: u32,
 }
 
 /// The custom-shader meshes of a walk: their draws and uniform bytes.
@@ -277,14 +208,6 @@ pub(crate) struct MeshSystem {
     particles: HashMap<u64, GpuParticles>,
     /// The six indices of a particle's two triangles.
     quad_indices: Option<(u32, wgpu::Buffer)>,
-}
-
-/// What recording a particle draw binds.
-pub(crate) struct ParticleBinding<'a> {
-    pub groups: [(BindGroupId, &'a wgpu::BindGroup, u32); 2],
-    pub buffers: &'a [wgpu::Buffer; 5],
-    pub indices: (BufferBinding, &'a wgpu::Buffer),
-    pub count: u32,
 }
 
 /// Whether a WGSL vertex input of type `ty` reads a vertex attribute of `format`.
@@ -614,7 +537,8 @@ impl MeshSystem {
         let g0 = self.group0.get(&draw.texture)?;
         let g1 = self.group1.get(&(draw.shader, draw.textures))?;
         let (id, indices) = self.quad_indices.as_ref()?;
-        let count = draw.particles?.count.min(g.count);
+        draw.particles?;
+        let count = g.count;
         (count > 0).then_some(ParticleBinding {
             groups: [(g0.0, &g0.1, p.groups[0].1), (g1.0, &g1.1, p.groups[1].1)],
             buffers: &g.buffers,

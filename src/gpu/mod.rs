@@ -4,7 +4,8 @@
 //! textures and their pool (`target.rs`), the description of a pass's target (`target_desc.rs`), MSAA and stencil
 //! attachments (`attachments.rs`), grow-only buffers (`buffer.rs`) and the recycled staging belt (`upload.rs`),
 //! deferred release (`release.rs`), readback (`readback.rs`), GPU timestamps (`timer.rs`), WGSL sources
-//! (`shader.rs`) and glyph-atlas pages as textures (`glyph_pages.rs`).
+//! (`shader.rs`), glyph-atlas pages as textures (`glyph_pages.rs`), custom and built-in mesh shaders with their
+//! geometry buffers (`meshes.rs`) and particle containers' property buffers (`particles.rs`).
 //!
 //! It may use `base/` and the CPU parts of `graphics/` and `text/`; never `scene/`, `assets/`, `frame/` or
 //! `renderer/`: a system is told what to hold, it does not walk a scene or a frame.
@@ -17,6 +18,7 @@ pub(crate) mod filters;
 pub(crate) mod glyph_pages;
 pub(crate) mod meshes;
 pub(crate) mod mipmaps;
+pub(crate) mod particles;
 pub(crate) mod pipeline;
 pub(crate) mod readback;
 pub(crate) mod release;

@@ -108,15 +108,11 @@ pub fn tessellate_flat(flat: &FlatContext) -> (Mesh, TessellationReport) {
     for shape in &flat.shapes {
         // Coordinates past what f32 triangulation resolves (a circle of radius 1e30): skipped and counted, not
         // triangulated into nothing.
-        let points = match shape {
-            FlatShape::Fill { lines, holes, .. } => {
-                lines.iter().chain(holes.iter()).collect::<Vec<_>>()
-            }
-            FlatShape::Stroke { lines, .. } | FlatShape::PixelLines { lines, .. } => {
-                lines.iter().collect()
-            }
+        let (lines, holes): (&[Polyline], &[Polyline]) = match shape {
+            FlatShape::Fill { lines, holes, .. } => (lines, holes),
+            FlatShape::Stroke { lines, .. } | FlatShape::PixelLines { lines, .. } => (lines, &[]),
         };
-        let far = points.iter().flat_map(|l| &l.points).any(|p| {
+        let far = lines.iter().chain(holes).flat_map(|l| &l.points).any(|p| {
             p.abs().max_element().partial_cmp(&MAX_SHAPE_COORDINATE)
                 != Some(std::cmp::Ordering::Less)
         });

@@ -212,7 +212,6 @@ impl Assets {
             if let Some(c) = self.cancels.get(&k) {
                 c.store(true, std::sync::atomic::Ordering::Relaxed);
             }
-            self.cancelled.insert(k);
             return Ok(true);
         }
         #[cfg(feature = "text")]
@@ -284,13 +283,16 @@ impl Assets {
             let (k, decoded) = self.ready.remove(0);
             uploads += 1;
             let waiting = self.in_flight.remove(&k).unwrap_or_default();
-            self.cancels.remove(&k);
+            let cancelled = self
+                .cancels
+                .remove(&k)
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
             let sampling = waiting
                 .first()
                 .and_then(|b| self.bundles.get(&b.index))
                 .map_or(Sampling::LINEAR, |b| b.sampling);
             // Unloaded while it loaded: dropped, never cached.
-            let decoded = match self.cancelled.remove(&k) {
+            let decoded = match cancelled {
                 true => Err(Error::AssetLoad {
                     path: k.clone(),
                     reason: "unloaded while loading".into(),

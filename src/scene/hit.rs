@@ -297,12 +297,18 @@ impl Scene {
         let mut layer = (0, 0);
         if let crate::NodeKind::RenderLayer(_) = node.kind {
             let start = cache.layer_lists.len();
-            cache.layer_lists.extend(
-                self.layer_draw_order(id)
-                    .into_iter()
-                    .filter(|n| self.interactive_below(n.slot()) > 0 || tested),
-            );
-            layer = (start as u32, (cache.layer_lists.len() - start) as u32);
+            self.layer_draw_order_into(id, &mut cache.layer_lists);
+            // Only those that can be hit, kept in order.
+            let mut kept = start;
+            for i in start..cache.layer_lists.len() {
+                let n = cache.layer_lists[i];
+                if tested || self.interactive_below(n.slot()) > 0 {
+                    cache.layer_lists[kept] = n;
+                    kept += 1;
+                }
+            }
+            cache.layer_lists.truncate(kept);
+            layer = (start as u32, (kept - start) as u32);
         }
         if layer.1 > 0 {
             let p = to_local(self.transform_at(slot), p_parent)?;

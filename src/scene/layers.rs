@@ -83,19 +83,22 @@ impl Scene {
 
     /// The nodes `layer` draws, in draw order (sorted by z-index if the layer says so); empty for anything else.
     pub fn layer_draw_order(&self, layer: NodeId) -> Vec<NodeId> {
-        let Some(NodeKind::RenderLayer(l)) = self.get(layer).map(|n| &n.kind) else {
-            return Vec::new();
-        };
-        let mut v: Vec<NodeId> = l
-            .attached
-            .iter()
-            .copied()
-            .filter(|&n| self.contains(n))
-            .collect();
-        if l.sort_children {
-            v.sort_by_key(|n| self.interact[n.slot()].z);
-        }
+        let mut v = Vec::new();
+        self.layer_draw_order_into(layer, &mut v);
         v
+    }
+
+    /// [`Scene::layer_draw_order`] appended to `out` (the walks' own lists: nothing allocated once they have
+    /// grown).
+    pub(crate) fn layer_draw_order_into(&self, layer: NodeId, out: &mut Vec<NodeId>) {
+        let Some(NodeKind::RenderLayer(l)) = self.get(layer).map(|n| &n.kind) else {
+            return;
+        };
+        let start = out.len();
+        out.extend(l.attached.iter().copied().filter(|&n| self.contains(n)));
+        if l.sort_children {
+            out[start..].sort_by_key(|n| self.interact[n.slot()].z);
+        }
     }
 
     /// Takes the node in `slot` off its layer's list; whether it was on one.

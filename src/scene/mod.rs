@@ -1,7 +1,8 @@
 //! The scene: the CPU-side model and what works on it alone. It owns the node arena ([`Scene`], here), nodes and
 //! their properties (`node.rs`), sprites (`sprite.rs`), sheet animations (`animation.rs`), bounds and the culling
-//! cache (`aabb.rs`, `cull.rs`), hit testing (`hit.rs`), interaction types and caches (`interact.rs`) and pointer
-//! events (`events.rs`). It may use `base/`, `graphics/` and `text/`; never `assets/`, `frame/`, `gpu/` or
+//! cache (`aabb.rs`, `cull.rs`), hit testing (`hit.rs`), interaction types and caches (`interact.rs`), pointer
+//! events (`events.rs`), particle containers (`particles.rs`), render layers (`layers.rs`) and bulk transform
+//! updates (`bulk.rs`). It may use `base/`, `graphics/` and `text/`; never `assets/`, `frame/`, `gpu/` or
 //! `renderer/`: nothing here touches wgpu.
 //!
 //! The scene graph: nodes in an arena addressed by generational [`NodeId`] handles.
@@ -19,6 +20,7 @@
 
 pub(crate) mod aabb;
 pub(crate) mod animation;
+pub(crate) mod bulk;
 pub(crate) mod cull;
 pub(crate) mod events;
 pub(crate) mod hit;
@@ -197,59 +199,6 @@ struct Links {
     children: Vec<NodeId>,
 }
 
-/// The transforms of a container's children, from [`Scene::child_transforms_mut`].
-#[derive(Debug)]
-pub struct ChildTransformsMut<'a> {
-    transforms: &'a mut [Transform],
-    kids: &'a [NodeId],
-    /// The first child's slot, when the children sit in consecutive slots in order.
-    run: Option<usize>,
-}
-
-impl ChildTransformsMut<'_> {
-    /// Number of children.
-    pub fn len(&self) -> usize {
-        self.kids.len()
-    }
-
-    /// Whether there are no children.
-    pub fn is_empty(&self) -> bool {
-        self.kids.is_empty()
-    }
-
-    /// The transform of child `index` (in draw order).
-    pub fn get_mut(&mut self, index: usize) -> Option<&mut Transform> {
-        let k = self.kids.get(index)?;
-        self.transforms.get_mut(k.slot())
-    }
-
-    /// Calls `f` with each child's index (in draw order) and transform.
-    #[inline]
-    pub fn for_each(&mut self, mut f: impl FnMut(usize, &mut Transform)) {
-        match self.run {
-            Some(first) => {
-                let n = self.kids.len();
-                for (i, t) in self.transforms[first..first + n].iter_mut().enumerate() {
-                    f(i, t);
-                }
-            }
-            None => {
-                for (i, k) in self.kids.iter().enumerate() {
-                    f(i, &mut self.transforms[k.slot()]);
-                }
-            }
-        }
-    }
-
-    /// The children's transforms as one slice, in draw order, when they sit in consecutive slots (children
-    /// added in order to a scene that had not removed nodes: the usual case); `None` otherwise (use
-    /// [`ChildTransformsMut::for_each`]).
-    pub fn as_mut_slice(&mut self) -> Option<&mut [Transform]> {
-        let first = self.run?;
-        Some(&mut self.transforms[first..first + self.kids.len()])
-    }
-}
-
 /// A tree of [`Node`]s under one root container: what a [`Renderer`](crate::Renderer) draws. Nodes are
 /// addressed by [`NodeId`] handles; [`Scene::transform_mut`] moves one, [`Scene::get_mut`] changes the rest.
 ///
@@ -415,20 +364,7 @@ impl Scene {
     #[cold]
     #[inline(never)]
     fn list_change(&mut self, slot: u32) {
-        let last = *self.last_walk.get_mut();
-        let old = (last.saturating_sub(self.changes_base) as usize).min(self.changes.len());
-        self.changes.drain(..old);
-        self.changes_base += old as u64;
-        let bound = 2 * self.slots.len() + 64;
-        if self.changes.len() == self.changes.capacity() {
-            if self.changes.len() >= bound {
-                self.changes_base += self.changes.len() as u64;
-                self.changes.clear();
-            } else {
-                let room = (self.changes.len() + 64).min(bound) - self.changes.len();
-                self.changes.reserve(room);
-            }
-        }
+        self.make_room(1);
         self.changes.push(slot);
     }
 
@@ -585,68 +521,9 @@ impl Scene {
         Some(&mut self.transforms[id.slot()])
     }
 
-    /// The transforms of `parent`'s children, to change many at once (an update loop moving thousands of
-    /// sprites): one handle check and one change record for them all, instead of a check and a log entry each
-    /// through [`Scene::transform_mut`]. Every child counts as moved (a next frame that keeps its walk computes
-    /// their corners again, as it would after `transform_mut` on each). Errors for a handle that is not a live
-    /// node of this scene.
-    ///
-    /// ```
-    /// # use stage2d::{Node, Scene};
-    /// let mut scene = Scene::new();
-    /// let group = scene.add(scene.root(), Node::container())?;
-    /// for i in 0..100 {
-    ///     scene.add(group, Node::container().at(i as f32, 0.0))?;
-    /// }
-    /// scene.child_transforms_mut(group)?.for_each(|i, t| t.position.y = i as f32);
-    /// assert_eq!(scene.transform(scene.children(group)[7]).unwrap().position.y, 7.0);
-    /// # Ok::<(), stage2d::Error>(())
-    /// ```
-    pub fn child_transforms_mut(&mut self, parent: NodeId) -> Result<ChildTransformsMut<'_>> {
-        self.check(parent)?;
-        let p = parent.slot();
-        let e = *self.epoch.get_mut();
-        let kids = &self.links[p].children;
-        // Children with children of their own change structure; leaves are listed as moved, all at once.
-        let mut structural = false;
-        let need = self.changes.len() + kids.len();
-        if need > self.changes.capacity() {
-            self.make_room(kids.len());
-        }
-        let kids = &self.links[p].children;
-        if self.changes.len() + kids.len() <= self.changes.capacity() {
-            for k in kids {
-                let slot = k.slot();
-                if self.slots[slot].child_count() != 0 {
-                    self.stamps[slot].own = e;
-                    structural = true;
-                } else {
-                    self.changes.push(slot as u32 | TRANSFORM_ONLY);
-                }
-            }
-        } else {
-            // Past what the log keeps: no walk can patch these; the next one walks.
-            structural = true;
-        }
-        if structural {
-            self.structural = e;
-        }
-        if !kids.is_empty() {
-            self.mark_up(p as u32, e);
-        }
-        let kids = &self.links[p].children;
-        // Children in consecutive slots (added in order to an empty free list: the common case) are one slice.
-        let first = kids.first().map_or(0, |k| k.slot());
-        let run = kids.iter().enumerate().all(|(i, k)| k.slot() == first + i);
-        Ok(ChildTransformsMut {
-            transforms: &mut self.transforms,
-            kids,
-            run: run.then_some(first),
-        })
-    }
-
-    /// Makes room in the change log for `n` more entries: entries no walk can use go first, then it grows up to
-    /// twice the slots; past that it starts again empty.
+    /// Makes room in the change log for `n` more entries: entries before the last render walk's position go
+    /// first (no walk can use them: a frame keeps only its own last walk); then it grows, up to twice the slots;
+    /// past that it starts again empty (walks that began before cannot use it).
     #[cold]
     fn make_room(&mut self, n: usize) {
         let last = *self.last_walk.get_mut();

@@ -569,7 +569,7 @@ impl Collector {
         let layer_list = match (&visited, layer) {
             (Some(_), true) => {
                 let from = self.layer_lists.len() as u32;
-                self.layer_lists.extend(scene.layer_draw_order(id));
+                scene.layer_draw_order_into(id, &mut self.layer_lists);
                 let to = self.layer_lists.len() as u32;
                 // Nodes drawn from elsewhere in the tree: a later frame cannot keep this walk.
                 cx.volatile |= to > from;

@@ -313,10 +313,7 @@ fn particles<F: Fn(TextureId) -> bool>(
         color: [c.r * c.a, c.g * c.a, c.b * c.a, c.a],
         blend: inh.blend,
         xform: cx.batcher.xform(),
-        particles: Some(crate::gpu::meshes::ParticleDraw {
-            node: id,
-            count: pc.len() as u32,
-        }),
+        particles: Some(crate::gpu::particles::ParticleDraw { node: id }),
     });
     cx.batcher.push_mesh_marker(tag);
     // Drawn from this walk's list: a kept walk or a kept render-group recording would lose it.
