@@ -3,7 +3,8 @@
 //! through resizes (`App::resized`), and the title shows the frame rate (`AppContext::window`).
 //!
 //! `cargo run --example hello` (with a display). `--frames N` closes it after N frames and prints what happened;
-//! `--resize-at N` asks for a 500x400 window at frame N (the window test uses both).
+//! `--resize-at N` asks for a 500x400 window at frame N; `--lose-device-at N` destroys the GPU device at frame N,
+//! as a driver reset would, and the run goes on on a new one (the window test uses all three).
 
 use stage2d::app::{run_with, App, AppContext, WindowOptions};
 use stage2d::glam::Vec2;
@@ -17,6 +18,7 @@ struct Hello {
     scene: Scene,
     bunny: NodeId,
     resize_at: Option<u64>,
+    lose_device_at: Option<u64>,
     /// Sizes `resized` was told, in logical pixels.
     sizes: Vec<Vec2>,
 }
@@ -31,6 +33,9 @@ impl App for Hello {
         }
         if self.resize_at == Some(ctx.ticker.frames) {
             let _ = ctx.window().request_inner_size(LogicalSize::new(500, 400));
+        }
+        if self.lose_device_at == Some(ctx.ticker.frames) {
+            ctx.renderer.device().destroy();
         }
         Ok(())
     }
@@ -58,6 +63,7 @@ fn main() -> stage2d::Result<()> {
         options = options.with_max_frames(frames);
     }
     let resize_at = number("--resize-at");
+    let lose_device_at = number("--lose-device-at");
     let (app, summary, _) = run_with(options, move |ctx| {
         let texture = ctx
             .renderer
@@ -75,17 +81,20 @@ fn main() -> stage2d::Result<()> {
             scene,
             bunny,
             resize_at,
+            lose_device_at,
             sizes: Vec::new(),
         })
     })?;
     let last = app.sizes.last().copied().unwrap_or_default();
     println!(
-        "frames {} resized {} times, last {}x{}, bunny at {:?}",
+        "frames {} resized {} times, last {}x{}, bunny at {:?}, surface reconfigured {} times, device recovered {} times",
         summary.frames_presented,
         app.sizes.len(),
         last.x,
         last.y,
-        app.scene.transform(app.bunny).map(|t| t.position)
+        app.scene.transform(app.bunny).map(|t| t.position),
+        summary.reconfigurations,
+        summary.device_recoveries
     );
     Ok(())
 }

@@ -354,6 +354,8 @@ pub struct RunSummary {
     pub frames_skipped: u64,
     /// Surface reconfigurations (resize, outdated, lost).
     pub reconfigurations: u64,
+    /// Times the GPU device was lost and the run went on on a new one ([`Renderer::recover_on`]).
+    pub device_recoveries: u64,
     /// Wall time of the run.
     pub seconds: f64,
 }
@@ -491,8 +493,31 @@ impl<A: App> Runner<A> {
         self.summary.reconfigurations += 1;
     }
 
+    /// Goes on on a new device after the last was lost: an adapter that presents to the window, the renderer
+    /// recovered on it (see [`Renderer::recover_on`]), the surface made again and configured for it. The window
+    /// stays open.
+    fn recover_device(&mut self) -> Result<()> {
+        let Some(gpu) = self.gpu.as_mut() else {
+            return Ok(());
+        };
+        let power = self.options.renderer.power_preference;
+        let adapter = crate::select_adapter(&gpu.instance, Some(&gpu.surface), power)?;
+        gpu.renderer.recover_on(&adapter)?;
+        self.summary.device_recoveries += 1;
+        self.reconfigure(true);
+        Ok(())
+    }
+
     fn frame(&mut self) -> Result<()> {
         self.ticker.tick();
+        if self
+            .gpu
+            .as_ref()
+            .is_some_and(|g| g.renderer.is_device_lost())
+        {
+            self.summary.frames_skipped += 1;
+            return self.recover_device();
+        }
         let (Some(gpu), Some(app)) = (self.gpu.as_mut(), self.app.as_mut()) else {
             return Ok(());
         };
@@ -504,7 +529,11 @@ impl<A: App> Runner<A> {
                 &mut self.exit,
                 &mut self.cursor.0,
             );
-            app.update(&mut ctx)?;
+            match app.update(&mut ctx) {
+                // What the app did on the lost device is its to do again after recovery (next frame).
+                Err(Error::DeviceLost(_)) => {}
+                other => other?,
+            }
         }
         let size = gpu.window.inner_size();
         if surface_size((size.width, size.height), u32::MAX).is_none() {
@@ -540,14 +569,21 @@ impl<A: App> Runner<A> {
             ..Default::default()
         });
         let scale = gpu.window.scale_factor() as f32;
-        gpu.renderer.render_scaled(
+        let drawn = gpu.renderer.render_scaled(
             app.scene(),
             &view,
             gpu.config.format,
             (gpu.config.width, gpu.config.height),
             scale,
             Some(self.options.clear_color),
-        )?;
+        );
+        if let Err(Error::DeviceLost(why)) = drawn {
+            log::warn!("the GPU device was lost ({why}); going on on a new one");
+            self.summary.frames_skipped += 1;
+            drop(texture);
+            return self.recover_device();
+        }
+        drawn?;
         gpu.window.pre_present_notify();
         gpu.renderer.queue().present(texture);
         self.summary.frames_presented += 1;

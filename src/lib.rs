@@ -179,4 +179,46 @@ pub mod internals {
     pub fn bench_texture(width: u32, height: u32) -> crate::Texture {
         crate::Texture::from_raw_parts_for_bench(width, height)
     }
+
+    /// Image bytes decoded as an asset loader's worker decodes a file (format sniffed, RGBA8, premultiplied).
+    #[doc(hidden)]
+    pub fn decode_image(bytes: &[u8]) -> crate::Result<image::RgbaImage> {
+        let mut rgba = crate::base::read::decode_image(std::path::Path::new(""), bytes)?.to_rgba8();
+        crate::base::color::premultiply(&mut rgba);
+        Ok(rgba)
+    }
+
+    /// `Renderer::create_filter_shader`'s CPU check (naga on prelude + `source`): (uniform bytes, textures).
+    #[doc(hidden)]
+    pub fn check_filter_wgsl(source: &str) -> crate::Result<(u32, u8)> {
+        let full = format!("{}\n{source}", crate::filter::passes::prelude());
+        crate::gpu::wgsl::check_user_wgsl(
+            &full,
+            source,
+            &[("mainFragment", naga::ShaderStage::Fragment)],
+            "no `@fragment fn mainFragment(in: VSOutput) -> @location(0) vec4<f32>`",
+            "the prelude binds group 0 (0..=3), a filter binds",
+        )
+        .map(|w| (w.uniform_bytes, w.textures))
+        .map_err(|(line, message)| crate::Error::FilterShader { line, message })
+    }
+
+    /// `Renderer::create_mesh_shader`'s CPU check before the layout's inputs: (uniform bytes, textures).
+    #[doc(hidden)]
+    pub fn check_mesh_wgsl(source: &str) -> crate::Result<(u32, u8)> {
+        let prelude = include_str!("../shaders/mesh_prelude.wgsl");
+        let full = format!("{prelude}\n{source}");
+        crate::gpu::wgsl::check_user_wgsl(
+            &full,
+            source,
+            &[
+                ("mainVertex", naga::ShaderStage::Vertex),
+                ("mainFragment", naga::ShaderStage::Fragment),
+            ],
+            "no `@vertex fn mainVertex` and `@fragment fn mainFragment`",
+            "the prelude binds group 0 (0..=2), a mesh shader binds",
+        )
+        .map(|w| (w.uniform_bytes, w.textures))
+        .map_err(|(line, message)| crate::Error::MeshShader { line, message })
+    }
 }

@@ -259,14 +259,14 @@ fn bad_embedding_sequences_and_mismatched_passes_are_errors_and_lose_nothing() {
     {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.view(),
+                view: &target.view(),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations::default(),
             })],
             ..Default::default()
         });
-        let no_stencil = TargetDesc::from_view(target.view());
+        let no_stencil = TargetDesc::from_view(&target.view());
         let e = r.record(&mut pass, &no_stencil).unwrap_err();
         assert!(matches!(e, Error::PassMismatch(_)), "{e}");
     }
@@ -343,13 +343,13 @@ fn a_stencil8_pass_and_an_encoder_the_caller_submits_work_too() {
         r.read_pixels_premultiplied(&t).unwrap()
     };
     let desc =
-        TargetDesc::from_view(target.view()).with_depth_stencil(wgpu::TextureFormat::Stencil8);
+        TargetDesc::from_view(&target.view()).with_depth_stencil(wgpu::TextureFormat::Stencil8);
     let stencil = attachment(&device, wgpu::TextureFormat::Stencil8, (W, H), 1);
     for _ in 0..3 {
         let mut encoder = device.create_command_encoder(&Default::default());
         r.prepare_with_encoder(&mut encoder, &s, &desc).unwrap();
         {
-            let mut pass = stencil8_pass(&mut encoder, target.view(), &stencil);
+            let mut pass = stencil8_pass(&mut encoder, &target.view(), &stencil);
             r.record(&mut pass, &desc).unwrap();
         }
         queue.submit([encoder.finish()]);

@@ -734,7 +734,7 @@ fn filters_work_in_embedded_frames_render_textures_masks_and_render_groups() {
     probe(&img, 48, 16, [255, 255, 0, 255], 1); // negated blue
                                                 // The same frame embedded: prepare (the filter passes run there), record, submit.
     let target = r.create_render_target(64, 32).unwrap();
-    let desc = stage2d::TargetDesc::from_view(target.view())
+    let desc = stage2d::TargetDesc::from_view(&target.view())
         .with_depth_stencil(wgpu::TextureFormat::Depth24PlusStencil8);
     r.prepare(&scene, &desc).unwrap();
     let (device, queue) = (r.device().clone(), r.queue().clone());

@@ -182,7 +182,7 @@ fn record_into(r: &Renderer, host: &RenderTarget, desc: &TargetDesc) {
     {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: host.view(),
+                view: &host.view(),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
@@ -333,7 +333,7 @@ fn render_to_view_with_a_format_or_size_unlike_the_view_is_an_error() {
         let mut r = Renderer::new_headless(RendererOptions::default().with_msaa(msaa)).unwrap();
         let s = masked_scene(&r);
         let t = r.create_render_target(8, 8).unwrap();
-        let view = t.view();
+        let view = &t.view();
         let rgba = wgpu::TextureFormat::Rgba8Unorm;
         let bgra = wgpu::TextureFormat::Bgra8Unorm;
         // Each call is compared with the view before anything else is validated, so a 0x0 size is a

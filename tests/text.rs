@@ -326,7 +326,7 @@ fn text_is_rasterised_at_its_world_scale_and_the_windows_scale_factor() {
     let target = r.create_render_target(300, 48).unwrap();
     r.render_scaled(
         &logical,
-        target.view(),
+        &target.view(),
         stage2d::wgpu::TextureFormat::Rgba8Unorm,
         (300, 48),
         2.0,

@@ -101,6 +101,23 @@ fn the_hello_example_builds_its_app_in_run_with_and_follows_a_resize() {
     // App::resized heard the new size, and the bunny was centred in it.
     assert!(stdout.contains("last 500x400"), "{stdout}\n{stderr}");
     assert!(stdout.contains("Vec2(250.0, 200.0)"), "{stdout}");
+    // The resize reached the surface (configured again at the new size), with no device lost.
+    assert!(!stdout.contains("surface reconfigured 0 times"), "{stdout}");
+    assert!(stdout.contains("device recovered 0 times"), "{stdout}");
+}
+
+#[test]
+fn a_window_whose_gpu_device_is_lost_goes_on_on_a_new_one() {
+    let Some(x) = xvfb() else { return };
+    let args = ["--frames", "40", "--lose-device-at", "10"];
+    let (stdout, stderr) = run_windowed(&x, "hello", &args);
+    // Every frame asked for was presented (the lost one skipped and drawn again on the new device), the surface was
+    // configured for the new device, and the window never closed.
+    assert!(stdout.contains("frames 40 "), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("device recovered 1 times"),
+        "{stdout}\n{stderr}"
+    );
 }
 
 #[test]

@@ -20,6 +20,12 @@ pub enum Error {
     /// A device given to [`Renderer::from_device`](crate::Renderer::from_device) lacks what the batch shader needs.
     #[error("device {0}")]
     UnsupportedDevice(String),
+    /// The GPU device was lost (a driver reset, a GPU removed or switched, or [`wgpu::Device::destroy`]): nothing
+    /// more is drawn on it. [`Renderer::recover`](crate::Renderer::recover) (or
+    /// [`Renderer::recover_with_device`](crate::Renderer::recover_with_device) when embedded) goes on on a new
+    /// device with the same handles; `app::run` does so by itself.
+    #[error("the GPU device was lost: {0}")]
+    DeviceLost(String),
     /// wgpu reported a validation or out-of-memory error while stage2d created its objects.
     #[error("wgpu error while {0}")]
     Wgpu(String),

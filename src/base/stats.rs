@@ -274,6 +274,9 @@ pub struct Stats {
     pub total: FrameStats,
     /// Frames rendered.
     pub frames: u64,
+    /// Times the renderer went on on a new device after a loss
+    /// ([`Renderer::recover`](crate::Renderer::recover)).
+    pub device_recoveries: u64,
     /// What the renderer holds now (after the last frame or resource call): flat in a program's steady state.
     pub live: LiveCounts,
     /// GPU milliseconds of the latest frame whose timing has come back (from the start to the end of its pass,
@@ -301,6 +304,9 @@ pub struct LiveCounts {
     pub pipelines: u64,
     /// Objects let go of and waiting for the GPU to finish the frames that used them.
     pub pending_releases: u64,
+    /// Bytes of texture pixels kept in memory to make the textures again after a device loss
+    /// ([`RendererOptions::keep_texture_pixels`](crate::RendererOptions::keep_texture_pixels)).
+    pub kept_texture_bytes: u64,
 }
 
 #[cfg(test)]

@@ -90,6 +90,8 @@ impl Globals {
 /// A custom filter shader: its registered shader and what it binds.
 #[derive(Debug)]
 struct Custom {
+    /// Its WGSL (the prelude's included), to be registered again on a new device.
+    source: String,
     shader: ShaderId,
     textures: u8,
     uniform_bytes: u32,
@@ -245,7 +247,7 @@ impl FilterSystem {
         )
         .map_err(|(line, message)| Error::FilterShader { line, message })?;
         let (uniform_bytes, textures) = (checked.uniform_bytes, checked.textures);
-        let desc = self.shader_desc(full, "mainFragment", textures);
+        let desc = self.shader_desc(full.clone(), "mainFragment", textures);
         let geometry = self.geometry(pipelines)?;
         let device = self.device.clone();
         let shader = crate::gpu::device::checked(&device, "creating a filter shader", || {
@@ -261,6 +263,7 @@ impl FilterSystem {
             Ok(shader)
         })?;
         self.customs.push(Custom {
+            source: full,
             shader,
             textures,
             uniform_bytes,
@@ -271,6 +274,23 @@ impl FilterSystem {
             uniform_size: uniform_bytes,
             textures,
         })
+    }
+
+    /// Takes over `old`'s custom shaders (a system of a lost device): registered again in the same order under
+    /// `old`'s tag, so the handles `old` gave out name the same shaders here.
+    pub fn adopt(&mut self, old: &FilterSystem, pipelines: &mut PipelineSystem) -> Result<()> {
+        self.owner = old.owner;
+        for c in &old.customs {
+            let desc = self.shader_desc(c.source.clone(), "mainFragment", c.textures);
+            let shader = pipelines.register_shader(desc)?;
+            self.customs.push(Custom {
+                source: c.source.clone(),
+                shader,
+                textures: c.textures,
+                uniform_bytes: c.uniform_bytes,
+            });
+        }
+        Ok(())
     }
 
     /// The tag on the shaders made here.

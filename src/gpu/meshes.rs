@@ -144,6 +144,9 @@ pub(crate) struct PreparedMesh {
 
 #[derive(Debug)]
 struct Custom {
+    /// Its WGSL (the prelude's included) and vertex layout, to be registered again on a new device.
+    source: String,
+    layout: MeshLayout,
     shader: ShaderId,
     geometry: GeometryLayoutId,
     uniform_bytes: u32,
@@ -393,7 +396,7 @@ impl MeshSystem {
         })?;
         let desc = ShaderDesc {
             label: "stage2d mesh",
-            source,
+            source: source.clone(),
             vertex_entry: "mainVertex",
             fragment_entry: "mainFragment",
             bind_group_layouts: vec![
@@ -406,6 +409,8 @@ impl MeshSystem {
             pipelines.register_shader(desc)
         })?;
         self.customs.push(Custom {
+            source,
+            layout: layout.clone(),
             shader,
             geometry,
             uniform_bytes,
@@ -413,6 +418,26 @@ impl MeshSystem {
             slots: layout.attributes.len() as u8,
             instanced,
         });
+        Ok(())
+    }
+
+    /// Takes over `old`'s shaders (a system of a lost device): registered again in the same order, so the
+    /// handles `old` gave out name the same shaders here.
+    pub fn adopt(&mut self, old: &MeshSystem, pipelines: &mut PipelineSystem) -> Result<()> {
+        self.owner = old.owner;
+        for c in &old.customs {
+            let source = c.source.clone();
+            self.register(
+                pipelines,
+                source,
+                &c.layout,
+                c.uniform_bytes,
+                c.textures,
+                c.instanced,
+            )?;
+        }
+        self.default = old.default;
+        self.particle = old.particle;
         Ok(())
     }
 

@@ -1,6 +1,6 @@
 //! Render targets: offscreen colour textures that a frame is drawn into and read back from.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Gives a pooled target a new handle (the old one goes stale).
@@ -77,12 +77,29 @@ impl RenderTextureOptions {
 /// [`Renderer::read_pixels`](crate::Renderer::read_pixels).
 #[derive(Debug)]
 pub struct RenderTarget {
-    pub(crate) texture: wgpu::Texture,
-    pub(crate) view: wgpu::TextureView,
+    /// Its GPU storage, shared with the renderer, which replaces it on a new device after a loss.
+    pub(crate) cell: Arc<TargetCell>,
     pub(crate) options: RenderTextureOptions,
     pub(crate) handle: crate::Texture,
     /// Where its texture id goes when it is dropped (the renderer frees the slot next frame).
     pub(crate) release: Option<Arc<Returns>>,
+}
+
+/// A render target's GPU storage and what a device loss did to it.
+#[derive(Debug)]
+pub(crate) struct TargetCell {
+    gpu: Mutex<(wgpu::Texture, wgpu::TextureView)>,
+    /// Set when the storage was made again on a new device (its pixels gone), cleared when drawn into.
+    lost: AtomicBool,
+    /// Its texture slot (the same across renewed handles).
+    slot: u32,
+    options: RenderTextureOptions,
+}
+
+impl TargetCell {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (wgpu::Texture, wgpu::TextureView)> {
+        self.gpu.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// What dropped render targets leave for the renderer.
@@ -129,13 +146,27 @@ impl RenderTarget {
     pub fn texture(&self) -> crate::Texture {
         self.handle
     }
-    /// The texture view drawn into.
-    pub fn view(&self) -> &wgpu::TextureView {
-        &self.view
+    /// The texture view drawn into (a handle to it: after [`Renderer::recover`](crate::Renderer::recover) take it
+    /// again, the old one is of the lost device).
+    pub fn view(&self) -> wgpu::TextureView {
+        self.cell.lock().1.clone()
     }
-    /// The underlying wgpu texture.
-    pub fn wgpu_texture(&self) -> &wgpu::Texture {
-        &self.texture
+    /// The underlying wgpu texture (as [`RenderTarget::view`], of the device it was last made on).
+    pub fn wgpu_texture(&self) -> wgpu::Texture {
+        self.cell.lock().0.clone()
+    }
+    /// Whether its pixels were lost with a GPU device: true from
+    /// [`Renderer::recover`](crate::Renderer::recover), which makes it again cleared to transparent, until
+    /// something is drawn into it. What was drawn into a render texture is the app's to draw again (PixiJS's
+    /// render textures after a lost context are the same).
+    pub fn contents_lost(&self) -> bool {
+        self.cell.lost.load(Ordering::Relaxed)
+    }
+    /// Notes that it was drawn into.
+    pub(crate) fn drawn(&self) {
+        if self.cell.lost.load(Ordering::Relaxed) {
+            self.cell.lost.store(false, Ordering::Relaxed);
+        }
     }
 }
 
@@ -213,6 +244,8 @@ pub(crate) struct RenderTextures {
     frame: u64,
     /// Texture ids of render targets dropped by the user, freed at the next frame.
     released: Arc<Returns>,
+    /// Every render target made, to be made again on a new device (dropped ones pruned as new ones come).
+    cells: Vec<std::sync::Weak<TargetCell>>,
 }
 
 impl RenderTextures {
@@ -230,27 +263,21 @@ impl RenderTextures {
         ) {
             return Err(crate::Error::UnsupportedFormat(options.format));
         }
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("stage2d render texture"),
-            size: wgpu::Extent3d {
-                width: options.width,
-                height: options.height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: options.format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
+        let texture = make_texture(device, &options);
         let view = texture.create_view(&Default::default());
         let id = textures.insert_external(texture.clone(), options.sampling)?;
+        let cell = Arc::new(TargetCell {
+            gpu: Mutex::new((texture, view)),
+            lost: AtomicBool::new(false),
+            slot: id.slot() as u32,
+            options,
+        });
+        if self.cells.len() >= 2 * (self.live() as usize).max(16) {
+            self.cells.retain(|c| c.strong_count() > 0);
+        }
+        self.cells.push(Arc::downgrade(&cell));
         Ok(RenderTarget {
-            texture,
-            view,
+            cell,
             options,
             handle: crate::Texture::new(id, options.width, options.height),
             release: Some(self.released.clone()),
@@ -258,6 +285,34 @@ impl RenderTextures {
         .inspect(|_| {
             self.released.live_targets.fetch_add(1, Ordering::Relaxed);
         })
+    }
+
+    /// Gives every render target not yet dropped (pooled ones too) new storage on a new device, cleared, with
+    /// [`RenderTarget::contents_lost`] set; `stencil` is told of those kept with a stencil attachment. Returns how
+    /// many were made again.
+    pub fn recover(
+        &mut self,
+        device: &wgpu::Device,
+        textures: &mut crate::gpu::texture_system::TextureSystem,
+        mut stencil: impl FnMut(&RenderTextureOptions),
+    ) -> usize {
+        self.cells.retain(|c| c.strong_count() > 0);
+        let mut made = 0;
+        for cell in self.cells.iter().filter_map(|c| c.upgrade()) {
+            let Some(id) = textures.target_at(cell.slot) else {
+                continue;
+            };
+            let texture = make_texture(device, &cell.options);
+            let view = texture.create_view(&Default::default());
+            textures.insert_external_at(id, texture.clone(), cell.options.sampling);
+            *cell.lock() = (texture, view);
+            cell.lost.store(true, Ordering::Relaxed);
+            if cell.options.depth_stencil {
+                stencil(&cell.options);
+            }
+            made += 1;
+        }
+        made
     }
 
     /// A pooled render texture made with `options`, if the pool holds one ready to lend (counted as a hit). One
@@ -317,4 +372,24 @@ impl RenderTextures {
             let _ = textures.destroy(id);
         }
     }
+}
+
+/// A render texture's colour storage.
+fn make_texture(device: &wgpu::Device, options: &RenderTextureOptions) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("stage2d render texture"),
+        size: wgpu::Extent3d {
+            width: options.width,
+            height: options.height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: options.format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    })
 }

@@ -18,10 +18,38 @@ struct GpuTexture {
     sampler: usize,
 }
 
+/// What a texture is rebuilt from on a new device ([`TextureSystem::recover`]).
+#[derive(Debug, Default)]
+enum Restore {
+    /// Nothing: the slot is freed on recovery (glyph pages and filter outputs, which their owners make again, and
+    /// textures whose pixels are not kept).
+    #[default]
+    Nothing,
+    /// Its premultiplied pixels, kept in memory (every write to the texture goes to them too).
+    Pixels {
+        pixels: Vec<u8>,
+        width: u32,
+        height: u32,
+        sampling: Sampling,
+    },
+    /// A render texture's: [`RenderTextures`](crate::gpu::target::RenderTextures) gives it new storage.
+    Target,
+}
+
+/// Bytes a [`Restore`] holds.
+fn kept_len(restore: &Restore) -> u64 {
+    match restore {
+        Restore::Pixels { pixels, .. } => pixels.len() as u64,
+        _ => 0,
+    }
+}
+
 #[derive(Debug)]
 struct Slot {
     generation: u32,
     gpu: Option<GpuTexture>,
+    /// What recovery rebuilds it from.
+    restore: Restore,
     /// Destroyed while a frame was prepared: stale to every check, but its GPU objects and bind groups stay
     /// until [`TextureSystem::release_retiring`] (the prepared frame may still draw it).
     retiring: bool,
@@ -105,6 +133,10 @@ pub struct TextureSystem {
     liveness: u64,
     /// Counts changes to textures' pixels (writes, uploads, passes drawn into them).
     writes: u64,
+    /// Whether textures made from pixels keep a copy of them, to be rebuilt on a new device.
+    keep_pixels: bool,
+    /// Bytes of pixels kept for recovery.
+    kept_bytes: u64,
 }
 
 impl TextureSystem {
@@ -144,6 +176,8 @@ impl TextureSystem {
             mipmaps: None,
             liveness: 0,
             writes: 0,
+            keep_pixels: true,
+            kept_bytes: 0,
         };
         sys.white = sys
             .create_from_premultiplied(1, 1, &[255; 4], Sampling::NEAREST)
@@ -259,7 +293,7 @@ impl TextureSystem {
             });
         }
         let id = self.reserve()?;
-        self.fill_reserved(id, width, height, sampling);
+        self.fill_reserved_kept(id, width, height, sampling);
         self.write_region(id, [0, 0, width, height], pixels);
         if sampling.mipmaps {
             self.generate_mipmaps(id);
@@ -310,6 +344,7 @@ impl TextureSystem {
                 self.slots.push(Slot {
                     generation: 0,
                     gpu: None,
+                    restore: Restore::Nothing,
                     retiring: false,
                     written: 0,
                 });
@@ -320,12 +355,36 @@ impl TextureSystem {
         s.generation = generation;
         s.gpu = None;
         s.retiring = false;
+        self.kept_bytes -= kept_len(&std::mem::take(&mut s.restore));
         self.writes += 1;
         s.written = self.writes;
         Ok(TextureId::new(slot, self.owner, generation))
     }
 
-    /// Creates the (transparent) GPU storage of a reserved id.
+    /// Creates the (transparent) GPU storage of a reserved id, and keeps its pixels for recovery on a new device
+    /// (unless the renderer was told not to: [`TextureSystem::set_keep_pixels`]).
+    pub fn fill_reserved_kept(
+        &mut self,
+        id: TextureId,
+        width: u32,
+        height: u32,
+        sampling: Sampling,
+    ) {
+        self.fill_reserved(id, width, height, sampling);
+        if self.keep_pixels {
+            let pixels = vec![0; width as usize * height as usize * 4];
+            self.kept_bytes += pixels.len() as u64;
+            self.slots[id.slot()].restore = Restore::Pixels {
+                pixels,
+                width,
+                height,
+                sampling,
+            };
+        }
+    }
+
+    /// Creates the (transparent) GPU storage of a reserved id; nothing is kept for recovery (glyph pages, whose
+    /// owner makes them again).
     pub fn fill_reserved(&mut self, id: TextureId, width: u32, height: u32, sampling: Sampling) {
         self.touch(id);
         let texture = self.device.create_texture(&wgpu::TextureDescriptor {
@@ -424,6 +483,7 @@ impl TextureSystem {
             self.retired.push(Retired::Texture(old.texture));
             self.retire_groups_of(id);
         }
+        self.kept_bytes -= kept_len(&std::mem::take(&mut self.slots[id.slot()].restore));
         self.liveness += 1;
         self.slots[id.slot()].gpu = Some(GpuTexture {
             texture,
@@ -440,15 +500,29 @@ impl TextureSystem {
         sampling: Sampling,
     ) -> Result<TextureId> {
         let id = self.reserve()?;
+        self.insert_external_at(id, texture, sampling);
+        Ok(id)
+    }
+
+    /// Gives reserved (or live) `id` storage created elsewhere: a render target's, made again on a new device.
+    pub fn insert_external_at(
+        &mut self,
+        id: TextureId,
+        texture: wgpu::Texture,
+        sampling: Sampling,
+    ) {
         let view = texture.create_view(&Default::default());
         let sampler = self.sampler(sampling);
         self.liveness += 1;
-        self.slots[id.slot()].gpu = Some(GpuTexture {
+        self.touch(id);
+        let slot = &mut self.slots[id.slot()];
+        debug_assert_eq!(slot.generation, id.generation);
+        slot.restore = Restore::Target;
+        slot.gpu = Some(GpuTexture {
             texture,
             view,
             sampler,
         });
-        Ok(id)
     }
 
     /// Writes premultiplied RGBA8 pixels into `[x, y, w, h]` of a live texture.
@@ -461,10 +535,28 @@ impl TextureSystem {
                 .is_some_and(|s| s.generation == id.generation),
             "{id:?} is stale"
         );
-        let Some(gpu) = self.slots.get(id.slot()).and_then(|s| s.gpu.as_ref()) else {
+        let Some(slot) = self.slots.get_mut(id.slot()) else {
             return;
         };
         let [x, y, w, h] = rect;
+        if let Restore::Pixels {
+            pixels: kept,
+            width: kept_width,
+            ..
+        } = &mut slot.restore
+        {
+            let width: u32 = *kept_width;
+            let (stride, row) = (width as usize * 4, w as usize * 4);
+            for (r, src) in pixels.chunks_exact(row).take(h as usize).enumerate() {
+                let at = (y as usize + r) * stride + x as usize * 4;
+                if let Some(dst) = kept.get_mut(at..at + row) {
+                    dst.copy_from_slice(src);
+                }
+            }
+        }
+        let Some(gpu) = slot.gpu.as_ref() else {
+            return;
+        };
         self.queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &gpu.texture,
@@ -532,6 +624,7 @@ impl TextureSystem {
         if let Some(gpu) = slot.gpu.take() {
             self.retired.push(Retired::Texture(gpu.texture));
         }
+        self.kept_bytes -= kept_len(&std::mem::take(&mut slot.restore));
         slot.generation = 0;
         slot.retiring = false;
         self.liveness += 1;
@@ -563,6 +656,98 @@ impl TextureSystem {
             }
             keep
         });
+    }
+
+    /// Whether textures made from pixels from now on keep a copy of them for [`TextureSystem::recover`] (on by
+    /// default; off, such textures are stale after a device loss).
+    pub fn set_keep_pixels(&mut self, on: bool) {
+        self.keep_pixels = on;
+    }
+
+    /// The current id of slot `slot` if it holds a render texture's storage (for [`TextureSystem::recover`]).
+    pub fn target_at(&self, slot: u32) -> Option<TextureId> {
+        let s = self.slots.get(slot as usize)?;
+        (s.generation != 0 && matches!(s.restore, Restore::Target))
+            .then(|| TextureId::new(slot, self.owner, s.generation))
+    }
+
+    /// Bytes of pixels kept for recovery.
+    pub fn kept_bytes(&self) -> u64 {
+        self.kept_bytes
+    }
+
+    /// Moves every texture to a new device (the old one was lost): same ids, same generations, same owner, so
+    /// every handle stays valid. Textures with kept pixels (the white one, images, sheets, fonts' pages) are made
+    /// again from them; render textures' slots wait for [`TextureSystem::insert_external_at`]; the rest (glyph
+    /// pages, filter outputs, textures without kept pixels) are freed, their handles stale. Returns the textures
+    /// made again.
+    pub fn recover(
+        &mut self,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        slots_per_group: usize,
+    ) -> usize {
+        let entries: Vec<_> = (0..slots_per_group as u32)
+            .flat_map(|i| crate::gpu::shader::texture_and_sampler(2 * i))
+            .collect();
+        self.layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("stage2d batch textures"),
+            entries: &entries,
+        });
+        self.max_dimension = device
+            .limits()
+            .max_texture_dimension_2d
+            .min(crate::base::texture::MAX_TEXTURE_SIDE);
+        self.device = device;
+        self.queue = queue;
+        self.slots_per_group = slots_per_group;
+        self.sampler_ids.clear();
+        self.samplers.clear();
+        self.groups_by_set.clear();
+        self.groups.clear();
+        self.retired.clear();
+        self.retiring.clear();
+        self.mipmaps = None;
+        self.liveness += 1;
+        let mut made = 0;
+        for index in 0..self.slots.len() {
+            let slot = &mut self.slots[index];
+            slot.gpu = None;
+            if slot.generation == 0 {
+                continue;
+            }
+            let id = TextureId::new(index as u32, self.owner, slot.generation);
+            if slot.retiring {
+                slot.restore = Restore::Nothing;
+            }
+            match std::mem::take(&mut slot.restore) {
+                Restore::Pixels {
+                    pixels,
+                    width,
+                    height,
+                    sampling,
+                } => {
+                    self.kept_bytes -= pixels.len() as u64;
+                    let keep = self.keep_pixels;
+                    self.keep_pixels = true;
+                    self.fill_reserved_kept(id, width, height, sampling);
+                    self.keep_pixels = keep;
+                    self.write_region(id, [0, 0, width, height], &pixels);
+                    if sampling.mipmaps {
+                        self.generate_mipmaps(id);
+                    }
+                    made += 1;
+                }
+                Restore::Target => self.slots[index].restore = Restore::Target,
+                Restore::Nothing => {
+                    let s = &mut self.slots[index];
+                    s.generation = 0;
+                    s.retiring = false;
+                    self.free.push(index as u32);
+                }
+            }
+        }
+        made
     }
 
     /// GPU objects let go of since the last call, for the release queue.

@@ -87,6 +87,7 @@ impl Renderer {
         scene: &Scene,
         target: &TargetDesc,
     ) -> Result<bool> {
+        self.alive()?;
         self.begin_frame()?;
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         f.clear = None;
@@ -111,7 +112,7 @@ impl Renderer {
             let (p, t, s) = (&self.pipelines, &mut self.textures, &mut self.stats);
             self.frame.trim(p, t, s, &FrameStats::default());
         }
-        out
+        out.map_err(|e| self.lost_or(e))
     }
 
     /// Records the prepared frame into `pass`, a pass the caller began on the target described by `target`: the
@@ -119,6 +120,7 @@ impl Renderer {
     /// [`Error::PassMismatch`]. Only `set_*` and draw calls; it can be called again for another matching pass.
     /// Without a prepared frame it is [`Error::NotPrepared`].
     pub fn record(&self, pass: &mut wgpu::RenderPass<'_>, target: &TargetDesc) -> Result<()> {
+        self.alive()?;
         let (p, t) = (&self.pipelines, &self.textures);
         self.frame.record(p, t, pass, target, false)
     }

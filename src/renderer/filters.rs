@@ -39,6 +39,7 @@ impl Renderer {
     /// # Ok(()) }
     /// ```
     pub fn create_filter_shader(&mut self, source: &str) -> Result<FilterShader> {
+        self.alive()?;
         self.frame
             .filters
             .create_shader(&mut self.pipelines, source)

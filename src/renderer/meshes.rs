@@ -44,6 +44,7 @@ impl Renderer {
     /// # Ok(()) }
     /// ```
     pub fn create_mesh_shader(&mut self, source: &str, layout: &MeshLayout) -> Result<MeshShader> {
+        self.alive()?;
         self.frame
             .meshes
             .create_shader(&mut self.pipelines, source, layout)

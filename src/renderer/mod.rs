@@ -13,6 +13,7 @@ mod embed;
 mod filters;
 mod meshes;
 mod options;
+mod recover;
 mod resources;
 
 pub use options::RendererOptions;
@@ -64,6 +65,10 @@ pub struct Renderer {
     timer: Option<GpuTimer>,
     /// The last frames' submissions, newest last (for [`Renderer::wait_frames_in_flight`]).
     submissions: std::collections::VecDeque<wgpu::SubmissionIndex>,
+    /// How it was set up (recovery on a new device sets it up the same way).
+    options: RendererOptions,
+    /// Whether the device is lost.
+    health: std::sync::Arc<recover::DeviceHealth>,
 }
 
 /// Submissions remembered for [`Renderer::wait_frames_in_flight`].
@@ -89,7 +94,7 @@ impl Renderer {
             .flags
             .contains(wgpu::DownlevelFlags::FULL_DRAW_INDEX_UINT32);
         let caps = device::capabilities(&device, full_index, options.max_textures_per_batch)?;
-        Self::build(device, queue, caps, options)
+        Self::build(device, queue, caps, options, true)
     }
 
     /// A renderer on a device the caller owns (with the instance, adapter and queue), for drawing into the
@@ -104,7 +109,7 @@ impl Renderer {
     ) -> Result<Renderer> {
         let full_index = device::full_index_by_backend(&device);
         let caps = device::capabilities(&device, full_index, options.max_textures_per_batch)?;
-        Self::build(device, queue, caps, options)
+        Self::build(device, queue, caps, options, false)
     }
 
     fn build(
@@ -112,10 +117,13 @@ impl Renderer {
         queue: wgpu::Queue,
         caps: Capabilities,
         options: RendererOptions,
+        own: bool,
     ) -> Result<Renderer> {
+        let health = recover::DeviceHealth::watch(&device, own);
         let what = "setting up stage2d's pipelines on this device";
         let setup = device::checked(&device, what, || {
-            let textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
+            let mut textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
+            textures.set_keep_pixels(options.keep_texture_pixels);
             let mut pipelines = PipelineSystem::new(device.clone());
             let mut frame = Frame::new(&device, &queue, &caps, &mut pipelines, &textures)?;
             if let Some(min) = options.parallel_collect_min {
@@ -140,6 +148,8 @@ impl Renderer {
                     .then(|| GpuTimer::new(&device, &queue))
                     .flatten(),
                 submissions: Default::default(),
+                options: options.clone(),
+                health,
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {
@@ -234,11 +244,12 @@ impl Renderer {
             scene,
             start: node,
             transform,
-            view: &target.view,
+            view: &target.view(),
             desc,
             clear,
             target_texture: Some(target.handle.id()),
         })
+        .inspect(|_| target.drawn())
     }
 
     /// Draws `scene` into any colour view of `format` and `size` (a window's surface texture, for example), with
@@ -300,6 +311,7 @@ impl Renderer {
     /// The one-call frame: prepare into a new encoder, begin the pass with stage2d's own attachments, record,
     /// submit, trim.
     fn render_frame(&mut self, call: &OwnPass<'_>) -> Result<()> {
+        self.alive()?;
         self.begin_frame()?;
         // After `begin_frame`, which frees the slots of textures let go of meanwhile: a target whose texture was
         // destroyed is stale here, whenever it was destroyed.
@@ -316,7 +328,7 @@ impl Renderer {
             self.frame
                 .trim(p, t, &mut self.stats, &FrameStats::default());
         }
-        out
+        out.map_err(|e| self.lost_or(e))
     }
 
     fn draw_frame(&mut self, call: &OwnPass<'_>) -> Result<()> {
@@ -389,6 +401,7 @@ impl Renderer {
     /// so a frame costs about the larger of the two rather than their sum. `max = 0` waits for all of them.
     /// Frames a caller submits (embedded) are the caller's to wait for.
     pub fn wait_frames_in_flight(&self, max: usize) -> Result<()> {
+        self.alive()?;
         let n = self.submissions.len();
         if n <= max {
             return Ok(());
@@ -401,7 +414,7 @@ impl Renderer {
         self.device
             .poll(wait)
             .map(|_| ())
-            .map_err(|e| Error::Wgpu(format!("waiting for a frame: {e}")))
+            .map_err(|e| self.lost_or(Error::Wgpu(format!("waiting for a frame: {e}"))))
     }
 
     fn encoder(&self, label: &'static str) -> wgpu::CommandEncoder {
@@ -458,6 +471,7 @@ impl Renderer {
         Stats {
             gpu_ms: self.timer.as_ref().and_then(|t| t.last_ms),
             live: LiveCounts {
+                kept_texture_bytes: self.textures.kept_bytes(),
                 textures: self.textures.live_textures() as u64,
                 bind_groups: self.textures.bind_groups() as u64,
                 render_targets: self.render_textures.live(),

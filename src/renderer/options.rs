@@ -30,6 +30,12 @@ pub struct RendererOptions {
     /// ([`FrameStats::filter_groups_reused`](crate::FrameStats::filter_groups_reused)). Off: every filtered node
     /// runs its passes every frame, as PixiJS does (for measuring filters' GPU cost).
     pub keep_filter_results: bool,
+    /// Keep a copy of the pixels of every texture made from a file, bytes or pixels (on by default), so that
+    /// [`Renderer::recover`](crate::Renderer::recover) makes them again on a new device after a loss. It costs
+    /// their size in memory (4 bytes a pixel: `stats().live.kept_texture_bytes`).
+    /// Off, such textures' handles are stale after a loss (sprites showing them are skipped) and the app loads
+    /// them again.
+    pub keep_texture_pixels: bool,
 }
 
 impl Default for RendererOptions {
@@ -42,11 +48,18 @@ impl Default for RendererOptions {
             gpu_timing: false,
             parallel_collect_min: None,
             keep_filter_results: true,
+            keep_texture_pixels: true,
         }
     }
 }
 
 impl RendererOptions {
+    /// With textures' pixels kept for recovery after a device loss (on by default), or not.
+    pub fn with_kept_texture_pixels(mut self, on: bool) -> Self {
+        self.keep_texture_pixels = on;
+        self
+    }
+
     /// With at most `n` textures per batch.
     pub fn with_max_textures_per_batch(mut self, n: usize) -> Self {
         self.max_textures_per_batch = n;

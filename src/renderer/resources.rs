@@ -40,17 +40,19 @@ impl Renderer {
         pixels: &[u8],
         s: Sampling,
     ) -> Result<Texture> {
+        self.alive()?;
         let textures = &mut self.textures;
         let t = crate::gpu::device::checked(&self.device, "creating a texture", || {
             textures.create_from_premultiplied(w, h, pixels, s)
         });
         self.absorb_texture_stats();
-        t
+        t.map_err(|e| self.lost_or(e))
     }
 
     /// A texture of `w x h` whose pixels are written later, a band of rows at a time
     /// ([`Renderer::write_texture_rows`]), for uploads spread over frames.
     pub(crate) fn begin_texture(&mut self, w: u32, h: u32, s: Sampling) -> Result<Texture> {
+        self.alive()?;
         let textures = &mut self.textures;
         let t = crate::gpu::device::checked(&self.device, "creating a texture", || {
             textures.check_size(w, h)?;
@@ -71,6 +73,7 @@ impl Renderer {
         pixels: &[u8],
         sampling: Sampling,
     ) -> Result<()> {
+        self.alive()?;
         self.textures.check(texture.id())?;
         let [w, h] = texture.source_size();
         if y + rows > h || pixels.len() != (w * rows * 4) as usize {
@@ -115,6 +118,7 @@ impl Renderer {
         resolution: f32,
         sampling: Sampling,
     ) -> Result<Texture> {
+        self.alive()?;
         let scale = resolution;
         let mut g = crate::GraphicsContext::new();
         let report = g.svg(svg)?;
@@ -218,10 +222,12 @@ impl Renderer {
 
     /// A render texture: a target to draw into that sprites can show.
     pub fn create_render_texture(&mut self, options: RenderTextureOptions) -> Result<RenderTarget> {
+        self.alive()?;
         let (rt, textures) = (&mut self.render_textures, &mut self.textures);
         let t = crate::gpu::device::checked(&self.device, "creating a render texture", || {
             rt.create(&self.device, textures, options)
-        })?;
+        })
+        .map_err(|e| self.lost_or(e))?;
         self.stats.total.textures_created += 1;
         if options.depth_stencil {
             self.frame
@@ -253,6 +259,7 @@ impl Renderer {
         &mut self,
         o: RenderTextureOptions,
     ) -> Result<PooledRenderTexture> {
+        self.alive()?;
         let in_flight = self.frame.is_prepared();
         let pooled = self
             .render_textures
@@ -279,16 +286,19 @@ impl Renderer {
 
     /// Blocks until the GPU has finished all submitted work.
     pub fn wait_idle(&self) -> Result<()> {
-        readback::wait_idle(&self.device)
+        self.alive()?;
+        readback::wait_idle(&self.device).map_err(|e| self.lost_or(e))
     }
 
     /// Reads a target back as premultiplied RGBA8, exactly as stored. A target of another renderer is
     /// [`Error::ForeignTexture`]; one whose texture was destroyed is [`Error::StaleTexture`].
     pub fn read_pixels_premultiplied(&self, target: &RenderTarget) -> Result<image::RgbaImage> {
+        self.alive()?;
         self.textures.check(target.handle.id())?;
         crate::gpu::device::checked(&self.device, "reading a target back", || {
-            readback::read_premultiplied(&self.device, &self.queue, &target.texture)
+            readback::read_premultiplied(&self.device, &self.queue, &target.wgpu_texture())
         })
+        .map_err(|e| self.lost_or(e))
     }
 
     /// Reads a texture the caller owns back as straight-alpha RGBA8 (what PNG files hold): for an embedded
@@ -326,9 +336,11 @@ impl Renderer {
                 "only single-sample 2D textures of one layer can be read (read the resolve target)",
             );
         }
+        self.alive()?;
         let mut img = crate::gpu::device::checked(&self.device, "reading a texture back", || {
             readback::read_premultiplied(&self.device, &self.queue, texture)
-        })?;
+        })
+        .map_err(|e| self.lost_or(e))?;
         crate::base::color::unpremultiply(&mut img);
         Ok(img)
     }

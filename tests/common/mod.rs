@@ -220,12 +220,13 @@ pub fn host_pass<T>(
     let msaa = (samples > 1).then(|| texture(target.format(), samples));
     let stencil = texture(wgpu::TextureFormat::Depth24PlusStencil8, samples);
     let mut encoder = device.create_command_encoder(&Default::default());
+    let target_view = target.view();
     let out = {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: msaa.as_ref().unwrap_or(target.view()),
+                view: msaa.as_ref().unwrap_or(&target_view),
                 depth_slice: None,
-                resolve_target: msaa.as_ref().map(|_| target.view()),
+                resolve_target: msaa.as_ref().map(|_| &target_view),
                 ops: wgpu::Operations {
                     load: wgpu::LoadOp::Clear(clear.to_wgpu_premultiplied()),
                     store: wgpu::StoreOp::Store,
