@@ -97,6 +97,67 @@ fn check_document(svg: &str) -> Result<()> {
     Ok(())
 }
 
+/// Attributes whose numbers usvg turns from `f64` into `f32` and then asserts finite (in debug builds): a stop's
+/// offset, a saturating colour matrix's values, a stroke's miter limit (also set in `style` and style sheets).
+const F32_ASSERTED: [&str; 4] = ["offset", "values", "stroke-miterlimit", "style"];
+
+/// Refuses a number past `f32`'s range where usvg would assert on it (see [`F32_ASSERTED`]), in those attributes
+/// and in `<style>` sheets.
+fn check_numbers(doc: &usvg::roxmltree::Document) -> Result<()> {
+    for node in doc.descendants() {
+        let in_sheet = node.is_text() && node.parent().is_some_and(|p| p.has_tag_name("style"));
+        let sheet = in_sheet.then(|| ("<style>", node.text().unwrap_or("")));
+        let attributes = node
+            .attributes()
+            .filter(|a| F32_ASSERTED.contains(&a.name()))
+            .map(|a| (a.name(), a.value()));
+        for (name, value) in attributes.chain(sheet) {
+            if let Some(n) = number_past_f32(value) {
+                return Err(Error::InvalidSvg(format!(
+                    "{name} holds {n}, a number past f32's range"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first number in `s` (digits, a fraction, an exponent) too large for an `f32`.
+fn number_past_f32(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let starts =
+            b[i].is_ascii_digit() || (b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i = digits(i);
+        if b.get(i) == Some(&b'.') {
+            i = digits(i + 1);
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            let sign = usize::from(matches!(b.get(i + 1), Some(b'+' | b'-')));
+            if b.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
+                i = digits(i + 1 + sign);
+            }
+        }
+        let n = &s[start..i];
+        if n.parse::<f64>().is_ok_and(|v| !(v as f32).is_finite()) {
+            return Some(n);
+        }
+    }
+    None
+}
+
 /// usvg's options: images counted in `images` and dropped (a graphics context draws none), and references
 /// outside the document refused.
 fn options(images: &Arc<AtomicU32>) -> usvg::Options<'static> {
@@ -198,7 +259,8 @@ impl GraphicsContext {
     /// opacities, in document order. As in PixiJS, shapes keep the document's user coordinates: the root's
     /// `viewBox`, `width` and `height` do not move or scale them. What a context cannot draw is left out and counted in the report (see
     /// [`SvgReport`]). A document that does not parse, or is too large or too deeply nested
-    /// ([`MAX_SVG_BYTES`], [`MAX_SVG_DEPTH`]) is [`Error::InvalidSvg`] and adds nothing.
+    /// ([`MAX_SVG_BYTES`], [`MAX_SVG_DEPTH`]), or gives a gradient stop's offset, a colour matrix's values or a
+    /// miter limit a number past `f32`'s range, is [`Error::InvalidSvg`] and adds nothing.
     ///
     /// ```
     /// # use stage2d::GraphicsContext;
@@ -219,6 +281,7 @@ impl GraphicsContext {
         };
         let doc = usvg::roxmltree::Document::parse_with_options(svg, xml)
             .map_err(|e| Error::InvalidSvg(e.to_string()))?;
+        check_numbers(&doc)?;
         let view_box: Option<Vec<f32>> = doc.root_element().attribute("viewBox").map(|v| {
             v.split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|t| !t.is_empty())
@@ -313,7 +376,8 @@ impl GraphicsContext {
             true => (lo - pad, hi + pad),
             false => (Vec2::ZERO, Vec2::ONE),
         };
-        let size = hi - lo;
+        // An extent `num` would write as 0 (a flat shape) or not at all (past f32) is a size SVG readers refuse.
+        let size = (hi - lo).map(|s| if s.is_finite() { s.max(0.001) } else { 1.0 });
         let mut out = String::new();
         let _ = writeln!(
             out,

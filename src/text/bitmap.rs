@@ -371,7 +371,7 @@ impl BitmapFont {
             // A repeated id: the last one wins, as in BMFont's readers.
             let index = *by_char.entry(c).or_insert_with(|| {
                 glyphs.push(g);
-                glyphs.len() as u16 - 1
+                (glyphs.len() - 1) as u16
             });
             glyphs[index as usize] = g;
         }

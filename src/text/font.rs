@@ -8,6 +8,10 @@ use std::sync::Arc;
 
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 
+/// Pixels per font unit under which glyphs are not rasterised (1/500 px a 2048-unit em): fontdue goes wrong near
+/// 1e-9, and nothing this small shows.
+const MIN_RASTER_SCALE: f32 = 1e-6;
+
 /// A parsed font. Cloning shares it.
 #[derive(Clone)]
 pub struct Font {
@@ -167,7 +171,8 @@ impl Font {
     }
 
     /// Rasterises `glyph` at `px` pixels if its bitmap is at most `max_side` pixels each way; `None` (without
-    /// rasterising) for a larger glyph or a size that is not finite and positive.
+    /// rasterising) for a larger glyph or a size that is not finite and positive; an empty raster for a glyph
+    /// far under a pixel ([`MIN_RASTER_SCALE`]).
     ///
     /// fontdue sizes its bitmap from the glyph's scaled bounds with no limit: at 1e6 px it asks for terabytes,
     /// at `f32::MAX` the bounds are infinite and the size it computes is garbage. The bounds come from
@@ -176,6 +181,17 @@ impl Font {
         let font = self.fontdue()?;
         if !(px.is_finite() && px > 0.0) || usize::from(glyph) >= font.glyph_count() as usize {
             return None;
+        }
+        // Far under a pixel a glyph covers nothing: drawn as empty, as a space is. fontdue's rasteriser indexes
+        // its bitmap unchecked and steps out of it at such scales (a text of 1e-43 px wrote out of bounds).
+        if font.scale_factor(px) < MIN_RASTER_SCALE {
+            return Some(Raster {
+                width: 0,
+                height: 0,
+                xmin: 0.0,
+                ymin: 0.0,
+                coverage: Vec::new(),
+            });
         }
         let m = font.metrics_indexed(glyph, px);
         let b = m.bounds;
@@ -258,6 +274,14 @@ mod tests {
             font.rasterize_within(u16::MAX, 20.0, 1022).is_none(),
             "no such glyph"
         );
+        // Far under a pixel: empty, not rasterised (fontdue wrote out of its bitmap at 2.7e-43 px).
+        for px in [2.72e-43, f32::MIN_POSITIVE, 1e-9, 1e-4] {
+            let r = font.rasterize_within(w, px, 1022).unwrap();
+            assert!(
+                r.width == 0 && r.height == 0 && r.coverage.is_empty(),
+                "{px}"
+            );
+        }
         // A glyph that fits exactly is kept.
         let big = font.rasterize_within(w, 900.0, 1022).unwrap();
         assert!(big.width <= 1022 && big.height <= 1022);
