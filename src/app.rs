@@ -541,7 +541,19 @@ impl<A: App> Runner<A> {
             std::thread::sleep(Duration::from_millis(16));
             return Ok(());
         }
-        let (texture, suboptimal) = match gpu.surface.get_current_texture() {
+        let acquired = gpu.surface.get_current_texture();
+        if !matches!(
+            acquired,
+            wgpu::CurrentSurfaceTexture::Success(_) | wgpu::CurrentSurfaceTexture::Suboptimal(_)
+        ) && gpu.renderer.notice_device_loss()
+        {
+            // A surface of a lost device: wgpu says to make the device and everything on it again.
+            log::warn!("the GPU device was lost; going on on a new one");
+            self.summary.frames_skipped += 1;
+            drop(acquired);
+            return self.recover_device();
+        }
+        let (texture, suboptimal) = match acquired {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
             wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {

@@ -358,3 +358,115 @@ fn ten_losses_in_a_row_keep_what_the_renderer_holds_flat() {
     }
     assert_eq!(r.stats().device_recoveries, 10);
 }
+
+#[test]
+fn a_device_lost_before_the_first_frame_answers_without_a_panic() {
+    // Staging memory of a lost device cannot be mapped: the first frame's uploads meet that.
+    let mut r = Renderer::new_headless(options()).unwrap();
+    let mut assets = Assets::new();
+    let w = world(&mut r, &mut assets);
+    let target = r.create_render_target(128, 128).unwrap();
+    lose(&mut r, &w, &target);
+    r.recover().unwrap();
+    w.draw_rt(&mut r).unwrap();
+    let img = frame(&mut r, &w, &target);
+    let mut fresh = Renderer::new_headless(options()).unwrap();
+    let mut fresh_assets = Assets::new();
+    let fw = world(&mut fresh, &mut fresh_assets);
+    let fresh_target = fresh.create_render_target(128, 128).unwrap();
+    fw.draw_rt(&mut fresh).unwrap();
+    same(
+        &img,
+        &frame(&mut fresh, &fw, &fresh_target),
+        "first frame after an early loss",
+    );
+}
+
+#[test]
+fn recovery_lets_go_of_every_object_of_the_lost_device() {
+    // One instance throughout: wgpu's registry report counts the devices, textures, buffers and pipelines alive
+    // in it, so an object of a lost device that something still held would show.
+    let instance = stage2d::wgpu::Instance::new(stage2d::instance_descriptor(
+        stage2d::wgpu::InstanceDescriptor::new_without_display_handle(),
+    ));
+    let adapter = stage2d::select_adapter(&instance, None, Default::default()).unwrap();
+    let mut r = Renderer::from_adapter(&adapter, options()).unwrap();
+    let mut assets = Assets::new();
+    let w = world(&mut r, &mut assets);
+    let target = r.create_render_target(128, 128).unwrap();
+    let counts = |r: &Renderer| {
+        r.wait_idle().unwrap();
+        let report = instance.generate_report().expect("a wgpu-core instance");
+        let hub = report.hub_report();
+        [
+            ("devices", hub.devices.num_allocated),
+            ("textures", hub.textures.num_allocated),
+            ("views", hub.texture_views.num_allocated),
+            ("buffers", hub.buffers.num_allocated),
+            ("bind groups", hub.bind_groups.num_allocated),
+            ("pipelines", hub.render_pipelines.num_allocated),
+            ("modules", hub.shader_modules.num_allocated),
+        ]
+    };
+    w.draw_rt(&mut r).unwrap();
+    frame(&mut r, &w, &target);
+    let first = counts(&r);
+    assert_eq!(first[0].1, 1, "{first:?}");
+    for i in 0..3 {
+        lose(&mut r, &w, &target);
+        r.recover_on(&adapter).unwrap();
+        w.draw_rt(&mut r).unwrap();
+        frame(&mut r, &w, &target);
+        let now = counts(&r);
+        // Everything as before; pipelines made as frames need them (a filter shader's is made when it is
+        // created, so one fewer until it draws in a pass of its own format).
+        assert_eq!(now[..5], first[..5], "after loss {i}");
+        assert!(
+            now[5].1 <= first[5].1 && now[6] == first[6],
+            "after loss {i}: {now:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bundle_loading_across_a_loss_arrives_on_the_new_device() {
+    let mut r = Renderer::new_headless(options()).unwrap();
+    let mut assets = Assets::new();
+    let w = world(&mut r, &mut assets);
+    let target = r.create_render_target(128, 128).unwrap();
+    lose(&mut r, &w, &target);
+    let files: Vec<String> = (4..10).map(|i| asset(&format!("bunny{i}.png"))).collect();
+    let bundle = assets.load_bundle(&files, Sampling::NEAREST);
+    // While the device is lost, decoded files wait: nothing fails, nothing is uploaded.
+    let started = std::time::Instant::now();
+    while started.elapsed().as_secs() < 2 {
+        assert_eq!(assets.poll(&mut r), 0);
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(assets.errors(bundle).unwrap().is_empty());
+    r.recover().unwrap();
+    while !assets.is_done(bundle).unwrap() {
+        assets.poll(&mut r);
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "the bundle did not finish"
+        );
+    }
+    assert!(assets.errors(bundle).unwrap().is_empty());
+    let loaded = assets.bundle_textures(bundle).unwrap();
+    assert_eq!(loaded.len(), 6);
+    // They draw on the new device.
+    let mut scene = Scene::new();
+    scene.add(scene.root(), Node::sprite(loaded[0].1)).unwrap();
+    let img = frame(
+        &mut r,
+        &World {
+            scene,
+            rt: w.rt,
+            badge: w.badge,
+        },
+        &target,
+    );
+    assert_eq!(r.stats().last_frame.dead_textures, 0);
+    assert_ne!(common::px(&img, 13, 20), [16, 153, 187, 255]);
+}

@@ -109,6 +109,10 @@ enum Op {
     Attach(N, N),
     /// `Scene::detach_from_layer`.
     Detach(N),
+    /// The GPU device is lost (destroyed, as a driver reset loses it), calls answer `DeviceLost`, and
+    /// `Renderer::recover` goes on on a new device: every handle stays valid, the prepared frame is gone, render
+    /// targets say their contents were lost.
+    LoseDevice,
 }
 
 fn node() -> impl Strategy<Value = N> {
@@ -176,6 +180,7 @@ fn op() -> impl Strategy<Value = Op> {
         node().prop_map(Op::AddLayer),
         (node(), node()).prop_map(|(a, b)| Op::Attach(a, b)),
         node().prop_map(Op::Detach),
+        Just(Op::LoseDevice),
     ]
 }
 
@@ -916,6 +921,27 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             model.prepared = false;
             model.recorded = false;
         }
+        Op::LoseDevice => {
+            r.device().destroy();
+            for _ in 0..4 {
+                if r.is_device_lost() {
+                    break;
+                }
+                let _ = r.wait_idle();
+            }
+            assert!(r.is_device_lost(), "{op:?}");
+            let lost = |e: stage2d::Result<()>| matches!(e, Err(Error::DeviceLost(_)));
+            assert!(lost(r.read_pixels(&f.host).map(|_| ())), "{op:?}");
+            assert!(lost(r.prepare(scene, &host_desc())), "{op:?}");
+            assert!(lost(host_record(r, f)), "{op:?}");
+            r.recover().unwrap();
+            // The prepared frame went with the device; every handle is valid on the new one.
+            model.prepared = false;
+            model.recorded = false;
+            for (rt, destroyed) in &model.rts {
+                assert!(*destroyed || rt.contents_lost(), "{op:?}");
+            }
+        }
         Op::SetZ(n, z) => {
             let Some((id, want)) = model.pick(scene, f, n) else {
                 return;
@@ -1109,11 +1135,13 @@ fn random_scene_and_renderer_operations_match_the_model() {
     let f = foreign(&mut r);
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut in_flight = [0; 4];
+    let mut losses = 0;
     for case in 0..48 {
         let ops = proptest::collection::vec(op(), 1..48)
             .new_tree(&mut runner)
             .unwrap()
             .current();
+        losses += ops.iter().filter(|o| matches!(o, Op::LoseDevice)).count();
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&mut r, &f, &ops)));
         match result {
@@ -1129,7 +1157,10 @@ fn random_scene_and_renderer_operations_match_the_model() {
         }
     }
     // Destroys, pool traffic, records and second prepares all happened while a frame was prepared.
-    eprintln!("calls while a frame was prepared: {in_flight:?}");
+    eprintln!(
+        "calls while a frame was prepared: {in_flight:?}; devices lost and recovered: {losses}"
+    );
+    assert!(losses > 0);
     assert!(in_flight.iter().all(|&n| n > 0), "{in_flight:?}");
 }
 

@@ -71,6 +71,10 @@ impl Samples {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+    #[allow(dead_code)] // used by the soak only
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
     pub fn mean(&self) -> f64 {
         if self.0.is_empty() {
             return 0.0;

@@ -39,7 +39,8 @@ enum Staging {
         view: wgpu::BufferViewMut,
         reserved: Reserved,
     },
-    #[cfg(test)]
+    /// Ordinary memory: tests of the walk, and staging that could not be mapped (a lost device), whose corners
+    /// go nowhere.
     Memory(Vec<[u8; QUAD_CORNER_BYTES]>),
 }
 
@@ -47,7 +48,6 @@ impl std::fmt::Debug for Staging {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Staging::Mapped { reserved, .. } => f.debug_tuple("Mapped").field(reserved).finish(),
-            #[cfg(test)]
             Staging::Memory(m) => f.debug_tuple("Memory").field(&m.len()).finish(),
         }
     }
@@ -58,11 +58,12 @@ impl Placement {
     /// so that steady state allocates nothing).
     pub fn mapped(reserved: Reserved, cap: usize, mut runs: Vec<Run>) -> Placement {
         runs.clear();
+        let staging = match reserved.map() {
+            Some(view) => Staging::Mapped { view, reserved },
+            None => Staging::Memory(vec![[0; QUAD_CORNER_BYTES]; cap]),
+        };
         Placement {
-            staging: Staging::Mapped {
-                view: reserved.map(),
-                reserved,
-            },
+            staging,
             cap,
             used: 0,
             runs,
@@ -90,7 +91,6 @@ impl Placement {
                     .into_chunks::<QUAD_CORNER_BYTES>()
                     .0
             }
-            #[cfg(test)]
             Staging::Memory(m) => wgpu::WriteOnly::from_mut(&mut m[used..cap]),
         }
     }
@@ -141,7 +141,6 @@ impl Placement {
                 drop(view);
                 (self.runs, Some(reserved))
             }
-            #[cfg(test)]
             Staging::Memory(_) => (self.runs, None),
         }
     }

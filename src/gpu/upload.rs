@@ -30,11 +30,13 @@ pub(crate) struct Reserved {
 
 impl Reserved {
     /// The reserved bytes, mapped for writing. Dropped before the belt's [`UploadBelt::finish`], which unmaps.
-    pub fn map(&self) -> wgpu::BufferViewMut {
-        self.buffer
-            .slice(self.offset..self.offset + self.len)
-            .get_mapped_range_mut()
-            .expect("active chunks are mapped")
+    /// `None` where the chunk could not be mapped (its device is lost: the writes go nowhere).
+    pub fn map(&self) -> Option<wgpu::BufferViewMut> {
+        unmapped(
+            self.buffer
+                .slice(self.offset..self.offset + self.len)
+                .get_mapped_range_mut(),
+        )
     }
 }
 
@@ -257,6 +259,14 @@ impl Source<'_> {
     }
 }
 
+/// A mapped range, or `None` (logged) where a staging chunk could not be mapped: wgpu makes its buffers invalid
+/// once the device is lost, and the frame then ends in [`Error::DeviceLost`](crate::Error::DeviceLost).
+fn unmapped<T, E: std::fmt::Display>(range: Result<T, E>) -> Option<T> {
+    range
+        .inspect_err(|e| log::warn!("a staging chunk could not be mapped (a lost device?): {e}"))
+        .ok()
+}
+
 /// Copies of at least this many bytes into a staging chunk are split over every core (of four or more).
 const PARALLEL_COPY_BYTES: usize = 1 << 20;
 
@@ -267,11 +277,12 @@ const PARALLEL_COPY_BYTES: usize = 1 << 20;
 fn copy(buffer: &wgpu::Buffer, start: u64, src: Source<'_>) {
     const PIECE: usize = 256 << 10;
     fn one(buffer: &wgpu::Buffer, start: u64, src: Source<'_>, at: usize, len: usize) {
-        let mut view = buffer
+        let range = buffer
             .slice(start..start + len as u64)
-            .get_mapped_range_mut()
-            .expect("active chunks are mapped");
-        src.fill(at, view.slice(..));
+            .get_mapped_range_mut();
+        if let Some(mut view) = unmapped(range) {
+            src.fill(at, view.slice(..));
+        }
     }
     fn halves(buffer: &wgpu::Buffer, start: u64, src: Source<'_>, at: usize, len: usize) {
         // Whole steps, so that each half's mapped range starts 8-aligned on a piece.

@@ -262,9 +262,13 @@ impl Assets {
     /// Uploads decoded files of the bundles in flight (at most [`Assets::UPLOADS_PER_POLL`] files and
     /// [`Assets::UPLOAD_BYTES_PER_POLL`] bytes of pixels); call it once a frame on the renderer's thread. An image
     /// larger than that is uploaded a band of rows a call, over as many frames as it takes, and cached once whole.
-    /// Returns how many files were finished (uploaded or failed).
+    /// Returns how many files were finished (uploaded or failed). While the renderer's device is lost nothing is
+    /// uploaded: decoded files wait for [`Renderer::recover`].
     pub fn poll(&mut self, renderer: &mut Renderer) -> usize {
         self.ready.extend(self.receive.try_iter());
+        if renderer.is_device_lost() {
+            return 0;
+        }
         let mut budget = Self::UPLOAD_BYTES_PER_POLL;
         let mut finished = 0;
         // A large image in the middle of its upload goes on first, and alone.

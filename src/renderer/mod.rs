@@ -69,6 +69,9 @@ pub struct Renderer {
     options: RendererOptions,
     /// Whether the device is lost.
     health: std::sync::Arc<recover::DeviceHealth>,
+    /// The instance it opened its device from, where it chose the adapter itself ([`Renderer::recover`] asks it
+    /// again).
+    instance: Option<wgpu::Instance>,
 }
 
 /// Submissions remembered for [`Renderer::wait_frames_in_flight`].
@@ -82,7 +85,9 @@ impl Renderer {
             wgpu::InstanceDescriptor::new_without_display_handle(),
         ));
         let adapter = device::select_adapter(&instance, None, options.power_preference)?;
-        Self::from_adapter(&adapter, options)
+        let mut r = Self::from_adapter(&adapter, options)?;
+        r.instance = Some(instance);
+        Ok(r)
     }
 
     /// A renderer with its own device on `adapter` (for windows: one compatible with the surface).
@@ -150,6 +155,7 @@ impl Renderer {
                 submissions: Default::default(),
                 options: options.clone(),
                 health,
+                instance: None,
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {

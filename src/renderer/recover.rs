@@ -103,6 +103,15 @@ impl Renderer {
         self.health.is_lost()
     }
 
+    /// Polls the device (without waiting), which runs its lost callback if it was lost meanwhile, and says whether
+    /// it is lost. For callers that met a failure outside stage2d's calls (a surface that gives no texture).
+    pub fn notice_device_loss(&self) -> bool {
+        if !self.health.is_lost() {
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        }
+        self.health.is_lost()
+    }
+
     /// [`Error::DeviceLost`] if the device is lost.
     pub(crate) fn alive(&self) -> Result<()> {
         self.health.check()
@@ -114,6 +123,9 @@ impl Renderer {
         if let Error::Wgpu(why) | Error::Readback(why) = &e {
             if says_lost(why) {
                 self.health.set_lost(why.clone());
+            } else {
+                // wgpu makes every object of a lost device invalid, and its lost callback runs at the next poll.
+                self.notice_device_loss();
             }
         }
         match self.health.check() {
@@ -123,13 +135,18 @@ impl Renderer {
     }
 
     /// Goes on on a new device after [`Error::DeviceLost`](crate::Error::DeviceLost), on the adapter chosen as
-    /// [`Renderer::new_headless`] chooses it. See [`Renderer::recover_on`].
+    /// [`Renderer::new_headless`] chooses it (from the same wgpu instance, where the renderer made one). See
+    /// [`Renderer::recover_on`].
     pub fn recover(&mut self) -> Result<()> {
-        let instance = wgpu::Instance::new(device::instance_descriptor(
-            wgpu::InstanceDescriptor::new_without_display_handle(),
-        ));
-        let adapter = device::select_adapter(&instance, None, self.options.power_preference)?;
-        self.recover_on(&adapter)
+        let instance = match self.instance.take() {
+            Some(i) => i,
+            None => wgpu::Instance::new(device::instance_descriptor(
+                wgpu::InstanceDescriptor::new_without_display_handle(),
+            )),
+        };
+        let adapter = device::select_adapter(&instance, None, self.options.power_preference);
+        self.instance = Some(instance);
+        self.recover_on(&adapter?)
     }
 
     /// Goes on on a new device opened on `adapter` (for a window: one compatible with its surface).
