@@ -158,6 +158,83 @@ fn number_past_f32(s: &str) -> Option<&str> {
     None
 }
 
+/// Refuses path data with an arc whose radius, stated or needed to reach its end, is past
+/// [`MAX_SHAPE_COORDINATE`](super::tessellate::MAX_SHAPE_COORDINATE) (where shapes are not drawn anyway): usvg
+/// turns an arc into cubic curves, more the larger its radius (millions past 1e35), taking each off the front of a
+/// `Vec`, which hung on one arc 1e38 long.
+fn check_arcs(doc: &usvg::roxmltree::Document) -> Result<()> {
+    let max = super::tessellate::MAX_SHAPE_COORDINATE;
+    for node in doc.descendants().filter(|n| n.has_tag_name("path")) {
+        if node.attribute("d").is_some_and(|d| arc_past(d, max)) {
+            return Err(Error::InvalidSvg(format!(
+                "a path's arc has a radius past {max} (stated, or to reach its end)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether an arc of path data `d` needs a radius past `max`. Read as usvg reads it, up to the first error. The
+/// current point is bounded from above (an absolute coordinate raises the bound, a relative one adds to it), so an
+/// arc is refused only if its radius or that bound is past `max`.
+fn arc_past(d: &str, max: f32) -> bool {
+    use super::svg_path::{arity, number};
+    let b = d.as_bytes();
+    let (mut i, mut reach, mut last) = (0usize, 0.0f32, None::<u8>);
+    let mut args = [0.0f32; 7];
+    let skip = |i: &mut usize| {
+        while b
+            .get(*i)
+            .is_some_and(|c| c.is_ascii_whitespace() || *c == b',')
+        {
+            *i += 1;
+        }
+    };
+    loop {
+        skip(&mut i);
+        let Some(&c) = b.get(i) else {
+            return false;
+        };
+        let cmd = match (c.is_ascii_alphabetic(), last) {
+            (true, _) if arity(c).is_some() => {
+                i += 1;
+                c
+            }
+            (false, Some(b'M')) => b'L',
+            (false, Some(b'm')) => b'l',
+            (false, Some(l)) if !l.eq_ignore_ascii_case(&b'Z') => l,
+            _ => return false,
+        };
+        last = Some(cmd);
+        let arc = cmd.eq_ignore_ascii_case(&b'A');
+        let n = arity(cmd).unwrap_or(0);
+        for (k, arg) in args.iter_mut().enumerate().take(n) {
+            skip(&mut i);
+            let (v, len) = match (arc && (k == 3 || k == 4), b.get(i)) {
+                (true, Some(f @ (b'0' | b'1'))) => (f32::from(f - b'0'), 1),
+                (true, _) => return false,
+                (false, _) => match number(&b[i..]) {
+                    Some(n) => n,
+                    None => return false,
+                },
+            };
+            *arg = v;
+            i += len;
+        }
+        // The end point's coordinates (an arc's last two numbers; all of a curve's, controls included).
+        let coords = if arc { &args[5..7] } else { &args[..n] };
+        let step = coords.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        reach = match cmd.is_ascii_uppercase() {
+            true => reach.max(step),
+            false => reach + step,
+        };
+        let radius = args[0].abs().max(args[1].abs());
+        if arc && !(radius.max(reach * std::f32::consts::SQRT_2) <= max) {
+            return true;
+        }
+    }
+}
+
 /// usvg's options: images counted in `images` and dropped (a graphics context draws none), and references
 /// outside the document refused.
 fn options(images: &Arc<AtomicU32>) -> usvg::Options<'static> {
@@ -260,7 +337,9 @@ impl GraphicsContext {
     /// `viewBox`, `width` and `height` do not move or scale them. What a context cannot draw is left out and counted in the report (see
     /// [`SvgReport`]). A document that does not parse, or is too large or too deeply nested
     /// ([`MAX_SVG_BYTES`], [`MAX_SVG_DEPTH`]), or gives a gradient stop's offset, a colour matrix's values or a
-    /// miter limit a number past `f32`'s range, is [`Error::InvalidSvg`] and adds nothing.
+    /// miter limit a number past `f32`'s range, or has a path arc of a radius past
+    /// [`MAX_SHAPE_COORDINATE`](super::tessellate::MAX_SHAPE_COORDINATE), is [`Error::InvalidSvg`] and adds
+    /// nothing.
     ///
     /// ```
     /// # use stage2d::GraphicsContext;
@@ -282,6 +361,7 @@ impl GraphicsContext {
         let doc = usvg::roxmltree::Document::parse_with_options(svg, xml)
             .map_err(|e| Error::InvalidSvg(e.to_string()))?;
         check_numbers(&doc)?;
+        check_arcs(&doc)?;
         let view_box: Option<Vec<f32>> = doc.root_element().attribute("viewBox").map(|v| {
             v.split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|t| !t.is_empty())

@@ -51,7 +51,7 @@ impl GraphicsContext {
 }
 
 /// How many numbers each command takes.
-fn arity(c: u8) -> Option<usize> {
+pub(super) fn arity(c: u8) -> Option<usize> {
     Some(match c.to_ascii_uppercase() {
         b'M' | b'L' | b'T' => 2,
         b'H' | b'V' => 1,
@@ -127,7 +127,7 @@ fn parse(d: &str) -> Result<Vec<(u8, Vec<f32>)>> {
 }
 
 /// A number at the start of `b` (SVG's grammar: sign, digits, a point, digits, an exponent) and its length.
-fn number(b: &[u8]) -> Option<(f32, usize)> {
+pub(super) fn number(b: &[u8]) -> Option<(f32, usize)> {
     let mut i = 0;
     if matches!(b.first(), Some(b'+' | b'-')) {
         i += 1;

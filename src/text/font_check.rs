@@ -57,6 +57,11 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
             "the GSUB and GPOS tables state more than {MAX_LAYOUT_WORK} subtables and substitutes: a corrupt font"
         ));
     }
+    if !context_coverages_parse(&face) {
+        return Err(
+            "a GSUB or GPOS context lookup names a coverage table that does not parse: a corrupt font".into(),
+        );
+    }
     if let (Some(glyf), Some(loca), Some(head)) = (
         raw.table(Tag::from_bytes(b"glyf")),
         raw.table(Tag::from_bytes(b"loca")),
@@ -224,6 +229,73 @@ pub(crate) fn layout_work(face: &Face) -> u64 {
         }
     }
     n
+}
+
+/// Whether every coverage table the format-3 context lookups and reverse chaining substitutions of GSUB and GPOS
+/// list parses: the shaper unwraps each (rustybuzz 0.20 panics on one that is null or does not parse). Run after
+/// [`layout_work`] has bounded the subtables; `false` past [`MAX_LAYOUT_WORK`] coverages.
+pub(crate) fn context_coverages_parse(face: &Face) -> bool {
+    use ttf_parser::gpos::PositioningSubtable;
+    use ttf_parser::gsub::SubstitutionSubtable;
+    use ttf_parser::opentype_layout::{ChainedContextLookup, ContextLookup};
+    // Lists of coverages (LazyOffsetArray16, a type ttf-parser does not name at its root), counted into `n`.
+    macro_rules! all_parse {
+        ($n:ident; $($list:expr),+) => {{
+            $(*$n = $n.saturating_add(u64::from($list.len()));)+
+            *$n <= MAX_LAYOUT_WORK $(&& (0..$list.len()).all(|i| $list.get(i).is_some()))+
+        }};
+    }
+    fn context(n: &mut u64, c: ContextLookup) -> bool {
+        match c {
+            ContextLookup::Format3 { coverages, .. } => all_parse!(n; coverages),
+            _ => true,
+        }
+    }
+    fn chained(n: &mut u64, c: ChainedContextLookup) -> bool {
+        match c {
+            ChainedContextLookup::Format3 {
+                backtrack_coverages: back,
+                input_coverages: input,
+                lookahead_coverages: ahead,
+                ..
+            } => all_parse!(n; back, input, ahead),
+            _ => true,
+        }
+    }
+    let n = &mut 0u64;
+    if let Some(gsub) = face.tables().gsub {
+        for lookup in gsub.lookups {
+            for table in lookup.subtables.into_iter::<SubstitutionSubtable>() {
+                let ok = match table {
+                    SubstitutionSubtable::Context(c) => context(n, c),
+                    SubstitutionSubtable::ChainContext(c) => chained(n, c),
+                    SubstitutionSubtable::ReverseChainSingle(r) => {
+                        let (back, ahead) = (r.backtrack_coverages, r.lookahead_coverages);
+                        all_parse!(n; back, ahead)
+                    }
+                    _ => true,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+    }
+    if let Some(gpos) = face.tables().gpos {
+        for lookup in gpos.lookups {
+            for table in lookup.subtables.into_iter::<PositioningSubtable>() {
+                let ok = match table {
+                    PositioningSubtable::Context(c) => context(n, c),
+                    PositioningSubtable::ChainContext(c) => chained(n, c),
+                    _ => true,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 fn u16_at(d: &[u8], at: usize) -> Option<u16> {
