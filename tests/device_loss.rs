@@ -470,3 +470,34 @@ fn a_bundle_loading_across_a_loss_arrives_on_the_new_device() {
     assert_eq!(r.stats().last_frame.dead_textures, 0);
     assert_ne!(common::px(&img, 13, 20), [16, 153, 187, 255]);
 }
+
+#[test]
+fn a_warm_start_renderer_recovers_and_drops_on_a_lost_device_without_a_panic() {
+    let dir = std::env::temp_dir().join(format!("stage2d-loss-cache-{}", std::process::id()));
+    let opts = options().with_pipeline_cache(&dir);
+    let mut r = Renderer::new_headless(opts.clone()).unwrap();
+    let mut assets = Assets::new();
+    let w = world(&mut r, &mut assets);
+    let target = r.create_render_target(128, 128).unwrap();
+    w.draw_rt(&mut r).unwrap();
+    let before = frame(&mut r, &w, &target);
+    r.save_pipeline_cache().unwrap();
+    lose(&mut r, &w, &target);
+    // Saving on a lost device writes nothing it cannot read, and fails cleanly if at all.
+    let _ = r.save_pipeline_cache();
+    r.recover().unwrap();
+    // The warm start ran again on the new device, from the file saved before the loss.
+    assert!(
+        r.warm_start().pipelines_prewarmed > 0,
+        "{:?}",
+        r.warm_start()
+    );
+    w.draw_rt(&mut r).unwrap();
+    same(&frame(&mut r, &w, &target), &before, "warm recovered");
+    // A renderer dropped while its device is lost (its drop saves the cache).
+    lose(&mut r, &w, &target);
+    drop(w);
+    drop(target);
+    drop(r);
+    let _ = std::fs::remove_dir_all(&dir);
+}

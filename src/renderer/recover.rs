@@ -198,6 +198,17 @@ impl Renderer {
                 frame.collector.set_parallel_min(min);
             }
             frame.collector.filters.keep_results = self.options.keep_filter_results;
+            // The warm start before the old shaders come back: the cache file is keyed by the shaders a fresh
+            // renderer registers, as at start-up.
+            let warm = match self.options.pipeline_cache.clone() {
+                Some(dir) => Some(warm::warm_up(
+                    &device,
+                    &mut pipelines,
+                    dir,
+                    caps.driver_cache,
+                )?),
+                None => None,
+            };
             frame.filters.adopt(&self.frame.filters, &mut pipelines)?;
             frame.meshes.adopt(&self.frame.meshes, &mut pipelines)?;
             frame.collector.filters.shader_owner = frame.filters.owner();
@@ -219,8 +230,8 @@ impl Renderer {
                 .then(|| GpuTimer::new(&device, &queue))
                 .flatten();
             self.absorb_texture_stats();
-            if let Some(dir) = self.options.pipeline_cache.clone() {
-                self.warm = warm::warm_up(&device, &mut self.pipelines, dir, caps.driver_cache)?;
+            if let Some(warm) = warm {
+                self.warm = warm;
             }
             let ms = started.elapsed().as_secs_f64() * 1e3;
             log::warn!(
