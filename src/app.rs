@@ -556,8 +556,15 @@ impl<A: App> Runner<A> {
         let (texture, suboptimal) = match acquired {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+            // As wgpu documents: skip the frame and try again (an occluded window a frame's time later, so a
+            // minimised or covered window does not spin).
+            wgpu::CurrentSurfaceTexture::Timeout => {
                 self.summary.frames_skipped += 1;
+                return Ok(());
+            }
+            wgpu::CurrentSurfaceTexture::Occluded => {
+                self.summary.frames_skipped += 1;
+                std::thread::sleep(Duration::from_millis(16));
                 return Ok(());
             }
             wgpu::CurrentSurfaceTexture::Outdated => {
