@@ -18,8 +18,8 @@ fn font() -> stage2d::Font {
     stage2d::Font::from_bytes(include_bytes!("../assets/DejaVuSans.ttf")).unwrap()
 }
 
-fn max_counts(a: &mut [(&'static str, u64); 5], s: &Stats) {
-    for (m, c) in a.iter_mut().zip(soak::live_counts(s)) {
+fn max_counts(a: &mut [(&'static str, u64); 5], s: &Stats, loading: usize) {
+    for (m, c) in a.iter_mut().zip(soak::live_counts(s, loading)) {
         *m = (c.0, m.1.max(c.1));
     }
 }
@@ -44,9 +44,9 @@ fn live_counts_stay_flat_and_everything_let_go_is_released() {
         s.step(&mut r).unwrap();
         let stats = r.stats();
         if f > WARMUP / 2 && f <= WARMUP {
-            max_counts(&mut warm, &stats);
+            max_counts(&mut warm, &stats, s.loading_textures());
         } else if f > FRAMES / 2 {
-            max_counts(&mut late, &stats);
+            max_counts(&mut late, &stats, s.loading_textures());
         }
     }
     let failures = soak::growth_failures(&warm, &late);
