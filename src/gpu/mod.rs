@@ -16,6 +16,7 @@ pub(crate) mod device;
 pub(crate) mod filters;
 #[cfg(feature = "text")]
 pub(crate) mod glyph_pages;
+pub(crate) mod health;
 pub(crate) mod meshes;
 pub(crate) mod mipmaps;
 pub(crate) mod particles;

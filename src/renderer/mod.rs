@@ -68,7 +68,7 @@ pub struct Renderer {
     /// How it was set up (recovery on a new device sets it up the same way).
     options: RendererOptions,
     /// Whether the device is lost.
-    health: std::sync::Arc<recover::DeviceHealth>,
+    health: std::sync::Arc<crate::gpu::health::DeviceHealth>,
     /// The instance it opened its device from, where it chose the adapter itself ([`Renderer::recover`] asks it
     /// again).
     instance: Option<wgpu::Instance>,
@@ -124,7 +124,7 @@ impl Renderer {
         options: RendererOptions,
         own: bool,
     ) -> Result<Renderer> {
-        let health = recover::DeviceHealth::watch(&device, own);
+        let health = crate::gpu::health::DeviceHealth::watch(&device, own);
         let what = "setting up stage2d's pipelines on this device";
         let setup = device::checked(&device, what, || {
             let mut textures = TextureSystem::new(device.clone(), queue.clone(), caps.slots);
