@@ -229,7 +229,8 @@ fn arc_past(d: &str, max: f32) -> bool {
             false => reach + step,
         };
         let radius = args[0].abs().max(args[1].abs());
-        if arc && !(radius.max(reach * std::f32::consts::SQRT_2) <= max) {
+        let span = radius.max(reach * std::f32::consts::SQRT_2);
+        if arc && (span.is_nan() || span > max) {
             return true;
         }
     }
