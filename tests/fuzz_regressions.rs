@@ -132,8 +132,9 @@ fn hostile_fonts_are_errors() {
     for bytes in cases {
         assert!(quick("a hostile font", SECOND, || Font::from_bytes(bytes)).is_err());
     }
-    // Found by the font target: a Lohit Devanagari with one byte changed, whose chained context lookup lists a
-    // coverage table at offset 0; rustybuzz unwrapped it while shaping. font_check refuses such fonts.
+    // Found by the font target, mutated Lohit Devanagari subsets: one whose chained context lookup lists a
+    // coverage table that does not parse (rustybuzz unwrapped it while shaping), one whose coverage table runs a
+    // range backwards (rustybuzz subtracted its ends, an overflow). font_check refuses such fonts.
     for (path, bytes) in files("tests/data/fuzz/font") {
         let r = quick("a fuzzed font", SECOND, || Font::from_bytes(&bytes));
         assert!(r.is_err(), "{path:?}");

@@ -57,9 +57,9 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
             "the GSUB and GPOS tables state more than {MAX_LAYOUT_WORK} subtables and substitutes: a corrupt font"
         ));
     }
-    if !context_coverages_parse(&face) {
+    if !shaper_coverages_sound(&face) {
         return Err(
-            "a GSUB or GPOS context lookup names a coverage table that does not parse: a corrupt font".into(),
+            "a GSUB or GPOS coverage table runs a range backwards or does not parse: a corrupt font".into(),
         );
     }
     if let (Some(glyf), Some(loca), Some(head)) = (
@@ -231,13 +231,14 @@ pub(crate) fn layout_work(face: &Face) -> u64 {
     n
 }
 
-/// Whether every coverage table the format-3 context lookups and reverse chaining substitutions of GSUB and GPOS
-/// list parses: the shaper unwraps each (rustybuzz 0.20 panics on one that is null or does not parse). Run after
-/// [`layout_work`] has bounded the subtables; `false` past [`MAX_LAYOUT_WORK`] coverages.
-pub(crate) fn context_coverages_parse(face: &Face) -> bool {
+/// Whether the coverage tables of GSUB and GPOS hold what the shaper assumes (rustybuzz 0.20 panics otherwise):
+/// every subtable's coverage runs its ranges forwards (it subtracts their ends), and every coverage the format-3
+/// context lookups and reverse chaining substitutions list parses (it unwraps them). Run after [`layout_work`] has
+/// bounded the subtables; `false` past [`MAX_LAYOUT_WORK`] coverages and ranges.
+pub(crate) fn shaper_coverages_sound(face: &Face) -> bool {
     use ttf_parser::gpos::PositioningSubtable;
     use ttf_parser::gsub::SubstitutionSubtable;
-    use ttf_parser::opentype_layout::{ChainedContextLookup, ContextLookup};
+    use ttf_parser::opentype_layout::{ChainedContextLookup, ContextLookup, Coverage};
     // Lists of coverages (LazyOffsetArray16, a type ttf-parser does not name at its root), counted into `n`.
     macro_rules! all_parse {
         ($n:ident; $($list:expr),+) => {{
@@ -262,19 +263,29 @@ pub(crate) fn context_coverages_parse(face: &Face) -> bool {
             _ => true,
         }
     }
+    fn forwards(n: &mut u64, c: Coverage) -> bool {
+        match c {
+            Coverage::Format1 { .. } => true,
+            Coverage::Format2 { records } => {
+                *n = n.saturating_add(u64::from(records.len()));
+                *n <= MAX_LAYOUT_WORK && records.into_iter().all(|r| r.start <= r.end)
+            }
+        }
+    }
     let n = &mut 0u64;
     if let Some(gsub) = face.tables().gsub {
         for lookup in gsub.lookups {
             for table in lookup.subtables.into_iter::<SubstitutionSubtable>() {
-                let ok = match table {
-                    SubstitutionSubtable::Context(c) => context(n, c),
-                    SubstitutionSubtable::ChainContext(c) => chained(n, c),
-                    SubstitutionSubtable::ReverseChainSingle(r) => {
-                        let (back, ahead) = (r.backtrack_coverages, r.lookahead_coverages);
-                        all_parse!(n; back, ahead)
-                    }
-                    _ => true,
-                };
+                let ok = forwards(n, table.coverage())
+                    && match table {
+                        SubstitutionSubtable::Context(c) => context(n, c),
+                        SubstitutionSubtable::ChainContext(c) => chained(n, c),
+                        SubstitutionSubtable::ReverseChainSingle(r) => {
+                            let (back, ahead) = (r.backtrack_coverages, r.lookahead_coverages);
+                            all_parse!(n; back, ahead)
+                        }
+                        _ => true,
+                    };
                 if !ok {
                     return false;
                 }
@@ -284,11 +295,12 @@ pub(crate) fn context_coverages_parse(face: &Face) -> bool {
     if let Some(gpos) = face.tables().gpos {
         for lookup in gpos.lookups {
             for table in lookup.subtables.into_iter::<PositioningSubtable>() {
-                let ok = match table {
-                    PositioningSubtable::Context(c) => context(n, c),
-                    PositioningSubtable::ChainContext(c) => chained(n, c),
-                    _ => true,
-                };
+                let ok = forwards(n, table.coverage())
+                    && match table {
+                        PositioningSubtable::Context(c) => context(n, c),
+                        PositioningSubtable::ChainContext(c) => chained(n, c),
+                        _ => true,
+                    };
                 if !ok {
                     return false;
                 }
