@@ -159,7 +159,7 @@ fn number_past_f32(s: &str) -> Option<&str> {
 }
 
 /// Refuses path data with an arc whose radius, stated or needed to reach its end, is past
-/// [`MAX_SHAPE_COORDINATE`](super::tessellate::MAX_SHAPE_COORDINATE) (where shapes are not drawn anyway): usvg
+/// `MAX_SHAPE_COORDINATE` (1e9) (where shapes are not drawn anyway): usvg
 /// turns an arc into cubic curves, more the larger its radius (millions past 1e35), taking each off the front of a
 /// `Vec`, which hung on one arc 1e38 long.
 fn check_arcs(doc: &usvg::roxmltree::Document) -> Result<()> {
@@ -339,7 +339,7 @@ impl GraphicsContext {
     /// [`SvgReport`]). A document that does not parse, or is too large or too deeply nested
     /// ([`MAX_SVG_BYTES`], [`MAX_SVG_DEPTH`]), or gives a gradient stop's offset, a colour matrix's values or a
     /// miter limit a number past `f32`'s range, or has a path arc of a radius past
-    /// [`MAX_SHAPE_COORDINATE`](super::tessellate::MAX_SHAPE_COORDINATE), is [`Error::InvalidSvg`] and adds
+    /// `MAX_SHAPE_COORDINATE` (1e9), is [`Error::InvalidSvg`] and adds
     /// nothing.
     ///
     /// ```
