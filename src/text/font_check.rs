@@ -57,6 +57,11 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
             "the GSUB and GPOS tables state more than {MAX_LAYOUT_WORK} subtables and substitutes: a corrupt font"
         ));
     }
+    if !glyph_boxes_fit(&face) {
+        return Err(
+            "a glyph's bounding box is wider or taller than 32767 units: a corrupt font".into(),
+        );
+    }
     if !shaper_coverages_sound(&face) {
         return Err(
             "a GSUB or GPOS coverage table runs a range backwards or does not parse: a corrupt font".into(),
@@ -229,6 +234,18 @@ pub(crate) fn layout_work(face: &Face) -> u64 {
         }
     }
     n
+}
+
+/// Whether every glyph's bounding box (its `glyf` header) is at most 32767 units wide and tall: the shaper
+/// subtracts its sides in 16 bits (rustybuzz 0.20's `glyph_extents`, an overflow panic in debug builds).
+pub(crate) fn glyph_boxes_fit(face: &Face) -> bool {
+    let Some(glyf) = face.tables().glyf else {
+        return true;
+    };
+    let fits = |a: i16, b: i16| (i32::from(a) - i32::from(b)).abs() <= i32::from(i16::MAX);
+    (0..face.number_of_glyphs())
+        .filter_map(|g| glyf.bbox(ttf_parser::GlyphId(g)))
+        .all(|b| fits(b.x_max, b.x_min) && fits(b.y_max, b.y_min))
 }
 
 /// Whether the coverage tables of GSUB and GPOS hold what the shaper assumes (rustybuzz 0.20 panics otherwise):
