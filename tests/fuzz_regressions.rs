@@ -135,7 +135,8 @@ fn hostile_fonts_are_errors() {
     // Found by the font target, mutated Lohit Devanagari subsets: one whose chained context lookup lists a
     // coverage table that does not parse (rustybuzz unwrapped it while shaping), one whose coverage table runs a
     // range backwards (rustybuzz subtracted its ends, an overflow), one with a glyph box 32768 units or more
-    // tall (rustybuzz subtracted its sides in 16 bits while placing a mark). font_check refuses such fonts.
+    // tall (rustybuzz subtracted its sides in 16 bits while placing a mark), one whose full name holds a lone
+    // surrogate (fontdue's UTF-16 decoder subtracted it unchecked). font_check refuses such fonts.
     for (path, bytes) in files("tests/data/fuzz/font") {
         let r = quick("a fuzzed font", SECOND, || Font::from_bytes(&bytes));
         assert!(r.is_err(), "{path:?}");

@@ -57,6 +57,9 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), String> {
             "the GSUB and GPOS tables state more than {MAX_LAYOUT_WORK} subtables and substitutes: a corrupt font"
         ));
     }
+    if !full_name_is_utf16(&face) {
+        return Err("the font's full name is not UTF-16: a corrupt font".into());
+    }
     if !glyph_boxes_fit(&face) {
         return Err(
             "a glyph's bounding box is wider or taller than 32767 units: a corrupt font".into(),
@@ -234,6 +237,24 @@ pub(crate) fn layout_work(face: &Face) -> u64 {
         }
     }
     n
+}
+
+/// Whether the full name fontdue decodes (the first Unicode `name` record of id 4) is well-formed UTF-16: fontdue
+/// reads past an odd length or a lone surrogate (a panic) and subtracts surrogates unchecked, making a `char` of
+/// an invalid code (an overflow panic in debug builds, undefined behaviour in release builds).
+pub(crate) fn full_name_is_utf16(face: &Face) -> bool {
+    let Some(name) = face
+        .names()
+        .into_iter()
+        .find(|n| n.name_id == 4 && n.is_unicode())
+    else {
+        return true;
+    };
+    let units = name
+        .name
+        .chunks_exact(2)
+        .map(|c| u16::from_be_bytes([c[0], c[1]]));
+    name.name.len() % 2 == 0 && char::decode_utf16(units).all(|c| c.is_ok())
 }
 
 /// Whether every glyph's bounding box (its `glyf` header) is at most 32767 units wide and tall: the shaper
