@@ -1262,3 +1262,131 @@ fn mesh_shaders_and_layouts_beyond_the_id_space_are_errors() {
     probe(&img, 12, 2, [255, 255, 255, 255], 0);
     probe(&img, 1, 1, [255, 255, 255, 255], 0);
 }
+
+/// PixiJS's `mesh/sprite-sheet-mesh` scene: frame `star1.png` of a half-scale sheet (`meta.scale` 0.5, so the
+/// frame's resolution is 0.5 and its 32x32 untrimmed pixels are 64x64 units, PixiJS's `texture.width` and
+/// `texture.height`) on a 20x20-vertex plane of that size, and on a rope through (0, 0), (100, 0), (100, 100),
+/// (0, 100) as wide as the frame is tall (64, `MeshRope`'s default), the frame stretched along it (texture scale 0).
+///
+/// The frame is stored trimmed (28x29 of its 32x32 pixels, 2 in from the top-left) and rotated. PixiJS maps a
+/// mesh's texture coordinates 0..1 onto the untrimmed rectangle (its `TextureMatrix`: the stored pixels cover the
+/// trim rectangle, coordinates beyond it sample past the stored frame); stage2d maps them onto the stored pixels.
+/// So the scene maps them as PixiJS does itself (without that, 982 pixels differ).
+#[test]
+fn pixijs_sprite_sheet_mesh() {
+    let mut r = renderer();
+    let image = pixijs_texture(&mut r, "building1.png");
+    let json = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/pixijs/building1.json"
+    ))
+    .unwrap();
+    let sheet = stage2d::Spritesheet::from_json(&json, image, "building1.json").unwrap();
+    let star = sheet.frame("star1.png").unwrap();
+    let [w, h] = star.size();
+    assert_eq!([w, h], [64.0, 64.0]);
+    let [tx, ty, tw, th] = star.trim_rect();
+    let untrim = |g: &mut MeshGeometry| {
+        g.update_uvs(|uvs| {
+            for u in uvs {
+                *u = (*u * v(w, h) - v(tx, ty)) / v(tw, th);
+            }
+        })
+    };
+    let mut scene = Scene::new();
+    let mut plane = MeshGeometry::plane(w, h, 20, 20).unwrap();
+    untrim(&mut plane);
+    scene.add(scene.root(), Node::mesh(plane, star)).unwrap();
+    let points = [v(0.0, 0.0), v(100.0, 0.0), v(100.0, 100.0), v(0.0, 100.0)];
+    let mut rope = MeshGeometry::rope(&points, h, 0.0).unwrap();
+    untrim(&mut rope);
+    scene.add(scene.root(), Node::mesh(rope, star)).unwrap();
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("sprite-sheet-mesh", &img, 100);
+}
+
+/// PixiJS's canvas text texture (`renderer.canvasText.getTexture`) of `text` at 50 pixels, white, at resolution 1,
+/// sized as `CanvasTextGenerator` sizes its canvas: as wide as the text's advances (kerned, as the browser shapes
+/// it; `measureText` takes the ink box where that is wider, not so here), as tall as PixiJS's `measureFont`
+/// measures the font (the ink ascent plus descent of `|ÉqÅM`), with the baseline at that ascent. The frame sits at
+/// the top-left of a power-of-two texture, as PixiJS's texture pool gives it. The target must outlive the frame.
+#[cfg(feature = "text")]
+fn canvas_text(
+    r: &mut Renderer,
+    font: &stage2d::Font,
+    text: &str,
+) -> (stage2d::RenderTarget, stage2d::Texture) {
+    let size = 50.0;
+    let face = font.fontdue().unwrap();
+    let (mut ascent, mut descent) = (0f32, 0f32);
+    for c in "|ÉqÅM".chars() {
+        let b = face.metrics(c, size).bounds;
+        ascent = ascent.max(b.ymin + b.height);
+        descent = descent.max(-b.ymin);
+    }
+    let label = stage2d::Text::new(text, font, size);
+    let width = label.layout().size[0].ceil() as u32;
+    let height = (ascent + descent).ceil() as u32;
+    // stage2d puts the first baseline the font's ascent below the top.
+    let top = ascent - face.horizontal_line_metrics(size).unwrap().ascent;
+    let mut scene = Scene::new();
+    let node = scene
+        .add(scene.root(), Node::text(label).at(0.0, top))
+        .unwrap();
+    let rt = r
+        .create_render_texture(stage2d::RenderTextureOptions::new(
+            width.next_power_of_two(),
+            height.next_power_of_two(),
+        ))
+        .unwrap();
+    r.render_node(&scene, node, &rt, Some(Color::TRANSPARENT))
+        .unwrap();
+    let frame = rt.texture().frame(0, 0, width, height).unwrap();
+    (rt, frame)
+}
+
+/// PixiJS's `mesh/mesh-textures` scene: two ropes of 300 points on circles of radius 200 and 250, at the centre and
+/// scaled by 0.2, each as wide as its texture is tall and the texture stretched around it: canvas text textures of
+/// 'Hello World' (Arial, weight 100) and 'HELLO WORLD, HOW ARE YOU TODAY?' (the default, Arial), 50 pixels, white.
+///
+/// Arial cannot ship: Liberation Sans stands in (metric-compatible with Arial: the same advance widths, so textures
+/// of the same widths but for kerning, 258 and 958 here; SIL OFL 1.1, `tests/pixijs/fonts/`), and Arial has no
+/// weight 100 (the browser draws its regular face). The textures are 55 pixels tall (Liberation Sans's ink ascent 43.6 and descent 10.6 at 50
+/// pixels). The ropes are heavily minified across (a fifth), so what they show depends on each glyph's pixels:
+/// PixiJS's snapshot (Arial drawn by the browser) has heavier glyphs than fontdue's raster of Liberation Sans, and
+/// 143 pixels differ (141 with MSAA; the same on Vulkan and GL), 123 of them darker here. That is the font and its
+/// rasteriser: the same text drawn about a pixel heavier (an outline, not part of the scene) leaves 96 differing,
+/// as many lighter as darker. The allowance is the count measured, 143, not PixiJS's 100.
+#[test]
+#[cfg(feature = "text")]
+fn pixijs_mesh_textures() {
+    let mut r = renderer();
+    let font = stage2d::Font::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/pixijs/fonts/LiberationSans-Regular.ttf"
+    ))
+    .unwrap();
+    let (_hello_target, hello) = canvas_text(&mut r, &font, "Hello World");
+    let (_how_target, how) = canvas_text(&mut r, &font, "HELLO WORLD, HOW ARE YOU TODAY?");
+    assert_eq!([hello.size(), how.size()], [[258.0, 55.0], [958.0, 55.0]]);
+    let circle = |radius: f32| -> Vec<Vec2> {
+        (0..300)
+            .map(|i| {
+                let angle = i as f32 / 300.0 * std::f32::consts::TAU;
+                v(angle.cos(), angle.sin()) * radius
+            })
+            .collect()
+    };
+    let mut scene = Scene::new();
+    for (texture, radius) in [(how, 250.0), (hello, 200.0)] {
+        let rope = MeshGeometry::rope(&circle(radius), texture.size()[1], 0.0).unwrap();
+        scene
+            .add(
+                scene.root(),
+                Node::mesh(rope, texture).at(64.0, 64.0).scaled(0.2),
+            )
+            .unwrap();
+    }
+    let img = render_pixijs(&mut r, &scene);
+    pixijs("mesh-textures", &img, 143);
+}
