@@ -1268,10 +1268,9 @@ fn mesh_shaders_and_layouts_beyond_the_id_space_are_errors() {
 /// `texture.height`) on a 20x20-vertex plane of that size, and on a rope through (0, 0), (100, 0), (100, 100),
 /// (0, 100) as wide as the frame is tall (64, `MeshRope`'s default), the frame stretched along it (texture scale 0).
 ///
-/// The frame is stored trimmed (28x29 of its 32x32 pixels, 2 in from the top-left) and rotated. PixiJS maps a
-/// mesh's texture coordinates 0..1 onto the untrimmed rectangle (its `TextureMatrix`: the stored pixels cover the
-/// trim rectangle, coordinates beyond it sample past the stored frame); stage2d maps them onto the stored pixels.
-/// So the scene maps them as PixiJS does itself (without that, 982 pixels differ).
+/// The frame is stored trimmed (28x29 of its 32x32 pixels, 2 in from the top-left) and rotated: a mesh's texture
+/// coordinates 0..1 cover the untrimmed rectangle, as PixiJS's `TextureMatrix` maps them (the stored pixels cover
+/// the trim rectangle). Mapped onto the stored pixels instead, 982 pixels differed.
 #[test]
 fn pixijs_sprite_sheet_mesh() {
     let mut r = renderer();
@@ -1285,21 +1284,12 @@ fn pixijs_sprite_sheet_mesh() {
     let star = sheet.frame("star1.png").unwrap();
     let [w, h] = star.size();
     assert_eq!([w, h], [64.0, 64.0]);
-    let [tx, ty, tw, th] = star.trim_rect();
-    let untrim = |g: &mut MeshGeometry| {
-        g.update_uvs(|uvs| {
-            for u in uvs {
-                *u = (*u * v(w, h) - v(tx, ty)) / v(tw, th);
-            }
-        })
-    };
+    assert!(star.is_trimmed() && star.is_rotated());
     let mut scene = Scene::new();
-    let mut plane = MeshGeometry::plane(w, h, 20, 20).unwrap();
-    untrim(&mut plane);
+    let plane = MeshGeometry::plane(w, h, 20, 20).unwrap();
     scene.add(scene.root(), Node::mesh(plane, star)).unwrap();
     let points = [v(0.0, 0.0), v(100.0, 0.0), v(100.0, 100.0), v(0.0, 100.0)];
-    let mut rope = MeshGeometry::rope(&points, h, 0.0).unwrap();
-    untrim(&mut rope);
+    let rope = MeshGeometry::rope(&points, h, 0.0).unwrap();
     scene.add(scene.root(), Node::mesh(rope, star)).unwrap();
     let img = render_pixijs(&mut r, &scene);
     pixijs("sprite-sheet-mesh", &img, 100);

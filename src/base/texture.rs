@@ -395,6 +395,33 @@ impl Texture {
         Ok(t)
     }
 
+    /// Texture coordinates a mesh's 0..1 maps onto, `[u0, v0, u1, v1]` as [`Texture::uvs`] (turned for a rotated
+    /// frame the same way): the untrimmed rectangle's, as PixiJS's `TextureMatrix` maps a mesh onto a trimmed frame
+    /// (beyond the stored pixels where the frame was trimmed). The stored frame's for an untrimmed one.
+    pub(crate) fn mesh_uvs(&self) -> [f32; 4] {
+        let [u0, v0, u1, v1] = self.uvs();
+        if !self.is_trimmed() {
+            return [u0, v0, u1, v1];
+        }
+        let [tx, ty, tw, th] = self.trim_rect();
+        let [w, h] = self.size();
+        // Upright l in 0..1 of the untrimmed rectangle is l * s + o in 0..1 of the stored pixels.
+        let (s, o) = ([w / tw, h / th], [-tx / tw, -ty / th]);
+        let (du, dv) = (u1 - u0, v1 - v0);
+        let (a0, b0, da, db) = if self.is_rotated() {
+            // Stored (1 - l.y, l.x): u = u0 + (1 - o.y - s.y) du + (1 - l.y) s.y du, v = v0 + o.x dv + l.x s.x dv.
+            (
+                u0 + (1.0 - o[1] - s[1]) * du,
+                v0 + o[0] * dv,
+                s[1] * du,
+                s[0] * dv,
+            )
+        } else {
+            (u0 + o[0] * du, v0 + o[1] * dv, s[0] * du, s[1] * dv)
+        };
+        [a0, b0, a0 + da, b0 + db]
+    }
+
     /// Texture coordinates of the frame: `[u0, v0, u1, v1]`.
     #[inline]
     pub fn uvs(&self) -> [f32; 4] {

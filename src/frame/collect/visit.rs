@@ -222,7 +222,7 @@ fn custom_mesh<F: Fn(TextureId) -> bool>(
             crate::gpu::meshes::DEFAULT_MESH_SHADER
         }
     };
-    let [u0, v0, u1, v1] = m.texture.uvs();
+    let [u0, v0, u1, v1] = m.texture.mesh_uvs();
     let c = inh.color;
     let tag = cm.draws.len() as u32;
     cm.draws.push(crate::gpu::meshes::MeshDraw {
@@ -594,7 +594,7 @@ pub(super) fn visit_slot<F: Fn(TextureId) -> bool>(
                     matrix.matrix2.y_axis * size.y,
                 );
             }
-            let [u0, v0, u1, v1] = m.texture.uvs();
+            let [u0, v0, u1, v1] = m.texture.mesh_uvs();
             let (uv0, uvd) = (Vec2::new(u0, v0), Vec2::new(u1 - u0, v1 - v0));
             // A rotated sheet frame stores upright (u, v) at (1 - v, u) of its stored pixels.
             let rotated = m.texture.is_rotated();

@@ -674,7 +674,8 @@ fn in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
 pub struct Mesh {
     /// The triangles; change them with `Arc::make_mut` (copied first while shared).
     pub geometry: Arc<MeshGeometry>,
-    /// The texture (or sheet frame) the texture coordinates span.
+    /// The texture (or sheet frame) the texture coordinates span: 0..1 covers a trimmed frame's untrimmed
+    /// rectangle, its stored pixels the trim rectangle within it (PixiJS's `TextureMatrix`).
     pub texture: Texture,
     /// A custom shader with its uniforms and textures (`None`: the default shader, batched with sprites).
     pub shader: Option<MeshShading>,
