@@ -214,7 +214,11 @@ fn main() {
         b.finish(&wgpu::RenderBundleDescriptor { label: None })
     });
     let (w, h) = (WIDTH as f32, HEIGHT as f32);
+    // Mean ms of the update loop (moving the sprites and writing their instances) and of the rest (upload,
+    // encode, submit), to set beside the bunnymark's phases.
+    let (update_ms, submit_ms) = (std::cell::Cell::new(0.0f64), std::cell::Cell::new(0.0f64));
     let mut frame = |rng: &mut Rng| {
+        let t_update = Instant::now();
         for ((p, v), out) in bunnies.iter_mut().zip(&mut data) {
             p[0] += v[0];
             p[1] += v[1];
@@ -244,6 +248,8 @@ fn main() {
                 _pad: 0,
             };
         }
+        let t_submit = Instant::now();
+        update_ms.set(update_ms.get() + (t_submit - t_update).as_secs_f64() * 1e3);
         queue.write_buffer(&instances_buffer, 0, bytemuck::cast_slice(&data));
         let mut encoder = device.create_command_encoder(&Default::default());
         {
@@ -280,6 +286,7 @@ fn main() {
             }
         }
         queue.submit([encoder.finish()]);
+        submit_ms.set(submit_ms.get() + t_submit.elapsed().as_secs_f64() * 1e3);
     };
     let wait = || {
         device
@@ -291,6 +298,8 @@ fn main() {
         wait();
     }
     let (mut cpu, mut total) = (common::Samples::default(), common::Samples::default());
+    update_ms.set(0.0);
+    submit_ms.set(0.0);
     for _ in 0..frames {
         let t0 = Instant::now();
         frame(&mut rng);
@@ -301,7 +310,7 @@ fn main() {
         total.push((t2 - t0).as_secs_f64() * 1e3);
     }
     println!(
-        "{{\"bench\":\"bare_quads\",\"sprites\":{sprites},\"draws\":{draws},\"bundle\":{use_bundle},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"frame_ms_p95\":{:.4},\"bytes_uploaded_per_frame\":{}}}",
+        "{{\"bench\":\"bare_quads\",\"sprites\":{sprites},\"draws\":{draws},\"bundle\":{use_bundle},\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"frame_ms_p95\":{:.4},\"bytes_uploaded_per_frame\":{},\"update_ms_mean\":{:.4},\"submit_ms_mean\":{:.4}}}",
         info.name,
         info.backend,
         cpu.percentile(0.5),
@@ -309,5 +318,7 @@ fn main() {
         total.percentile(0.5),
         total.percentile(0.95),
         sprites * std::mem::size_of::<Instance>(),
+        update_ms.get() / frames as f64,
+        submit_ms.get() / frames as f64,
     );
 }
