@@ -373,7 +373,12 @@ fn a_stencil8_pass_and_an_encoder_the_caller_submits_work_too() {
 #[derive(Clone, Copy, Debug)]
 enum Op {
     Prepare,
-    Record { matching: bool },
+    /// `prepare_over` with the host target's texture as the backdrop (the scene has no advanced blend mode,
+    /// so it is the frame of `prepare`).
+    PrepareOver,
+    Record {
+        matching: bool,
+    },
     Trim,
     RenderOneCall,
 }
@@ -382,6 +387,7 @@ fn op() -> impl proptest::strategy::Strategy<Value = Op> {
     use proptest::prelude::*;
     prop_oneof![
         Just(Op::Prepare),
+        Just(Op::PrepareOver),
         any::<bool>().prop_map(|matching| Op::Record { matching }),
         Just(Op::Trim),
         Just(Op::RenderOneCall),
@@ -423,9 +429,16 @@ fn random_sequences_of_prepare_record_trim_and_render_follow_the_frame_state_mac
         for &o in &ops {
             let ctx = format!("case {case}, {ops:?}, at {o:?} in {state:?}");
             match o {
-                Op::Prepare | Op::RenderOneCall => {
+                Op::Prepare | Op::PrepareOver | Op::RenderOneCall => {
                     let got = match o {
                         Op::Prepare => r.prepare(&s, &desc),
+                        Op::PrepareOver => {
+                            let mut encoder = device.create_command_encoder(&Default::default());
+                            let got =
+                                r.prepare_over(&mut encoder, &s, &desc, &target.wgpu_texture());
+                            queue.submit([encoder.finish()]);
+                            got.map(|_| ())
+                        }
                         _ => r.render(&s, &other, Some(Color::BLACK)),
                     };
                     // A frame in flight, recorded or not, must be trimmed first: a recorded pass may not
@@ -440,7 +453,7 @@ fn random_sequences_of_prepare_record_trim_and_render_follow_the_frame_state_mac
                     }
                     got.unwrap_or_else(|e| panic!("{ctx}: {e}"));
                     frames += matches!(o, Op::RenderOneCall) as u64;
-                    state = if matches!(o, Op::Prepare) {
+                    state = if matches!(o, Op::Prepare | Op::PrepareOver) {
                         State::Prepared
                     } else {
                         State::Idle
@@ -548,4 +561,186 @@ fn read_texture_reads_the_callers_own_texture_back() {
         matches!(&e, Error::UnsupportedTarget(m) if m.contains("Rgba16Float")),
         "{e}"
     );
+}
+
+/// Opaque pixels of four quadrants (the caller's picture under stage2d's frame), `W x H`, RGBA.
+fn quadrants() -> Vec<u8> {
+    let mut px = Vec::with_capacity((W * H * 4) as usize);
+    for y in 0..H {
+        for x in 0..W {
+            px.extend_from_slice(match (x < W / 2, y < H / 2) {
+                (true, true) => &[230, 120, 30, 255],
+                (false, true) => &[20, 90, 200, 255],
+                (true, false) => &[40, 180, 60, 255],
+                (false, false) => &[250, 240, 220, 255],
+            });
+        }
+    }
+    px
+}
+
+/// Nodes with advanced blend modes over the whole picture and across its quadrants.
+fn blended(r: &mut Renderer, s: &mut Scene) {
+    let card = common::card(r, 16, 16);
+    let root = s.root();
+    let mut g = GraphicsContext::new();
+    g.rect(4.0, 4.0, 40.0, 30.0).fill(Color::hex(0x80c040));
+    s.add(
+        root,
+        Node::graphics(g).blended(stage2d::BlendMode::Difference),
+    )
+    .unwrap();
+    s.add(
+        root,
+        Node::sprite(card)
+            .at(24.0, 16.0)
+            .sized(32.0, 24.0)
+            .blended(stage2d::BlendMode::Overlay),
+    )
+    .unwrap();
+    let mut c = GraphicsContext::new();
+    c.circle(48.0, 36.0, 10.0).fill(Color::hex(0x4060ff));
+    s.add(
+        root,
+        Node::graphics(c).blended(stage2d::BlendMode::ColorBurn),
+    )
+    .unwrap();
+}
+
+#[test]
+fn advanced_blend_modes_of_an_embedded_frame_see_the_callers_pixels_through_prepare_over() {
+    let pixels = quadrants();
+    for backends in [wgpu::Backends::VULKAN, wgpu::Backends::GL] {
+        let Some(adapter) = adapter_on(backends) else {
+            panic!("no {backends:?} adapter: install mesa-vulkan-drivers / libegl1 (CI has both)");
+        };
+        for msaa in [false, true] {
+            let samples = if msaa { 4 } else { 1 };
+            // What stage2d draws itself: the caller's picture as a sprite, then the blended nodes.
+            let options = RendererOptions::default().with_msaa(msaa);
+            let mut own = Renderer::from_adapter(&adapter, options).unwrap();
+            let picture = own
+                .create_texture(W, H, &pixels, stage2d::Sampling::NEAREST)
+                .unwrap();
+            let mut s = Scene::new();
+            s.add(s.root(), Node::sprite(picture)).unwrap();
+            blended(&mut own, &mut s);
+            let t = own.create_render_target(W, H).unwrap();
+            own.render(&s, &t, Some(Color::BLACK)).unwrap();
+            let want = own.read_pixels(&t).unwrap();
+
+            // Embedded: the caller's texture holds the picture; stage2d's frame goes over it.
+            let (device, queue) = host_device(&adapter, adapter.limits());
+            let mut r =
+                Renderer::from_device(device.clone(), queue.clone(), Default::default()).unwrap();
+            let mut s = Scene::new();
+            blended(&mut r, &mut s);
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("host target"),
+                size: wgpu::Extent3d {
+                    width: W,
+                    height: H,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8Unorm,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_DST
+                    | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&Default::default());
+            let desc = TargetDesc::from_view(&view).with_sample_count(samples);
+            let msaa_view = (samples > 1)
+                .then(|| attachment(&device, wgpu::TextureFormat::Rgba8Unorm, (W, H), samples));
+            for frame in 0..2 {
+                queue.write_texture(
+                    texture.as_image_copy(),
+                    &pixels,
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(W * 4),
+                        rows_per_image: None,
+                    },
+                    wgpu::Extent3d {
+                        width: W,
+                        height: H,
+                        depth_or_array_layers: 1,
+                    },
+                );
+                let mut encoder = device.create_command_encoder(&Default::default());
+                assert!(r.prepare_over(&mut encoder, &s, &desc, &texture).unwrap());
+                {
+                    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                            view: msaa_view.as_ref().unwrap_or(&view),
+                            depth_slice: None,
+                            resolve_target: msaa_view.as_ref().map(|_| &view),
+                            ops: wgpu::Operations {
+                                load: wgpu::LoadOp::Load,
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })],
+                        ..Default::default()
+                    });
+                    r.record(&mut pass, &desc).unwrap();
+                }
+                queue.submit([encoder.finish()]);
+                r.trim();
+                let got = r.read_texture(&texture).unwrap();
+                let worst = got
+                    .pixels()
+                    .zip(want.pixels())
+                    .map(|(a, b)| (0..4).map(|i| a.0[i].abs_diff(b.0[i])).max().unwrap())
+                    .max()
+                    .unwrap();
+                assert!(
+                    worst <= 2,
+                    "{backends:?} msaa {msaa} frame {frame}: the embedded picture differs by {worst}"
+                );
+                if frame == 1 {
+                    let f = r.stats().last_frame;
+                    let made = f.pipelines_created + f.bind_groups_created + f.buffers_created;
+                    assert_eq!(
+                        (made, f.textures_created),
+                        (0, 0),
+                        "the same backdrop again"
+                    );
+                }
+            }
+            // The blended nodes did change the caller's pixels (a backdrop that was not seen would differ).
+            let got = r.read_texture(&texture).unwrap();
+            assert_ne!(got.get_pixel(10, 10).0, [230, 120, 30, 255]);
+            probe(&got, 60, 2, [20, 90, 200, 255], 0);
+
+            // A backdrop that does not match the target is refused, and nothing is prepared.
+            let small = device.create_texture(&wgpu::TextureDescriptor {
+                label: None,
+                size: wgpu::Extent3d {
+                    width: W / 2,
+                    height: H,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8Unorm,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            });
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let err = r.prepare_over(&mut encoder, &s, &desc, &small).unwrap_err();
+            assert!(matches!(err, Error::PassMismatch(_)), "{err}");
+            assert!(matches!(
+                r.prepare_over(&mut encoder, &s, &desc.with_sample_count(1), &small),
+                Err(Error::PassMismatch(_))
+            ));
+            // The frame after goes on as before.
+            assert!(r.prepare_with_encoder(&mut encoder, &s, &desc).is_ok());
+            r.trim();
+        }
+    }
 }

@@ -128,6 +128,9 @@ pub(crate) struct Frame {
     /// The clear colour of the frame's own pass (set by the renderer before prepare): the root texture of a
     /// frame with advanced blend modes starts from it.
     pub clear: Option<crate::Color>,
+    /// The caller's target as a texture, for an embedded frame drawn over it (set by the renderer before
+    /// prepare): the root texture of a frame with advanced blend modes starts from it.
+    pub backdrop: Option<crate::TextureId>,
     /// Each blend group's content texture, for the blend draw that reads it.
     blend_inputs: Vec<Option<crate::gpu::filters::ScratchId>>,
     /// Scratch of the blend draws' uniforms.
@@ -205,6 +208,7 @@ impl Frame {
             first_timestamp: None,
             timestamp_begun: false,
             clear: None,
+            backdrop: None,
             blend_inputs: Vec::new(),
             blend_arena: Vec::new(),
             final_bindings: Vec::new(),
@@ -337,6 +341,7 @@ impl Frame {
             desc.sample_count > 1,
         );
         self.collector.filters.clear = self.clear;
+        self.collector.filters.backdrop = self.backdrop;
         // The root texture is let go a while after the last advanced blend mode.
         let walk = &mut self.collector.filters;
         if walk.root_wanted && walk.walks_without_blend > 120 {

@@ -89,6 +89,95 @@ impl Renderer {
     ) -> Result<bool> {
         self.alive()?;
         self.begin_frame()?;
+        self.prepare_embedded(encoder, scene, target)
+    }
+
+    /// Like [`Renderer::prepare_with_encoder`], for a frame drawn over what the caller has already drawn into
+    /// its target: `backdrop` is the target's texture (or, for a multisampled pass, the texture it resolves
+    /// into), as the work recorded into `encoder` before this call (or submitted before it) leaves it. Advanced
+    /// blend modes ([`BlendMode::is_advanced`](crate::BlendMode::is_advanced)) then blend with the caller's
+    /// pixels as well as stage2d's, as they do in a frame stage2d draws itself. A frame without them is
+    /// prepared as by [`Renderer::prepare_with_encoder`] and `backdrop` is not read.
+    ///
+    /// With an advanced blend mode in the scene the frame is drawn into a texture that starts as a copy of
+    /// `backdrop`, and [`Renderer::record`] writes that texture over the whole target: what the pass draws before
+    /// `record` is covered, so the caller's own drawing under stage2d's belongs before this call. On an sRGB
+    /// target the copy holds linear values in 8 bits (stage2d blends there in linear space, as on any sRGB
+    /// target).
+    ///
+    /// `backdrop` must be as large as the target, single-sampled, of the target's format (or its sRGB or
+    /// non-sRGB twin) and made with [`wgpu::TextureUsages::TEXTURE_BINDING`], else [`Error::PassMismatch`]
+    /// (nothing prepared). The renderer keeps a reference to the last one until another is given (a new one
+    /// costs a texture view).
+    pub fn prepare_over(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        scene: &Scene,
+        target: &TargetDesc,
+        backdrop: &wgpu::Texture,
+    ) -> Result<bool> {
+        self.alive()?;
+        let size = (
+            backdrop.width(),
+            backdrop.height(),
+            backdrop.depth_or_array_layers(),
+        );
+        let problem = if size != (target.width, target.height, 1) {
+            Some(format!(
+                "the backdrop is {}x{}x{}, the target {}x{}",
+                size.0, size.1, size.2, target.width, target.height
+            ))
+        } else if backdrop.sample_count() != 1 {
+            Some(format!(
+                "the backdrop has {} samples: give the texture the pass resolves into",
+                backdrop.sample_count()
+            ))
+        } else if !backdrop
+            .usage()
+            .contains(wgpu::TextureUsages::TEXTURE_BINDING)
+        {
+            Some("the backdrop was not made with TEXTURE_BINDING usage".to_string())
+        } else if backdrop.format().remove_srgb_suffix() != target.format.remove_srgb_suffix() {
+            Some(format!(
+                "the backdrop is {:?}, the target {:?}",
+                backdrop.format(),
+                target.format
+            ))
+        } else {
+            None
+        };
+        if let Some(p) = problem {
+            return Err(Error::PassMismatch(p));
+        }
+        self.begin_frame()?;
+        let id = match &self.backdrop {
+            Some((t, id)) if t == backdrop && self.textures.is_live(*id) => *id,
+            _ => {
+                if let Some((_, old)) = self.backdrop.take() {
+                    let _ = self.textures.destroy(old);
+                }
+                let id = self
+                    .textures
+                    .insert_external(backdrop.clone(), crate::Sampling::NEAREST)?;
+                self.backdrop = Some((backdrop.clone(), id));
+                id
+            }
+        };
+        // Its pixels are the caller's: any result drawn from them is drawn again.
+        self.textures.touch(id);
+        self.frame.backdrop = Some(id);
+        let out = self.prepare_embedded(encoder, scene, target);
+        self.frame.backdrop = None;
+        out
+    }
+
+    /// The frame of [`Renderer::prepare_with_encoder`] (the frame begun).
+    fn prepare_embedded(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        scene: &Scene,
+        target: &TargetDesc,
+    ) -> Result<bool> {
         let (p, t, f) = (&mut self.pipelines, &mut self.textures, &mut self.frame);
         f.clear = None;
         let root = scene.root();

@@ -72,6 +72,8 @@ pub struct Renderer {
     /// The instance it opened its device from, where it chose the adapter itself ([`Renderer::recover`] asks it
     /// again).
     instance: Option<wgpu::Instance>,
+    /// The caller's texture last given to [`Renderer::prepare_over`], drawable under that id.
+    backdrop: Option<(wgpu::Texture, crate::TextureId)>,
 }
 
 /// Submissions remembered for [`Renderer::wait_frames_in_flight`].
@@ -156,6 +158,7 @@ impl Renderer {
                 options: options.clone(),
                 health,
                 instance: None,
+                backdrop: None,
             };
             r.absorb_texture_stats();
             if let Some(dir) = options.pipeline_cache {

@@ -135,6 +135,10 @@ impl Renderer {
             let made = self
                 .textures
                 .recover(device.clone(), queue.clone(), caps.slots);
+            // A caller's backdrop was a texture of the lost device: the next `prepare_over` brings the new one.
+            if let Some((_, id)) = self.backdrop.take() {
+                let _ = self.textures.destroy(id);
+            }
             let mut pipelines = PipelineSystem::new(device.clone());
             let mut frame = Frame::new(&device, &queue, &caps, &mut pipelines, &self.textures)?;
             if let Some(min) = self.options.parallel_collect_min {

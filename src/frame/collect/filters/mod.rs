@@ -209,6 +209,10 @@ pub(crate) struct FilterWalk {
     pub root: Option<u32>,
     /// The frame's clear colour (the root texture starts from it, so blend modes see it).
     pub clear: Option<crate::Color>,
+    /// The caller's target as its earlier work left it, for an embedded frame drawn over it
+    /// ([`Renderer::prepare_over`](crate::Renderer::prepare_over)): the root texture starts from it, so blend
+    /// modes see it, and replaces the target.
+    pub backdrop: Option<TextureId>,
     /// Filtered nodes drawn by their last pass, and where their quads are replaced by markers.
     pub finals: Vec<FinalDraw>,
     pub final_splits: Vec<(u32, u32)>,
@@ -478,9 +482,9 @@ impl FilterWalk {
             padding: 0.0,
             antialias: Antialias::Inherit,
             clip_to_viewport: true,
-            blend: match self.clear {
-                Some(_) => crate::BlendMode::None,
-                None => crate::BlendMode::Normal,
+            blend: match (self.clear, self.backdrop) {
+                (None, None) => crate::BlendMode::Normal,
+                _ => crate::BlendMode::None,
             },
             packable: false,
         };
@@ -488,6 +492,13 @@ impl FilterWalk {
             let g = self.stack.last().expect("just opened").group;
             self.groups[g as usize].clear = Some(self.clear.unwrap_or(crate::Color::TRANSPARENT));
             self.root = Some(g);
+            if let Some(b) = self.backdrop.filter(|&b| (cx.is_live)(b)) {
+                // The caller's target, the whole of it in clip space, under everything the frame draws.
+                let whole = [[-1.0, 1.0], [2.0, 0.0], [0.0, -2.0]];
+                let uv = [0.0, 0.0, 1.0, 1.0];
+                let replace = crate::BlendMode::None;
+                cx.batcher.push_quad(b, whole, uv, u32::MAX, replace);
+            }
         }
     }
 
