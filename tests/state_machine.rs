@@ -174,7 +174,7 @@ fn op() -> impl Strategy<Value = Op> {
         (node(), 0u8..5).prop_map(|(n, b)| Op::SetBlend(n, b)),
         (node(), 0u8..4).prop_map(|(n, k)| Op::EditMesh(n, k)),
         (node(), 0u8..6).prop_map(|(n, k)| Op::AddText(n, k)),
-        (0u8..5).prop_map(Op::Restyle),
+        (0u8..16).prop_map(Op::Restyle),
         (node(), tex(), 0u8..4).prop_map(|(n, t, k)| Op::AddParticles(n, t, k)),
         (node(), 0u8..6).prop_map(|(n, k)| Op::EditParticles(n, k)),
         node().prop_map(Op::AddLayer),
@@ -639,10 +639,18 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             2 => s.layout.size = f32::NAN,
             3 => s.layout.trim = !s.layout.trim,
             _ => {
-                s.stroke = Some(stage2d::TextStroke {
-                    color: stage2d::Color::BLACK,
-                    width: 1.0,
-                });
+                // Each join: a miter (PixiJS's default, at a limit of 1, 10 or NaN), a bevel, a round one.
+                let join = [
+                    stage2d::LineJoin::Miter,
+                    stage2d::LineJoin::Bevel,
+                    stage2d::LineJoin::Round,
+                ][k as usize % 3];
+                let limit = [1.0, 10.0, f32::NAN][k as usize / 3 % 3];
+                s.stroke = Some(
+                    stage2d::TextStroke::new(stage2d::Color::BLACK, 1.0 + k as f32 % 4.0)
+                        .with_join(join)
+                        .with_miter_limit(limit),
+                );
                 s.shadow = Some(stage2d::TextShadow {
                     distance: 1.0,
                     ..Default::default()

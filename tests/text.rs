@@ -648,10 +648,7 @@ fn trim_cuts_the_block_to_its_ink() {
     );
     assert!(!(0..120).any(|x| lit(x, 8)), "nothing above the block");
     // An outline grows the box by half its width on each side, and changing it lays the text out again.
-    trimmed.stroke = Some(stage2d::TextStroke {
-        color: Color::BLACK,
-        width: 8.0,
-    });
+    trimmed.stroke = Some(stage2d::TextStroke::new(Color::BLACK, 8.0));
     let o = trimmed.layout();
     assert!(
         (o.size[0] - t.size[0] - 8.0).abs() < 0.01,
@@ -669,4 +666,48 @@ fn trim_cuts_the_block_to_its_ink() {
         1,
         "the outline is part of a trimmed layout"
     );
+}
+
+/// Outline joins as PixiJS's `stroke.join`: the same 'M' outlined 6 px wide with a miter (the default, limit 10), a
+/// round join and a bevel. The miter's tips rise above the round join's outline at the M's sharp top corners; a
+/// bevel cuts them lower still; a miter limit of 1 bevels every corner.
+#[test]
+fn outline_joins_miter_round_and_bevel() {
+    use stage2d::{LineJoin, TextStroke};
+    let mut r = renderer();
+    let f = font();
+    let mut s = Scene::new();
+    let red = Color::hex(0xff0000);
+    let strokes = [
+        TextStroke::new(red, 6.0),
+        TextStroke::new(red, 6.0).with_join(LineJoin::Round),
+        TextStroke::new(red, 6.0).with_join(LineJoin::Bevel),
+        TextStroke::new(red, 6.0).with_miter_limit(1.0),
+    ];
+    for (i, stroke) in strokes.iter().enumerate() {
+        let mut t = Text::new("M", &f, 40.0);
+        t.stroke = Some(*stroke);
+        s.add(s.root(), Node::text(t).at(10.0 + 50.0 * i as f32, 10.0))
+            .unwrap();
+    }
+    let img = render(&mut r, &s, 210, 70, Color::BLACK);
+    // The topmost row with outline colour in each text's column.
+    let top = |i: u32| {
+        (0..70)
+            .find(|&y| (50 * i..50 * i + 50).any(|x| px(&img, x, y)[0] > 127))
+            .unwrap()
+    };
+    let [miter, round, bevel, limited] = [0, 1, 2, 3].map(top);
+    assert!(miter + 4 <= round, "miter top {miter}, round {round}");
+    assert!(bevel >= round, "bevel top {bevel}, round {round}");
+    assert_eq!(limited, bevel, "a limit of 1 bevels");
+    // The fill is white inside, the outline red around it, wherever the join.
+    for i in 0..4 {
+        let fills = (50 * i..50 * i + 50)
+            .flat_map(|x| (0..70).map(move |y| (x, y)))
+            .filter(|&(x, y)| px(&img, x, y) == [255, 255, 255, 255])
+            .count();
+        assert!(fills > 150, "text {i}: {fills} white pixels");
+    }
+    golden("text_joins", &img);
 }

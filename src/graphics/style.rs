@@ -6,17 +6,7 @@ use super::gradient::{FillGradient, TextureSpace};
 use crate::{Color, Texture};
 use glam::{Affine2, Vec2};
 
-/// How stroke segments meet.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum LineJoin {
-    /// Sharp corners, bevelled past the miter limit.
-    #[default]
-    Miter,
-    /// Rounded corners.
-    Round,
-    /// Cut-off corners.
-    Bevel,
-}
+pub use crate::base::join::LineJoin;
 
 /// How open stroke ends look.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -22,32 +22,64 @@ pub struct GlyphKey {
     pub glyph: u16,
     /// Size in pixels, as `f32::to_bits`.
     pub size_bits: u32,
-    /// A stroke's or shadow's spread and blur ([`effect_key`]), 0 for the glyph itself.
-    pub effect: u16,
+    /// A stroke's or shadow's spread, blur and join ([`effect_key`]), 0 for the glyph itself.
+    pub effect: u32,
 }
 
 /// The effect part of a [`GlyphKey`]: the coverage grown by `spread` raster pixels (a stroke of twice that width
-/// around the outline, in quarter pixels up to 63.75) then blurred by `blur` raster pixels (in half pixels up to
-/// 127.5). Non-finite or negative values count as 0.
-pub fn effect_key(spread: f32, blur: f32) -> u16 {
+/// around the outline, in quarter pixels up to 63.75) with corners as `join` has them (a miter at most
+/// `miter_limit` times the spread long, in quarters from 1 to 63.75), then blurred by `blur` raster pixels (in half
+/// pixels up to 127.5). Non-finite or negative values count as 0 (a miter limit as 1). A round join, or no spread,
+/// keeps the join bits 0.
+pub fn effect_key(spread: f32, blur: f32, join: crate::LineJoin, miter_limit: f32) -> u32 {
     let q = |v: f32, steps: f32| {
         if v.is_finite() && v > 0.0 {
-            (v * steps).round().min(255.0) as u16
+            (v * steps).round().min(255.0) as u32
         } else {
             0
         }
     };
-    q(spread, 4.0) | q(blur, 2.0) << 8
+    let s = q(spread, 4.0);
+    let (j, limit) = match join {
+        _ if s == 0 => (0, 0),
+        crate::LineJoin::Round => (0, 0),
+        crate::LineJoin::Miter => (1, q(miter_limit, 4.0).max(4)),
+        crate::LineJoin::Bevel => (2, 0),
+    };
+    s | q(blur, 2.0) << 8 | j << 16 | limit << 18
 }
 
-/// Pixels an effect adds on each side of a glyph bitmap.
-pub fn effect_pad(effect: u16) -> u32 {
+/// The spread of an effect, in raster pixels.
+fn effect_spread(effect: u32) -> f32 {
+    (effect & 0xff) as f32 / 4.0
+}
+
+/// The blur of an effect, in raster pixels.
+fn effect_blur(effect: u32) -> f32 {
+    ((effect >> 8) & 0xff) as f32 / 2.0
+}
+
+/// The join of an effect and its miter limit.
+pub fn effect_join(effect: u32) -> (crate::LineJoin, f32) {
+    match (effect >> 16) & 3 {
+        1 => (crate::LineJoin::Miter, ((effect >> 18) & 0xff) as f32 / 4.0),
+        2 => (crate::LineJoin::Bevel, 1.0),
+        _ => (crate::LineJoin::Round, 1.0),
+    }
+}
+
+/// Pixels an effect adds on each side of a glyph bitmap (at most: a miter reaches its limit only at the sharpest
+/// corners).
+pub fn effect_pad(effect: u32) -> u32 {
     if effect == 0 {
         return 0;
     }
-    let spread = (effect & 0xff) as f32 / 4.0;
-    let blur = (effect >> 8) as f32 / 2.0;
-    spread.ceil() as u32 + 2 * (blur / 2.0).ceil() as u32 + 1
+    let (join, limit) = effect_join(effect);
+    let reach = match join {
+        crate::LineJoin::Miter => effect_spread(effect) * limit.max(1.0),
+        _ => effect_spread(effect),
+    };
+    reach.ceil() as u32 + 2 * (effect_blur(effect) / 2.0).ceil() as u32 + 1
 }
 
 /// Squared distances along one line to the nearest zero of `f` (0 where covered, a large value elsewhere), by
@@ -115,15 +147,37 @@ fn box_pass(src: &[f32], dst: &mut [f32], w: usize, h: usize, r: usize, rows: bo
     }
 }
 
+/// Where a grown glyph's coverage lies, for drawing a stroke with sharp corners into it
+/// ([`apply_effect`]'s `outline`): pixel `(x, y)` of `coverage` (row-major from the top, `width` a row) covers
+/// glyph-space pixels `left + x .. left + x + 1` across and `top - y - 1 .. top - y` up from the baseline.
+pub struct StrokeGrid<'a> {
+    /// Coverage in 0..=1, the glyph's own already in it.
+    pub coverage: &'a mut [f32],
+    pub width: usize,
+    pub height: usize,
+    pub left: f32,
+    pub top: f32,
+    /// Half the stroke's width, in pixels.
+    pub spread: f32,
+    pub join: crate::LineJoin,
+    pub miter_limit: f32,
+}
+
 /// A glyph bitmap with `effect` ([`effect_key`]) applied: padded by what it grows ([`effect_pad`]), its coverage
-/// grown by the spread (a disk, by the exact distance to the glyph, soft at its edge), then blurred by two box
-/// passes each way (about a Gaussian of that radius). Linear in the padded bitmap's size.
-pub fn apply_effect(r: Raster, effect: u16) -> Raster {
+/// grown by the spread, then blurred by two box passes each way (about a Gaussian of that radius). A round join
+/// grows it by a disk, by the exact distance to the glyph, soft at its edge (linear in the padded bitmap's
+/// size); a miter or bevel join has `outline` draw the stroke of the glyph's outline into the grid, by the
+/// distance when `outline` cannot (returns `false`).
+pub fn apply_effect(
+    r: Raster,
+    effect: u32,
+    outline: impl FnOnce(StrokeGrid<'_>) -> bool,
+) -> Raster {
     if effect == 0 {
         return r;
     }
-    let spread = (effect & 0xff) as f32 / 4.0;
-    let box_r = ((effect >> 8) as f32 / 4.0).ceil() as usize;
+    let spread = effect_spread(effect);
+    let box_r = (effect_blur(effect) / 2.0).ceil() as usize;
     let pad = effect_pad(effect) as usize;
     let (w0, h0) = (r.width as usize, r.height as usize);
     let (w, h) = (w0 + 2 * pad, h0 + 2 * pad);
@@ -133,7 +187,20 @@ pub fn apply_effect(r: Raster, effect: u16) -> Raster {
             cov[(y + pad) * w + x + pad] = r.coverage[y * w0 + x] as f32 / 255.0;
         }
     }
-    if spread > 0.0 {
+    let (join, miter_limit) = effect_join(effect);
+    let drawn = spread > 0.0
+        && join != crate::LineJoin::Round
+        && outline(StrokeGrid {
+            coverage: &mut cov,
+            width: w,
+            height: h,
+            left: r.xmin - pad as f32,
+            top: r.ymin - pad as f32 + h as f32,
+            spread,
+            join,
+            miter_limit,
+        });
+    if spread > 0.0 && !drawn {
         let big = ((w + h) * (w + h)) as f32;
         let mut dist: Vec<f32> = cov
             .iter()
@@ -537,10 +604,12 @@ mod tests {
             ymin: 1.0,
             coverage: vec![255; 4],
         };
-        assert_eq!(effect_key(0.0, 0.0), 0);
-        assert_eq!(effect_key(f32::NAN, -1.0), 0);
-        assert_eq!(effect_key(1e9, 1e9), 0xffff);
-        let grown = apply_effect(square.clone(), effect_key(2.0, 0.0));
+        let round = |spread: f32, blur: f32| effect_key(spread, blur, crate::LineJoin::Round, 1.0);
+        let none = |_: StrokeGrid<'_>| -> bool { panic!("a round join draws no outline") };
+        assert_eq!(round(0.0, 0.0), 0);
+        assert_eq!(round(f32::NAN, -1.0), 0);
+        assert_eq!(round(1e9, 1e9), 0xffff);
+        let grown = apply_effect(square.clone(), round(2.0, 0.0), none);
         // Padded by 3 each side, placed 3 further out.
         assert_eq!(
             (grown.width, grown.height, grown.xmin, grown.ymin),
@@ -554,11 +623,57 @@ mod tests {
         assert_eq!(at(&grown, 0, 3), 0);
         assert!(at(&grown, 1, 1) < 255, "the disk's corner is soft");
         // A blur keeps the total coverage (within rounding) and spreads it.
-        let soft = apply_effect(square.clone(), effect_key(0.0, 4.0));
+        let soft = apply_effect(square.clone(), round(0.0, 4.0), none);
         let total: u32 = soft.coverage.iter().map(|&c| c as u32).sum();
         assert!((total as i32 - 4 * 255).abs() < 4 * 255 / 10, "{total}");
         assert!(soft.coverage.iter().all(|&c| c < 255));
-        assert_eq!(apply_effect(square.clone(), 0).coverage, square.coverage);
+        assert_eq!(
+            apply_effect(square.clone(), 0, none).coverage,
+            square.coverage
+        );
+    }
+
+    #[test]
+    fn joins_are_in_the_key_and_the_pad_covers_a_miter() {
+        use crate::LineJoin::{Bevel, Miter, Round};
+        let (m, b, r) = (
+            effect_key(2.0, 0.0, Miter, 10.0),
+            effect_key(2.0, 0.0, Bevel, 10.0),
+            effect_key(2.0, 0.0, Round, 10.0),
+        );
+        assert!(m != b && b != r && m != r);
+        assert_eq!(effect_join(m), (Miter, 10.0));
+        assert_eq!(effect_join(b).0, Bevel);
+        assert_eq!(effect_join(r).0, Round);
+        // No spread: no join (a shadow of unstroked text is the same bitmap whatever the join).
+        assert_eq!(
+            effect_key(0.0, 3.0, Miter, 10.0),
+            effect_key(0.0, 3.0, Round, 1.0)
+        );
+        // Limits below 1 or not finite count as 1; above 63.75 as 63.75.
+        assert_eq!(effect_join(effect_key(2.0, 0.0, Miter, f32::NAN)).1, 1.0);
+        assert_eq!(effect_join(effect_key(2.0, 0.0, Miter, 0.2)).1, 1.0);
+        assert_eq!(effect_join(effect_key(2.0, 0.0, Miter, 1e9)).1, 63.75);
+        // A miter may reach its limit times the spread: the pad covers it.
+        assert_eq!(effect_pad(m), 21);
+        assert_eq!(effect_pad(r), 3);
+        assert_eq!(effect_pad(b), 3);
+        // A miter or bevel asks for the outline, and grows by the distance when there is none.
+        let square = Raster {
+            width: 2,
+            height: 2,
+            xmin: 3.0,
+            ymin: 1.0,
+            coverage: vec![255; 4],
+        };
+        let mut asked = None;
+        let grown = apply_effect(square.clone(), b, |g| {
+            asked = Some((g.width, g.height, g.left, g.top, g.spread, g.join));
+            false
+        });
+        assert_eq!(asked, Some((8, 8, 0.0, 6.0, 2.0, Bevel)));
+        let by_distance = apply_effect(square, r, |_| unreachable!());
+        assert_eq!(grown.coverage, by_distance.coverage);
     }
 
     fn key(glyph: u16) -> GlyphKey {

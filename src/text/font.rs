@@ -133,7 +133,6 @@ impl Font {
     }
 
     /// An outline font's bytes (`None` for a bitmap font).
-    #[cfg_attr(not(feature = "shaping"), allow(dead_code))]
     pub(crate) fn data(&self) -> Option<&[u8]> {
         match &*self.inner {
             Face::Outline(_, d) => Some(d),
@@ -207,6 +206,17 @@ impl Font {
             xmin: m.xmin as f32,
             ymin: m.ymin as f32,
             coverage,
+        })
+    }
+}
+
+impl Font {
+    /// `raster` (glyph `glyph` at `px` pixels, from [`Font::rasterize_within`]) with `effect` applied
+    /// ([`super::atlas::apply_effect`]): a miter or bevel stroke drawn from the glyph's outline.
+    pub(crate) fn apply_effect(&self, glyph: u16, px: f32, raster: Raster, effect: u32) -> Raster {
+        super::atlas::apply_effect(raster, effect, |grid| match (self.data(), self.fontdue()) {
+            (Some(data), Some(f)) => super::stroke::draw(data, glyph, f.scale_factor(px), grid),
+            _ => false,
         })
     }
 }

@@ -18,9 +18,10 @@ mod layout;
 mod rich;
 #[cfg(feature = "shaping")]
 mod shape;
+mod stroke;
 mod style;
 
-pub(crate) use atlas::{apply_effect, effect_key, effect_pad, GlyphAtlas, GlyphKey};
+pub(crate) use atlas::{effect_key, effect_pad, GlyphAtlas, GlyphKey};
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use font::Font;
 pub use layout::{
@@ -566,7 +567,7 @@ impl Text {
 
     /// With an outline of `width` pixels in `color` (builder style; PixiJS's `stroke`).
     pub fn stroked(mut self, color: Color, width: f32) -> Text {
-        self.stroke = Some(TextStroke { color, width });
+        self.stroke = Some(TextStroke::new(color, width));
         self
     }
 
@@ -607,7 +608,7 @@ impl Text {
 pub(crate) struct Placed {
     pub version: (u64, u64, u64),
     pub raster_bits: u32,
-    pub effects: [Option<u16>; 3],
+    pub effects: [Option<u32>; 3],
     pub font: u32,
     pub evictions: u64,
     pub frame: u64,

@@ -136,7 +136,11 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         .stroke
         .filter(|s| !mask && s.width.is_finite() && s.width > 0.0)
         .map_or(0.0, |s| s.width / 2.0);
-    let mut passes: [Option<(u16, u32, Vec2)>; 3] = [None; 3];
+    // A shadow is the stroked glyph's: its corners as the stroke's.
+    let (join, limit) = style
+        .stroke
+        .map_or((crate::LineJoin::Round, 1.0), |s| (s.join, s.miter_limit));
+    let mut passes: [Option<(u32, u32, Vec2)>; 3] = [None; 3];
     if let Some(sh) = style.shadow.filter(|_| !mask) {
         let offset = Vec2::from_angle(sh.angle) * sh.distance;
         if offset.is_finite() {
@@ -145,13 +149,17 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                 a: c.a * sh.alpha.clamp(0.0, 1.0),
                 ..c
             };
-            let effect = crate::text::effect_key(spread * raster, sh.blur * raster);
+            let effect = crate::text::effect_key(spread * raster, sh.blur * raster, join, limit);
             passes[0] = Some((effect, c.to_rgba8_u32(), offset));
         }
     }
     if let Some(st) = style.stroke.filter(|_| spread > 0.0) {
         let c = (inh.color * st.color).to_rgba8_u32();
-        passes[1] = Some((crate::text::effect_key(spread * raster, 0.0), c, Vec2::ZERO));
+        passes[1] = Some((
+            crate::text::effect_key(spread * raster, 0.0, join, limit),
+            c,
+            Vec2::ZERO,
+        ));
     }
     passes[2] = Some((0, color, Vec2::ZERO));
     // The text's bitmaps, looked up in the atlas only when its layout, size, passes or font changed or
@@ -196,7 +204,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                     // Refused before rasterising when the grown bitmap could not fit.
                     let pad = 2 * crate::text::effect_pad(effect);
                     let r = font.rasterize_within(g.glyph, glyph_size, max.checked_sub(pad)?)?;
-                    Some(crate::text::apply_effect(r, effect))
+                    Some(font.apply_effect(g.glyph, glyph_size, r, effect))
                 }) else {
                     continue;
                 };
