@@ -296,3 +296,49 @@ fn assets_cache_bitmap_fonts_and_their_pages() {
     assert!(assets.load_bitmap_font(&mut r, &bad).is_err());
     assert_eq!(r.stats().live.textures, live + 1);
 }
+
+/// PixiJS's `padding`: a bitmap text is drawn that many pixels up and to the left (its `BitmapText` pipe
+/// translates by it); an outline-font text draws where it did (PixiJS's canvas text keeps its place and bounds).
+#[test]
+fn padding_moves_bitmap_text_and_leaves_outline_text() {
+    let mut r = renderer();
+    let font = load(&mut r, "padding");
+    let outline = stage2d::Font::builtin();
+    let draw = |r: &mut stage2d::Renderer, padding: f32| {
+        let mut scene = Scene::new();
+        let mut t = Text::new("AB", &font, 16.0);
+        t.set_padding(padding);
+        scene
+            .add(scene.root(), Node::text(t).at(14.0, 14.0))
+            .unwrap();
+        let mut o = Text::new("Hi", &outline, 16.0);
+        o.set_padding(padding);
+        scene
+            .add(scene.root(), Node::text(o).at(4.0, 40.0))
+            .unwrap();
+        render(r, &scene, 60, 64, Color::BLACK)
+    };
+    let plain = draw(&mut r, 0.0);
+    let padded = draw(&mut r, 4.0);
+    // The bitmap text: every pixel moved 4 up and left.
+    for y in 0..36 {
+        for x in 0..56 {
+            assert_eq!(
+                px(&padded, x, y),
+                px(&plain, x + 4, y + 4),
+                "({x}, {y}) of the padded text"
+            );
+        }
+    }
+    assert!(padded != plain, "the bitmap text moved");
+    // The outline text: where it was.
+    for y in 38..64 {
+        for x in 0..60 {
+            assert_eq!(px(&padded, x, y), px(&plain, x, y), "({x}, {y})");
+        }
+    }
+    assert!((38..64).any(|y| (0..60).any(|x| px(&plain, x, y)[0] > 200)));
+    // Not finite: no padding.
+    let nan = draw(&mut r, f32::NAN);
+    assert!(nan == plain);
+}

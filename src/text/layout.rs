@@ -120,6 +120,11 @@ pub struct LayoutStyle {
     /// Whether the block is cut to what its glyphs (with their outline and shadow) cover, that box's top-left
     /// at the block's origin (PixiJS's `trim`). Outline fonts only.
     pub trim: bool,
+    /// PixiJS's `padding`, in pixels: room PixiJS keeps around a text's canvas so that nothing is cut off. Nothing
+    /// is cut off here, and PixiJS's own bounds and placement of canvas text ignore it, so outline-font text draws
+    /// as without it; a bitmap-font text is drawn `padding` pixels up and to the left, as PixiJS draws its
+    /// `BitmapText`. Non-finite values count as 0.
+    pub padding: f32,
 }
 
 impl Default for LayoutStyle {
@@ -135,6 +140,7 @@ impl Default for LayoutStyle {
             white_space: WhiteSpace::Pre,
             shaping: Shaping::Auto,
             trim: false,
+            padding: 0.0,
         }
     }
 }

@@ -551,6 +551,14 @@ impl Text {
         self.set_style(LayoutStyle { trim, ..self.style });
     }
 
+    /// Changes PixiJS's `padding` (see [`LayoutStyle::padding`]: it moves bitmap-font text only).
+    pub fn set_padding(&mut self, padding: f32) {
+        self.set_style(LayoutStyle {
+            padding,
+            ..self.style
+        });
+    }
+
     /// Changes the letter spacing in pixels.
     pub fn set_letter_spacing(&mut self, letter_spacing: f32) {
         self.set_style(LayoutStyle {

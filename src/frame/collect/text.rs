@@ -60,7 +60,11 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
             shift = 0.0;
         }
         let block = Vec2::from(layout.size) + Vec2::new(0.0, base_offset * s);
-        let origin = -text.anchor * block;
+        // PixiJS moves a bitmap text up and left by its style's padding.
+        let padding = Some(style.layout.padding)
+            .filter(|p| p.is_finite())
+            .unwrap_or(0.0);
+        let origin = -text.anchor * block - Vec2::splat(padding);
         // A distance-field font: the screen pixels a unit of the field spans (PixiJS's uDistance: the
         // field's range in page pixels, times page pixels to the text's, times the text's to the target's).
         let distance = bm.distance_range.map(|range| {
