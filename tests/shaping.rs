@@ -372,3 +372,88 @@ fn rich_text_golden() {
     assert_eq!(r.stats().last_frame.draw_calls, 1);
     golden("rich_text", &img);
 }
+
+/// A tag's own outline and shadow (PixiJS's tag styles take `stroke` and `dropShadow`): the run inside the tag is
+/// outlined in the tag's colour and shadowed, the runs outside keep the text's (none here; then the text's own),
+/// and the whole text still draws in one call.
+#[test]
+fn rich_text_runs_take_their_tags_outline_and_shadow() {
+    let mut r = renderer();
+    let f = dejavu();
+    let red = Color::hex(0xff0000);
+    let blue = Color::hex(0x0000ff);
+    let tagged = |text_stroke: Option<stage2d::TextStroke>| {
+        let mut t = Text::rich("HH<o>HH</o>HH", &f, 30.0)
+            .with_tag_style(
+                "o",
+                TagStyle::new().stroke(stage2d::TextStroke::new(red, 6.0)),
+            )
+            .with_tag_style(
+                "s",
+                TagStyle::new().shadow(stage2d::TextShadow {
+                    color: blue,
+                    distance: 4.0,
+                    angle: 0.0,
+                    ..Default::default()
+                }),
+            );
+        t.stroke = text_stroke;
+        t
+    };
+    let mut s = Scene::new();
+    s.add(s.root(), Node::text(tagged(None)).at(10.0, 5.0))
+        .unwrap();
+    let green = Color::hex(0x00ff00);
+    s.add(
+        s.root(),
+        Node::text(tagged(Some(stage2d::TextStroke::new(green, 6.0)))).at(10.0, 55.0),
+    )
+    .unwrap();
+    let shadowed = Text::rich("HH<s>HH</s>", &f, 30.0).with_tag_style(
+        "s",
+        TagStyle::new().shadow(stage2d::TextShadow {
+            color: blue,
+            distance: 4.0,
+            angle: 0.0,
+            ..Default::default()
+        }),
+    );
+    s.add(s.root(), Node::text(shadowed).at(10.0, 105.0))
+        .unwrap();
+    let img = render(&mut r, &s, 220, 150, Color::BLACK);
+    assert_eq!(r.stats().last_frame.draw_calls, 1);
+    // Which columns hold a colour, within rows `ys`.
+    let cols = |ys: std::ops::Range<u32>, want: fn([u8; 4]) -> bool| {
+        (0..220)
+            .filter(|&x| ys.clone().any(|y| want(px(&img, x, y))))
+            .collect::<Vec<u32>>()
+    };
+    let is_red = |p: [u8; 4]| p[0] > 200 && p[1] < 60 && p[2] < 60;
+    let is_green = |p: [u8; 4]| p[1] > 200 && p[0] < 60 && p[2] < 60;
+    let is_blue = |p: [u8; 4]| p[2] > 200 && p[0] < 60 && p[1] < 60;
+    // First text: red outline only around the middle "HH" (its columns between the outer pairs').
+    let red1 = cols(0..50, is_red);
+    let white1 = cols(0..50, |p| p == [255, 255, 255, 255]);
+    let (lo, hi) = (white1[0], *white1.last().unwrap());
+    assert!(!red1.is_empty());
+    assert!(
+        red1.iter().all(|&x| x > lo + 20 && x < hi - 20),
+        "red outline at {red1:?}, text at {lo}..{hi}"
+    );
+    // Second text: the text's green outline around the outer pairs, the tag's red around the middle.
+    let red2 = cols(50..100, is_red);
+    let green2 = cols(50..100, is_green);
+    assert!(!red2.is_empty() && !green2.is_empty());
+    assert!(
+        green2.iter().any(|&x| x < red2[0]) && green2.iter().any(|&x| x > *red2.last().unwrap())
+    );
+    // Third text: a blue shadow only right of the second pair.
+    let blue3 = cols(100..150, is_blue);
+    let white3 = cols(100..150, |p| p == [255, 255, 255, 255]);
+    let mid = (white3[0] + white3.last().unwrap()) / 2;
+    assert!(
+        !blue3.is_empty() && blue3.iter().all(|&x| x > mid - 4),
+        "{blue3:?} mid {mid}"
+    );
+    golden("rich_text_run_outlines", &img);
+}

@@ -184,6 +184,10 @@ pub struct TextRun {
     pub size: f32,
     /// Fill colour; `None`: the text's.
     pub color: Option<crate::Color>,
+    /// Outline; `None`: the text's.
+    pub stroke: Option<super::TextStroke>,
+    /// Shadow; `None`: the text's.
+    pub shadow: Option<super::TextShadow>,
 }
 
 struct Line {

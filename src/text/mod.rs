@@ -203,7 +203,7 @@ impl Text {
                     size: style.size,
                     spacing: base_spacing,
                 };
-                let mut color = None;
+                let (mut color, mut stroke, mut shadow) = (None, None, None);
                 for &t in stack {
                     let tag = &self.tags[t as usize].1;
                     if let Some(f) = tag_font[t as usize] {
@@ -216,10 +216,14 @@ impl Text {
                         run.spacing = sp;
                     }
                     color = tag.color.or(color);
+                    stroke = tag.stroke.or(stroke);
+                    shadow = tag.shadow.or(shadow);
                 }
                 shown.push(TextRun {
                     size: run.size,
                     color,
+                    stroke,
+                    shadow,
                 });
                 runs.push(run);
             }

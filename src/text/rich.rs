@@ -28,6 +28,10 @@ pub struct TagStyle {
     pub color: Option<Color>,
     /// Extra space after every character, in pixels.
     pub letter_spacing: Option<f32>,
+    /// An outline of the run's own (PixiJS's tag style `stroke`).
+    pub stroke: Option<super::TextStroke>,
+    /// A shadow of the run's own (PixiJS's tag style `dropShadow`).
+    pub shadow: Option<super::TextShadow>,
 }
 
 impl TagStyle {
@@ -53,6 +57,16 @@ impl TagStyle {
     /// With a letter spacing in pixels.
     pub fn letter_spacing(mut self, spacing: f32) -> TagStyle {
         self.letter_spacing = Some(spacing);
+        self
+    }
+    /// With an outline of its own.
+    pub fn stroke(mut self, stroke: super::TextStroke) -> TagStyle {
+        self.stroke = Some(stroke);
+        self
+    }
+    /// With a shadow of its own.
+    pub fn shadow(mut self, shadow: super::TextShadow) -> TagStyle {
+        self.shadow = Some(shadow);
         self
     }
 }

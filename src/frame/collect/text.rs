@@ -136,36 +136,53 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     // Shadow, then outline, then fill: each pass draws every glyph, so no glyph's shadow or outline
     // covers another's fill. Outlines and shadows are glyph bitmaps of their own (grown, blurred) in the
     // atlas, so a styled text still draws in the sprites' batches.
-    let spread = style
-        .stroke
-        .filter(|s| !mask && s.width.is_finite() && s.width > 0.0)
-        .map_or(0.0, |s| s.width / 2.0);
-    // A shadow is the stroked glyph's: its corners as the stroke's.
-    let (join, limit) = style
-        .stroke
-        .map_or((crate::LineJoin::Round, 1.0), |s| (s.join, s.miter_limit));
-    let mut passes: [Option<(u32, u32, Vec2)>; 3] = [None; 3];
-    if let Some(sh) = style.shadow.filter(|_| !mask) {
-        let offset = Vec2::from_angle(sh.angle) * sh.distance;
-        if offset.is_finite() {
-            let c = inh.color * sh.color;
-            let c = crate::Color {
-                a: c.a * sh.alpha.clamp(0.0, 1.0),
-                ..c
-            };
-            let effect = crate::text::effect_key(spread * raster, sh.blur * raster, join, limit);
-            passes[0] = Some((effect, c.to_rgba8_u32(), offset));
+    // A text's passes: (effect, colour, offset) of its shadow, outline and fill.
+    type Passes = [Option<(u32, u32, Vec2)>; 3];
+    let passes_of = |stroke: Option<crate::text::TextStroke>,
+                     shadow: Option<crate::text::TextShadow>,
+                     fill: u32|
+     -> Passes {
+        let spread = stroke
+            .filter(|s| !mask && s.width.is_finite() && s.width > 0.0)
+            .map_or(0.0, |s| s.width / 2.0);
+        // A shadow is the stroked glyph's: its corners as the stroke's.
+        let (join, limit) =
+            stroke.map_or((crate::LineJoin::Round, 1.0), |s| (s.join, s.miter_limit));
+        let mut passes: Passes = [None; 3];
+        if let Some(sh) = shadow.filter(|_| !mask) {
+            let offset = Vec2::from_angle(sh.angle) * sh.distance;
+            if offset.is_finite() {
+                let c = inh.color * sh.color;
+                let c = crate::Color {
+                    a: c.a * sh.alpha.clamp(0.0, 1.0),
+                    ..c
+                };
+                let effect =
+                    crate::text::effect_key(spread * raster, sh.blur * raster, join, limit);
+                passes[0] = Some((effect, c.to_rgba8_u32(), offset));
+            }
         }
-    }
-    if let Some(st) = style.stroke.filter(|_| spread > 0.0) {
-        let c = (inh.color * st.color).to_rgba8_u32();
-        passes[1] = Some((
-            crate::text::effect_key(spread * raster, 0.0, join, limit),
-            c,
-            Vec2::ZERO,
-        ));
-    }
-    passes[2] = Some((0, color, Vec2::ZERO));
+        if let Some(st) = stroke.filter(|_| spread > 0.0) {
+            let c = (inh.color * st.color).to_rgba8_u32();
+            let effect = crate::text::effect_key(spread * raster, 0.0, join, limit);
+            passes[1] = Some((effect, c, Vec2::ZERO));
+        }
+        passes[2] = Some((0, fill, Vec2::ZERO));
+        passes
+    };
+    let passes = passes_of(style.stroke, style.shadow, color);
+    // A rich text's runs with an outline or shadow of their own: their passes, by run (the text's where a run
+    // has none). Their fill colours are applied below, as for every run.
+    let own = |r: &crate::text::TextRun| r.stroke.is_some() || r.shadow.is_some();
+    let run_passes: Vec<Passes> = match layout.runs.iter().any(own) {
+        true => layout
+            .runs
+            .iter()
+            .map(|r| passes_of(r.stroke.or(style.stroke), r.shadow.or(style.shadow), color))
+            .collect(),
+        false => Vec::new(),
+    };
+    let passes_at = |run: u16| *run_passes.get(run as usize).unwrap_or(&passes);
     // The text's bitmaps, looked up in the atlas only when its layout, size, passes or font changed or
     // the atlas emptied a page since.
     let effects = passes.map(|p| p.map(|(e, _, _)| e));
@@ -184,11 +201,11 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         placed.pages.clear();
         let deferred = text_sys.atlas.deferred_this_frame;
         let too_large = text_sys.atlas.too_large_this_frame;
-        for (pass, effect) in effects.iter().enumerate() {
-            let Some(effect) = *effect else {
-                continue;
-            };
+        for pass in 0..3 {
             for (i, g) in layout.glyphs.iter().enumerate() {
+                let Some((effect, _, _)) = passes_at(g.run)[pass] else {
+                    continue;
+                };
                 // A shaped text's glyph may be a fallback font's.
                 let Some(font) = text.font_at(g.font) else {
                     continue;
@@ -252,9 +269,10 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         atlas.touch_page(page_id);
     }
     for &(pass, i, e) in &placed.entries {
-        let (Some((_, mut color, offset)), Some(g)) =
-            (passes[pass as usize], layout.glyphs.get(i as usize))
-        else {
+        let Some(g) = layout.glyphs.get(i as usize) else {
+            continue;
+        };
+        let Some((_, mut color, offset)) = passes_at(g.run)[pass as usize] else {
             continue;
         };
         // A rich text's run may fill in a colour of its own; else a gradient colours the fill's corners.
