@@ -667,13 +667,22 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 4 => stage2d::Text::new("a سلام שלום", &stage2d::Font::builtin(), 4.0)
                     .with_fallbacks(std::slice::from_ref(&f.dejavu))
                     .with_shared_style(&f.hud),
-                // Rich: a run of its own size and colour, an unknown tag, in the shared style.
+                // Rich: a run of its own size, colour, beveled outline and shadow, an unknown tag, in the shared
+                // style.
                 5 => stage2d::Text::rich("<b>fi</b>\u{301} <i>x", &stage2d::Font::builtin(), 4.0)
                     .with_tag_style(
                         "b",
                         stage2d::TagStyle::new()
                             .size(6.0)
-                            .color(stage2d::Color::hex(0xff0000)),
+                            .color(stage2d::Color::hex(0xff0000))
+                            .stroke(
+                                stage2d::TextStroke::new(stage2d::Color::BLACK, 2.0)
+                                    .with_join(stage2d::LineJoin::Bevel),
+                            )
+                            .shadow(stage2d::TextShadow {
+                                distance: 1.0,
+                                ..Default::default()
+                            }),
                     )
                     .with_shared_style(&f.hud),
                 _ => {
