@@ -68,18 +68,18 @@ pub fn effect_join(effect: u32) -> (crate::LineJoin, f32) {
     }
 }
 
-/// Pixels an effect adds on each side of a glyph bitmap (at most: a miter reaches its limit only at the sharpest
-/// corners).
+/// Pixels an effect adds on each side of a glyph bitmap: the spread and the blur's reach (a miter's tips may add
+/// more where its corners are sharp: its bitmap is as large as they need, see [`apply_effect`]).
 pub fn effect_pad(effect: u32) -> u32 {
     if effect == 0 {
         return 0;
     }
-    let (join, limit) = effect_join(effect);
-    let reach = match join {
-        crate::LineJoin::Miter => effect_spread(effect) * limit.max(1.0),
-        _ => effect_spread(effect),
-    };
-    reach.ceil() as u32 + 2 * (effect_blur(effect) / 2.0).ceil() as u32 + 1
+    effect_spread(effect).ceil() as u32 + blur_pad(effect) as u32 + 1
+}
+
+/// Pixels a blur adds on each side.
+fn blur_pad(effect: u32) -> usize {
+    2 * (effect_blur(effect) / 2.0).ceil() as usize
 }
 
 /// Squared distances along one line to the nearest zero of `f` (0 where covered, a large value elsewhere), by
@@ -147,87 +147,120 @@ fn box_pass(src: &[f32], dst: &mut [f32], w: usize, h: usize, r: usize, rows: bo
     }
 }
 
-/// Where a grown glyph's coverage lies, for drawing a stroke with sharp corners into it
-/// ([`apply_effect`]'s `outline`): pixel `(x, y)` of `coverage` (row-major from the top, `width` a row) covers
-/// glyph-space pixels `left + x .. left + x + 1` across and `top - y - 1 .. top - y` up from the baseline.
-pub struct StrokeGrid<'a> {
-    /// Coverage in 0..=1, the glyph's own already in it.
-    pub coverage: &'a mut [f32],
-    pub width: usize,
-    pub height: usize,
-    pub left: f32,
-    pub top: f32,
+/// A stroke with sharp corners to draw around a glyph ([`apply_effect`]'s `outline`).
+pub struct StrokeJob<'a> {
+    /// The glyph's own bitmap.
+    pub fill: &'a Raster,
     /// Half the stroke's width, in pixels.
     pub spread: f32,
     pub join: crate::LineJoin,
     pub miter_limit: f32,
+    /// Empty pixels to leave around the stroke (for the blur that follows).
+    pub margin: usize,
+    /// Largest bitmap side the atlas takes.
+    pub max_side: u32,
 }
 
-/// A glyph bitmap with `effect` ([`effect_key`]) applied: padded by what it grows ([`effect_pad`]), its coverage
-/// grown by the spread, then blurred by two box passes each way (about a Gaussian of that radius). A round join
-/// grows it by a disk, by the exact distance to the glyph, soft at its edge (linear in the padded bitmap's
-/// size); a miter or bevel join has `outline` draw the stroke of the glyph's outline into the grid, by the
-/// distance when `outline` cannot (returns `false`).
+/// What `outline` made of a [`StrokeJob`].
+pub enum Stroked {
+    /// The glyph and its stroke: coverage in 0..=1, row-major from the top, placed as a [`Raster`] is.
+    Drawn {
+        coverage: Vec<f32>,
+        width: usize,
+        height: usize,
+        xmin: f32,
+        ymin: f32,
+    },
+    /// Larger than [`StrokeJob::max_side`] either way: not drawn.
+    TooLarge,
+    /// No outline to stroke (the glyph is grown by the distance instead).
+    NoOutline,
+}
+
+/// Grows `cov` (`w x h`) by `spread` pixels: a disk, by the exact distance to the covered pixels, soft at its
+/// edge.
+fn grow_by_distance(cov: &mut [f32], w: usize, h: usize, spread: f32) {
+    let big = ((w + h) * (w + h)) as f32;
+    let mut dist: Vec<f32> = cov
+        .iter()
+        .map(|&c| if c >= 0.5 { 0.0 } else { big })
+        .collect();
+    let longest = w.max(h);
+    let (mut f, mut d) = (vec![0.0f32; longest], vec![0.0f32; longest]);
+    let (mut v, mut z) = (vec![0usize; longest], vec![0.0f32; longest + 1]);
+    for x in 0..w {
+        for y in 0..h {
+            f[y] = dist[y * w + x];
+        }
+        distance_1d(&f[..h], &mut d[..h], &mut v, &mut z);
+        for y in 0..h {
+            dist[y * w + x] = d[y];
+        }
+    }
+    for y in 0..h {
+        f[..w].copy_from_slice(&dist[y * w..(y + 1) * w]);
+        distance_1d(&f[..w], &mut d[..w], &mut v, &mut z);
+        dist[y * w..(y + 1) * w].copy_from_slice(&d[..w]);
+    }
+    for (c, d2) in cov.iter_mut().zip(&dist) {
+        // Distances run between pixel centres; a covered pixel's centre lies half a pixel inside the edge.
+        *c = c.max((spread + 1.0 - d2.sqrt()).clamp(0.0, 1.0));
+    }
+}
+
+/// A glyph bitmap with `effect` ([`effect_key`]) applied: its coverage grown by the spread, then blurred by two
+/// box passes each way (about a Gaussian of that radius). A round join grows it by a disk, by the exact distance
+/// to the glyph, soft at its edge, padded by [`effect_pad`] (linear in the padded bitmap's size); a miter or
+/// bevel join has `outline` stroke the glyph's outline, in a bitmap as large as the stroke reaches (by the
+/// distance when there is no outline). `None` when that bitmap would be larger than `max_side` either way.
 pub fn apply_effect(
     r: Raster,
     effect: u32,
-    outline: impl FnOnce(StrokeGrid<'_>) -> bool,
-) -> Raster {
+    max_side: u32,
+    outline: impl FnOnce(StrokeJob<'_>) -> Stroked,
+) -> Option<Raster> {
     if effect == 0 {
-        return r;
+        return Some(r);
     }
     let spread = effect_spread(effect);
     let box_r = (effect_blur(effect) / 2.0).ceil() as usize;
-    let pad = effect_pad(effect) as usize;
-    let (w0, h0) = (r.width as usize, r.height as usize);
-    let (w, h) = (w0 + 2 * pad, h0 + 2 * pad);
-    let mut cov = vec![0.0f32; w * h];
-    for y in 0..h0 {
-        for x in 0..w0 {
-            cov[(y + pad) * w + x + pad] = r.coverage[y * w0 + x] as f32 / 255.0;
-        }
-    }
     let (join, miter_limit) = effect_join(effect);
-    let drawn = spread > 0.0
-        && join != crate::LineJoin::Round
-        && outline(StrokeGrid {
-            coverage: &mut cov,
-            width: w,
-            height: h,
-            left: r.xmin - pad as f32,
-            top: r.ymin - pad as f32 + h as f32,
+    let stroked = match spread > 0.0 && join != crate::LineJoin::Round {
+        true => outline(StrokeJob {
+            fill: &r,
             spread,
             join,
             miter_limit,
-        });
-    if spread > 0.0 && !drawn {
-        let big = ((w + h) * (w + h)) as f32;
-        let mut dist: Vec<f32> = cov
-            .iter()
-            .map(|&c| if c >= 0.5 { 0.0 } else { big })
-            .collect();
-        let longest = w.max(h);
-        let (mut f, mut d) = (vec![0.0f32; longest], vec![0.0f32; longest]);
-        let (mut v, mut z) = (vec![0usize; longest], vec![0.0f32; longest + 1]);
-        for x in 0..w {
-            for y in 0..h {
-                f[y] = dist[y * w + x];
+            margin: blur_pad(effect) + 1,
+            max_side,
+        }),
+        false => Stroked::NoOutline,
+    };
+    let (mut cov, w, h, xmin, ymin) = match stroked {
+        Stroked::TooLarge => return None,
+        Stroked::Drawn {
+            coverage,
+            width,
+            height,
+            xmin,
+            ymin,
+        } => (coverage, width, height, xmin, ymin),
+        Stroked::NoOutline => {
+            let pad = effect_pad(effect) as usize;
+            let (w0, h0) = (r.width as usize, r.height as usize);
+            let (w, h) = (w0 + 2 * pad, h0 + 2 * pad);
+            let mut cov = vec![0.0f32; w * h];
+            for y in 0..h0 {
+                for x in 0..w0 {
+                    cov[(y + pad) * w + x + pad] = r.coverage[y * w0 + x] as f32 / 255.0;
+                }
             }
-            distance_1d(&f[..h], &mut d[..h], &mut v, &mut z);
-            for y in 0..h {
-                dist[y * w + x] = d[y];
+            if spread > 0.0 {
+                grow_by_distance(&mut cov, w, h, spread);
             }
+            (cov, w, h, r.xmin - pad as f32, r.ymin - pad as f32)
         }
-        for y in 0..h {
-            f[..w].copy_from_slice(&dist[y * w..(y + 1) * w]);
-            distance_1d(&f[..w], &mut d[..w], &mut v, &mut z);
-            dist[y * w..(y + 1) * w].copy_from_slice(&d[..w]);
-        }
-        for (c, d2) in cov.iter_mut().zip(&dist) {
-            // Distances run between pixel centres; a covered pixel's centre lies half a pixel inside the edge.
-            *c = c.max((spread + 1.0 - d2.sqrt()).clamp(0.0, 1.0));
-        }
-    }
+    };
     if box_r > 0 {
         let mut tmp = vec![0.0f32; cov.len()];
         for _ in 0..2 {
@@ -235,16 +268,16 @@ pub fn apply_effect(
             box_pass(&tmp, &mut cov, w, h, box_r, false);
         }
     }
-    Raster {
+    Some(Raster {
         width: w as u32,
         height: h as u32,
-        xmin: r.xmin - pad as f32,
-        ymin: r.ymin - pad as f32,
+        xmin,
+        ymin,
         coverage: cov
             .iter()
             .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
             .collect(),
-    }
+    })
 }
 
 /// Where a glyph's bitmap lies and how to place it.
@@ -605,11 +638,11 @@ mod tests {
             coverage: vec![255; 4],
         };
         let round = |spread: f32, blur: f32| effect_key(spread, blur, crate::LineJoin::Round, 1.0);
-        let none = |_: StrokeGrid<'_>| -> bool { panic!("a round join draws no outline") };
+        let none = |_: StrokeJob<'_>| -> Stroked { panic!("a round join draws no outline") };
         assert_eq!(round(0.0, 0.0), 0);
         assert_eq!(round(f32::NAN, -1.0), 0);
         assert_eq!(round(1e9, 1e9), 0xffff);
-        let grown = apply_effect(square.clone(), round(2.0, 0.0), none);
+        let grown = apply_effect(square.clone(), round(2.0, 0.0), 1024, none).unwrap();
         // Padded by 3 each side, placed 3 further out.
         assert_eq!(
             (grown.width, grown.height, grown.xmin, grown.ymin),
@@ -623,12 +656,14 @@ mod tests {
         assert_eq!(at(&grown, 0, 3), 0);
         assert!(at(&grown, 1, 1) < 255, "the disk's corner is soft");
         // A blur keeps the total coverage (within rounding) and spreads it.
-        let soft = apply_effect(square.clone(), round(0.0, 4.0), none);
+        let soft = apply_effect(square.clone(), round(0.0, 4.0), 1024, none).unwrap();
         let total: u32 = soft.coverage.iter().map(|&c| c as u32).sum();
         assert!((total as i32 - 4 * 255).abs() < 4 * 255 / 10, "{total}");
         assert!(soft.coverage.iter().all(|&c| c < 255));
         assert_eq!(
-            apply_effect(square.clone(), 0, none).coverage,
+            apply_effect(square.clone(), 0, 1024, none)
+                .unwrap()
+                .coverage,
             square.coverage
         );
     }
@@ -654,11 +689,12 @@ mod tests {
         assert_eq!(effect_join(effect_key(2.0, 0.0, Miter, f32::NAN)).1, 1.0);
         assert_eq!(effect_join(effect_key(2.0, 0.0, Miter, 0.2)).1, 1.0);
         assert_eq!(effect_join(effect_key(2.0, 0.0, Miter, 1e9)).1, 63.75);
-        // A miter may reach its limit times the spread: the pad covers it.
-        assert_eq!(effect_pad(m), 21);
+        // The pad is the spread's and the blur's whatever the join (a miter's bitmap is as large as it reaches).
+        assert_eq!(effect_pad(m), 3);
         assert_eq!(effect_pad(r), 3);
-        assert_eq!(effect_pad(b), 3);
-        // A miter or bevel asks for the outline, and grows by the distance when there is none.
+        assert_eq!(effect_pad(effect_key(2.0, 4.0, Miter, 10.0)), 3 + 4);
+        // A miter or bevel asks for the outline with a margin for the blur; without one it grows by the distance;
+        // too large is refused.
         let square = Raster {
             width: 2,
             height: 2,
@@ -667,13 +703,45 @@ mod tests {
             coverage: vec![255; 4],
         };
         let mut asked = None;
-        let grown = apply_effect(square.clone(), b, |g| {
-            asked = Some((g.width, g.height, g.left, g.top, g.spread, g.join));
-            false
-        });
-        assert_eq!(asked, Some((8, 8, 0.0, 6.0, 2.0, Bevel)));
-        let by_distance = apply_effect(square, r, |_| unreachable!());
-        assert_eq!(grown.coverage, by_distance.coverage);
+        let blurred = effect_key(2.0, 4.0, Bevel, 10.0);
+        let grown = apply_effect(square.clone(), blurred, 512, |job| {
+            asked = Some((
+                job.spread,
+                job.join,
+                job.margin,
+                job.max_side,
+                job.fill.width,
+            ));
+            Stroked::NoOutline
+        })
+        .unwrap();
+        assert_eq!(asked, Some((2.0, Bevel, 5, 512, 2)));
+        let by_distance = apply_effect(
+            square.clone(),
+            effect_key(2.0, 4.0, Round, 1.0),
+            512,
+            |_| unreachable!(),
+        );
+        assert_eq!(grown.coverage, by_distance.unwrap().coverage);
+        assert!(apply_effect(square.clone(), b, 512, |_| Stroked::TooLarge).is_none());
+        let drawn = apply_effect(square, b, 512, |_| Stroked::Drawn {
+            coverage: vec![1.0; 6],
+            width: 3,
+            height: 2,
+            xmin: -1.0,
+            ymin: 2.0,
+        })
+        .unwrap();
+        assert_eq!(
+            (
+                drawn.width,
+                drawn.height,
+                drawn.xmin,
+                drawn.ymin,
+                drawn.coverage
+            ),
+            (3, 2, -1.0, 2.0, vec![255; 6])
+        );
     }
 
     fn key(glyph: u16) -> GlyphKey {

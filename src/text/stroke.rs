@@ -3,7 +3,7 @@
 //! by 16 samples a pixel (the union of the stroke's triangles and the glyph's own coverage). Round joins grow the
 //! bitmap by the distance to the glyph instead (`atlas.rs`), which needs no outline.
 
-use super::atlas::StrokeGrid;
+use super::atlas::{StrokeJob, Stroked};
 use lyon::math::point;
 use lyon::path::Path;
 use lyon::tessellation::{
@@ -16,41 +16,40 @@ const SAMPLES: usize = 4;
 /// Most triangles a glyph's stroke may have (a hostile glyph of many points is drawn by the distance instead).
 const MAX_TRIANGLES: usize = 200_000;
 
-/// Draws the stroke of glyph `glyph` of the font in `data`, at `scale` pixels a font unit, into `grid`. `false`
-/// when the font has no outline for it or the stroke could not be made (the caller grows the glyph by the
-/// distance instead).
-pub(crate) fn draw(data: &[u8], glyph: u16, scale: f32, grid: StrokeGrid<'_>) -> bool {
+/// The glyph `glyph` of the font in `data`, at `scale` pixels a font unit, with the stroke `job` asks for: its
+/// fill (the job's bitmap) and the stroke of its outline in one bitmap, as large as the stroke reaches plus the
+/// job's margin.
+pub(crate) fn draw(data: &[u8], glyph: u16, scale: f32, job: StrokeJob<'_>) -> Stroked {
     let Ok(face) = ttf_parser::Face::parse(data, 0) else {
-        return false;
+        return Stroked::NoOutline;
     };
     if !(scale.is_finite() && scale > 0.0) {
-        return false;
+        return Stroked::NoOutline;
     }
+    // Glyph space in pixels, y down from the baseline.
     let mut outline = Outline {
         builder: Path::builder(),
         open: false,
         scale,
-        left: grid.left,
-        top: grid.top,
     };
     if face
         .outline_glyph(ttf_parser::GlyphId(glyph), &mut outline)
         .is_none()
     {
-        return false;
+        return Stroked::NoOutline;
     }
     if outline.open {
         outline.builder.end(true);
     }
     let path = outline.builder.build();
     let options = StrokeOptions::default()
-        .with_line_width(2.0 * grid.spread)
-        .with_line_join(match grid.join {
+        .with_line_width(2.0 * job.spread)
+        .with_line_join(match job.join {
             crate::LineJoin::Miter => lyon::tessellation::LineJoin::Miter,
             crate::LineJoin::Bevel => lyon::tessellation::LineJoin::Bevel,
             crate::LineJoin::Round => lyon::tessellation::LineJoin::Round,
         })
-        .with_miter_limit(grid.miter_limit.max(StrokeOptions::MINIMUM_MITER_LIMIT))
+        .with_miter_limit(job.miter_limit.max(StrokeOptions::MINIMUM_MITER_LIMIT))
         .with_tolerance(0.02);
     let mut mesh: VertexBuffers<[f32; 2], u32> = VertexBuffers::new();
     let made = StrokeTessellator::new().tessellate_path(
@@ -59,17 +58,42 @@ pub(crate) fn draw(data: &[u8], glyph: u16, scale: f32, grid: StrokeGrid<'_>) ->
         &mut BuffersBuilder::new(&mut mesh, |v: StrokeVertex| v.position().to_array()),
     );
     if made.is_err() || mesh.indices.len() / 3 > MAX_TRIANGLES {
-        return false;
+        return Stroked::NoOutline;
     }
-    let (w, h) = (grid.width, grid.height);
+    // The bitmap: the fill's and the stroke's extents, plus the margin, on whole pixels.
+    let fill = job.fill;
+    let (fw, fh) = (fill.width as usize, fill.height as usize);
+    let fill_top = -(fill.ymin + fh as f32);
+    let (mut lo, mut hi) = ([fill.xmin, fill_top], [fill.xmin + fw as f32, -fill.ymin]);
+    for v in &mesh.vertices {
+        if v[0].is_finite() && v[1].is_finite() {
+            lo = [lo[0].min(v[0]), lo[1].min(v[1])];
+            hi = [hi[0].max(v[0]), hi[1].max(v[1])];
+        }
+    }
+    let m = job.margin as f32;
+    let (left, top) = ((lo[0].floor() - m), (lo[1].floor() - m));
+    let (w, h) = ((hi[0].ceil() + m - left), (hi[1].ceil() + m - top));
+    let max = job.max_side as f32;
+    if !(w.is_finite() && h.is_finite() && w <= max && h <= max) {
+        return Stroked::TooLarge;
+    }
+    let (w, h) = (w as usize, h as usize);
+    let mut coverage = vec![0.0f32; w * h];
+    // The fill, at whole pixels (its corner is on whole pixels too).
+    let (ox, oy) = ((fill.xmin - left) as usize, (fill_top - top) as usize);
+    for y in 0..fh {
+        for x in 0..fw {
+            coverage[(y + oy) * w + x + ox] = fill.coverage[y * fw + x] as f32 / 255.0;
+        }
+    }
     let (sw, sh) = (w * SAMPLES, h * SAMPLES);
     let mut inside = vec![false; sw * sh];
     let s = SAMPLES as f32;
     for t in mesh.indices.chunks_exact(3) {
         let [a, b, c] = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize]);
-        // In sample units; each sample at its cell's centre.
-        let [a, b, mut c] = [a, b, c].map(|p| [p[0] * s, p[1] * s]);
-        let mut b = b;
+        // In sample units of the bitmap; each sample at its cell's centre.
+        let [a, mut b, mut c] = [a, b, c].map(|p| [(p[0] - left) * s, (p[1] - top) * s]);
         let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
         if !area.is_finite() || area == 0.0 {
             continue;
@@ -105,25 +129,29 @@ pub(crate) fn draw(data: &[u8], glyph: u16, scale: f32, grid: StrokeGrid<'_>) ->
                 let row = &inside[(y * SAMPLES + j) * sw + x * SAMPLES..][..SAMPLES];
                 n += row.iter().filter(|&&i| i).count();
             }
-            let c = &mut grid.coverage[y * w + x];
+            let c = &mut coverage[y * w + x];
             *c = c.max(n as f32 / per);
         }
     }
-    true
+    Stroked::Drawn {
+        coverage,
+        width: w,
+        height: h,
+        xmin: left,
+        ymin: -(top + h as f32),
+    }
 }
 
-/// A glyph outline from ttf-parser as a lyon path in the grid's pixels (y down from `top`).
+/// A glyph outline from ttf-parser as a lyon path in pixels, y down from the baseline.
 struct Outline {
     builder: lyon::path::path::Builder,
     open: bool,
     scale: f32,
-    left: f32,
-    top: f32,
 }
 
 impl Outline {
     fn at(&self, x: f32, y: f32) -> lyon::math::Point {
-        point(x * self.scale - self.left, self.top - y * self.scale)
+        point(x * self.scale, -y * self.scale)
     }
 }
 
@@ -178,7 +206,8 @@ mod tests {
         let font = Font::builtin();
         let glyph = font.glyph(c);
         let r = font.rasterize_within(glyph, 40.0, 1024).unwrap();
-        font.apply_effect(glyph, 40.0, r, effect_key(3.0, 0.0, join, 10.0))
+        font.apply_effect(glyph, 40.0, r, effect_key(3.0, 0.0, join, 10.0), 1024)
+            .unwrap()
     }
 
     fn total(r: &super::super::atlas::Raster) -> u32 {
@@ -260,27 +289,50 @@ mod tests {
         let font = Font::builtin();
         let glyph = font.glyph('M');
         let raster = font.rasterize_within(glyph, 40.0, 1024).unwrap();
-        let limited = font.apply_effect(
-            glyph,
-            40.0,
-            raster,
-            effect_key(3.0, 0.0, LineJoin::Miter, 1.0),
-        );
+        let limited = font
+            .apply_effect(
+                glyph,
+                40.0,
+                raster,
+                effect_key(3.0, 0.0, LineJoin::Miter, 1.0),
+                1024,
+            )
+            .unwrap();
         assert_eq!(ink(&limited), ink(&stroked('M', LineJoin::Bevel)));
     }
 
     #[test]
-    fn a_bitmap_less_outline_falls_back_to_the_distance() {
+    fn no_outline_falls_back_to_the_distance_and_too_large_is_refused() {
         // Garbage bytes have no outline: the stroke is grown by the distance, as a round join is.
         let font = Font::builtin();
         let glyph = font.glyph('I');
         let r = font.rasterize_within(glyph, 40.0, 1024).unwrap();
         let effect = effect_key(3.0, 0.0, LineJoin::Miter, 10.0);
-        let grid_drawn = super::super::atlas::apply_effect(r.clone(), effect, |g| {
-            super::draw(&[1, 2, 3], glyph, 0.1, g)
-        });
-        let round = font.apply_effect(glyph, 40.0, r, effect_key(3.0, 0.0, LineJoin::Round, 1.0));
-        // The miter's pad is wider; the grown glyph is the same inside it.
-        assert_eq!(total(&grid_drawn), total(&round));
+        let fallback = super::super::atlas::apply_effect(r.clone(), effect, 1024, |job| {
+            super::draw(&[1, 2, 3], glyph, 0.1, job)
+        })
+        .unwrap();
+        let round = font
+            .apply_effect(
+                glyph,
+                40.0,
+                r.clone(),
+                effect_key(3.0, 0.0, LineJoin::Round, 1.0),
+                1024,
+            )
+            .unwrap();
+        assert_eq!(fallback.coverage, round.coverage);
+        // A miter's bitmap is as large as its tips reach: 'I' has none beyond the spread, 'M' has.
+        assert!(stroked('I', LineJoin::Miter).width <= round.width + 1);
+        // Past the largest side the atlas takes: refused.
+        assert!(font.apply_effect(glyph, 40.0, r, effect, 20).is_none());
+        let m = font.glyph('M');
+        let r = font.rasterize_within(m, 40.0, 1024).unwrap();
+        let huge = effect_key(63.75, 0.0, LineJoin::Miter, 63.75);
+        let spiky = font.apply_effect(m, 40.0, r.clone(), huge, 1024).unwrap();
+        assert!(spiky.height > 300, "{}", spiky.height);
+        assert!(font
+            .apply_effect(m, 40.0, r, huge, spiky.height - 1)
+            .is_none());
     }
 }

@@ -225,7 +225,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                     // Refused before rasterising when the grown bitmap could not fit.
                     let pad = 2 * crate::text::effect_pad(effect);
                     let r = font.rasterize_within(g.glyph, glyph_size, max.checked_sub(pad)?)?;
-                    Some(font.apply_effect(g.glyph, glyph_size, r, effect))
+                    font.apply_effect(g.glyph, glyph_size, r, effect, max)
                 }) else {
                     continue;
                 };
