@@ -1,6 +1,7 @@
 //! Font bytes through `Font::from_bytes` (checked first by `src/text/font_check.rs`), then texts in Latin, Arabic,
 //! Devanagari and a mixed bidirectional line laid out with it (shaped by rustybuzz and not), wrapped, trimmed, as
-//! a fallback of the built-in font, and drawn by the CPU walk, which rasterises their glyphs into the atlas.
+//! a fallback of the built-in font, and drawn by the CPU walk, which rasterises their glyphs into the atlas (the
+//! unshaped ones outlined, so each glyph's outline is stroked with mitered corners).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -30,6 +31,10 @@ fuzz_target!(|data: &[u8]| {
             style.trim = true;
             t.set_style(style);
             let _ = t.layout();
+            if shaping == Shaping::Simple {
+                // Outlined with PixiJS's default miter: the glyphs' outlines are stroked as paths.
+                t = t.stroked(stage2d::Color::BLACK, 3.0);
+            }
             let _ = scene.add(scene.root(), Node::text(t).at(0.0, 30.0 * i as f32));
         }
         // As a fallback: the built-in font lacks these scripts, so they are shaped in this one.
