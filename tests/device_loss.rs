@@ -283,6 +283,51 @@ fn without_kept_pixels_textures_go_stale_and_the_rest_draws() {
     ));
 }
 
+/// A white square in difference mode over the left half of a 32x32 target.
+fn difference_square() -> Scene {
+    let mut over = Scene::new();
+    let mut square = stage2d::GraphicsContext::new();
+    square.rect(0.0, 0.0, 16.0, 32.0).fill(Color::WHITE);
+    over.add(
+        over.root(),
+        Node::graphics(square).blended(stage2d::BlendMode::Difference),
+    )
+    .unwrap();
+    over
+}
+
+/// An embedded frame of `over` drawn over `target`'s pixels ([`Renderer::prepare_over`]).
+fn over_frame(
+    r: &mut Renderer,
+    device: &stage2d::wgpu::Device,
+    queue: &stage2d::wgpu::Queue,
+    over: &Scene,
+    target: &RenderTarget,
+) {
+    let desc = stage2d::TargetDesc::from_view(&target.view());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    r.prepare_over(&mut encoder, over, &desc, &target.wgpu_texture())
+        .unwrap();
+    {
+        let view = target.view();
+        let mut pass = encoder.begin_render_pass(&stage2d::wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(stage2d::wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: stage2d::wgpu::Operations {
+                    load: stage2d::wgpu::LoadOp::Load,
+                    store: stage2d::wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        r.record(&mut pass, &desc).unwrap();
+    }
+    queue.submit([encoder.finish()]);
+    r.trim();
+}
+
 #[test]
 fn an_embedded_renderer_recovers_on_the_callers_new_device() {
     let open = || {
@@ -297,7 +342,8 @@ fn an_embedded_renderer_recovers_on_the_callers_new_device() {
         .unwrap()
     };
     let (device, queue) = open();
-    let mut r = Renderer::from_device(device.clone(), queue, RendererOptions::default()).unwrap();
+    let mut r =
+        Renderer::from_device(device.clone(), queue.clone(), RendererOptions::default()).unwrap();
     // The caller's lost callback tells the renderer (wgpu keeps one callback a device: the caller's).
     let tell = r.device_lost_handler();
     device.set_device_lost_callback(tell);
@@ -311,6 +357,10 @@ fn an_embedded_renderer_recovers_on_the_callers_new_device() {
     let target = r.create_render_target(32, 32).unwrap();
     r.render(&scene, &target, Some(Color::BLACK)).unwrap();
     let before = r.read_pixels(&target).unwrap();
+    // A frame over the caller's pixels: its backdrop (the target's texture) is imported on this device.
+    let over = difference_square();
+    over_frame(&mut r, &device, &queue, &over, &target);
+    assert_ne!(r.read_pixels(&target).unwrap(), before);
     // The caller's device is lost: every call answers Ok or DeviceLost until the renderer has heard of it.
     device.destroy();
     let mut noticed = false;
@@ -331,9 +381,24 @@ fn an_embedded_renderer_recovers_on_the_callers_new_device() {
     let (device, queue) = open();
     let tell = r.device_lost_handler();
     device.set_device_lost_callback(tell);
-    r.recover_with_device(device, queue).unwrap();
+    r.recover_with_device(device.clone(), queue.clone())
+        .unwrap();
     r.render(&scene, &target, Some(Color::BLACK)).unwrap();
     same(&r.read_pixels(&target).unwrap(), &before, "embedded");
+    // A frame over the caller's pixels again, its backdrop imported from the new device's texture (the old
+    // import went with the old device): the white square in difference mode inverts what lies under it.
+    over_frame(&mut r, &device, &queue, &over, &target);
+    let inverted = r.read_pixels(&target).unwrap();
+    for (x, y) in [(1, 1), (8, 8), (12, 20)] {
+        let b = before.get_pixel(x, y).0;
+        let want = [255 - b[0], 255 - b[1], 255 - b[2], 255];
+        let got = inverted.get_pixel(x, y).0;
+        assert!(
+            (0..3).all(|i| got[i].abs_diff(want[i]) <= 2),
+            "({x}, {y}): {got:?} for {want:?}"
+        );
+    }
+    assert_eq!(inverted.get_pixel(24, 24).0, before.get_pixel(24, 24).0);
 }
 
 #[test]
