@@ -245,3 +245,77 @@ fn a_cache_of_nothing_draws_nothing() {
     r.trim();
     let _ = (host, child);
 }
+
+/// PixiJS's `container/cache-as-texture` scene: five nested containers, each 100 pixels along its parent's x and
+/// turned 1.26 radians from it, each holding 'hello' at 32 pixels (red, green, blue, white, 0xccff00), the first
+/// cached with antialiasing at resolution 2, the others cached as they are; the outermost at (34, 11), scaled 0.7.
+///
+/// PixiJS's text is Arial, drawn by the browser into a canvas as tall as `CanvasTextMetrics.measureFont` measures
+/// the font (the ink ascent plus descent of `|ÉqÅM`), with the baseline at that ascent. Arial cannot ship:
+/// Liberation Sans stands in (metric-compatible with Arial, SIL OFL 1.1, `tests/pixijs/fonts/`), its ink ascent
+/// measured as PixiJS measures it (27.9 at 32 pixels); stage2d puts the first baseline at the font's ascent
+/// (29.0), so each text is moved up by the difference.
+///
+/// The five texts land where the snapshot has them, in their colours and turned as it has them (each text's ink
+/// centre within about a pixel of the snapshot's). What differs is the font: the browser's Arial carries a fifth
+/// to a third more ink than fontdue's raster of Liberation Sans and sits up to a pixel lower in each text's own
+/// frame, so 271 pixels differ (the same with MSAA, on Vulkan and GL), 242 of them lighter here. The allowance is
+/// the count measured, 271, not PixiJS's 100.
+#[test]
+#[cfg(feature = "text")]
+fn pixijs_cache_as_texture() {
+    let mut r = renderer();
+    let font = stage2d::Font::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/pixijs/fonts/LiberationSans-Regular.ttf"
+    ))
+    .unwrap();
+    let size = 32.0;
+    let face = font.fontdue().unwrap();
+    let ink_ascent = "|ÉqÅM"
+        .chars()
+        .map(|c| {
+            let b = face.metrics(c, size).bounds;
+            b.ymin + b.height
+        })
+        .fold(0f32, f32::max);
+    let top = ink_ascent - face.horizontal_line_metrics(size).unwrap().ascent;
+    let mut scene = Scene::new();
+    let root = scene
+        .add(
+            scene.root(),
+            Node::container().at(64.0 - 30.0, 64.0 - 53.0).scaled(0.7),
+        )
+        .unwrap();
+    let mut last = root;
+    for (i, color) in [0xff0000, 0x00ff00, 0x0000ff, 0xffffff, 0xccff00]
+        .into_iter()
+        .enumerate()
+    {
+        let container = scene
+            .add(last, Node::container().at(100.0, 0.0).rotated(0.42 * 3.0))
+            .unwrap();
+        let text = stage2d::Text::new("hello", &font, size).colored(Color::hex(color));
+        scene.add(container, Node::text(text).at(0.0, top)).unwrap();
+        let cache = match i {
+            0 => CacheAsTexture {
+                antialias: true,
+                resolution: Some(2.0),
+                ..CacheAsTexture::default()
+            },
+            _ => CacheAsTexture::default(),
+        };
+        scene.set_cache_as_texture(container, Some(cache)).unwrap();
+        last = container;
+    }
+    // A new cache is drawn uncached in its first frame (its texture is reserved for the next): the second frame
+    // is the one drawn from the five caches, as PixiJS draws its first.
+    render_pixijs(&mut r, &scene);
+    let img = render_pixijs(&mut r, &scene);
+    assert_eq!(
+        r.stats().last_frame.filtered_nodes,
+        5,
+        "the caches are drawn"
+    );
+    pixijs("cache-as-texture", &img, 271);
+}
