@@ -348,23 +348,21 @@ impl Frame {
             walk.root_wanted = false;
         }
         self.collect(textures, scene, &key, place.as_mut(), &mut frame)?;
-        // New caches take a handle reserved here (those short of one drew uncached, once).
-        let short = self.collector.filters.cache_shortfall;
-        for _ in 0..short {
-            let h = textures.reserve()?;
-            self.collector.filters.cache_spares.push(h);
-        }
-        // A walk short of filter textures, or that met an advanced blend mode in the frame's own pass (the frame
-        // then walks into a root texture), walks again.
+        // New caches and newly kept filter results take a handle reserved here.
+        reserve_cache_spares(&mut self.collector.filters, textures)?;
+        // A walk short of filter textures, that met a new cache without a handle (a cache draws from its first
+        // frame, as PixiJS's does; a kept filter result waits a frame), or that met an advanced blend mode in the
+        // frame's own pass (the frame then walks into a root texture), walks again.
         for _ in 0..3 {
             let walk = &mut self.collector.filters;
             let short = walk.shortfall;
+            let new_caches = walk.new_cache_shortfall;
             let root = walk.needs_root && !walk.root_wanted;
             if root {
                 walk.root_wanted = true;
                 walk.walks_without_blend = 0;
             }
-            if short == 0 && !root {
+            if short == 0 && !root && new_caches == 0 {
                 break;
             }
             if short > 0 {
@@ -377,6 +375,7 @@ impl Frame {
             self.collector.filters.forget_drawn_caches();
             frame = FrameStats::default();
             self.collect(textures, scene, &key, None, &mut frame)?;
+            reserve_cache_spares(&mut self.collector.filters, textures)?;
         }
         if !self.collector.filters.groups.is_empty() {
             self.batcher
@@ -785,4 +784,17 @@ impl Frame {
         stats.total.accumulate(&frame);
         stats.frames += 1;
     }
+}
+
+/// Reserves a handle for each cache or kept filter result the last walk was short of.
+fn reserve_cache_spares(
+    walk: &mut crate::frame::collect::filters::FilterWalk,
+    textures: &mut TextureSystem,
+) -> Result<()> {
+    for _ in 0..walk.cache_shortfall {
+        let h = textures.reserve()?;
+        walk.cache_spares.push(h);
+    }
+    walk.cache_shortfall = 0;
+    Ok(())
 }

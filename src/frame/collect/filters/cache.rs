@@ -82,6 +82,7 @@ impl FilterWalk {
                 Some(h) => h,
                 None => {
                     self.cache_shortfall += 1;
+                    self.new_cache_shortfall += 1;
                     return Cached::Plain;
                 }
             },

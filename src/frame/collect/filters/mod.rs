@@ -193,6 +193,8 @@ pub(crate) struct FilterWalk {
     /// draw uncached once).
     pub cache_spares: Vec<TextureId>,
     pub cache_shortfall: usize,
+    /// Of those, new caches (drawn uncached for want of a handle: the frame walks again with one).
+    pub new_cache_shortfall: usize,
     /// Handles of caches dropped, for the frame to destroy.
     pub cache_released: Vec<TextureId>,
     /// Walks begun.
@@ -375,6 +377,7 @@ impl FilterWalk {
     pub(super) fn begin(&mut self) {
         self.shortfall = 0;
         self.cache_shortfall = 0;
+        self.new_cache_shortfall = 0;
         self.blends.clear();
         self.finals.clear();
         self.final_splits.clear();
