@@ -161,6 +161,9 @@ pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {
     pub(super) volatile: bool,
     /// The node attached to a render layer that the layer is drawing now (drawn, not skipped in place).
     pub(super) layer_entry: Option<NodeId>,
+    /// Inside a cache being drawn (its content goes into a texture in the cached node's own space): clip space to
+    /// that space, back, and the cache's texels per unit of it. Text is rasterised for those texels.
+    pub(super) cache_space: Option<(Affine2, Affine2, f32)>,
 }
 
 pub(super) fn skip(

@@ -232,6 +232,7 @@ impl Groups {
         let (bounds, feedback, incomplete) = {
             let mut g = Ctx {
                 layer_entry: None,
+                cache_space: None,
                 scene: cx.scene,
                 view: View {
                     to_clip: Affine2::IDENTITY,

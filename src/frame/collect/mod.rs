@@ -297,6 +297,7 @@ impl Collector {
             epoch: since.0,
             volatile: false,
             layer_entry: None,
+            cache_space: None,
         };
         self.bounds.begin();
         self.groups.begin();

@@ -68,8 +68,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         // A distance-field font: the screen pixels a unit of the field spans (PixiJS's uDistance: the
         // field's range in page pixels, times page pixels to the text's, times the text's to the target's).
         let distance = bm.distance_range.map(|range| {
-            let px_x = matrix.matrix2.x_axis * cx.view.half_size;
-            let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+            let (px_x, px_y) = pixels_per_unit(cx, matrix);
             range * s * (px_x.length() + px_y.length()) / 2.0
         });
         for g in &layout.glyphs {
@@ -121,8 +120,8 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     }
     // Glyphs are rasterised at the size they cover on the target (the node's world scale, which includes
     // a window's scale factor), bucketed so a continuous zoom makes a few sizes, not one per frame.
-    let px_x = matrix.matrix2.x_axis * cx.view.half_size;
-    let px_y = matrix.matrix2.y_axis * cx.view.half_size;
+    // Where its pixels land: the target's, or a cache's texels.
+    let (px_x, px_y) = pixels_per_unit(cx, matrix);
     let raster = raster_scale(px_x.length().max(px_y.length()), size);
     let raster_size = size * raster;
     let inv = 1.0 / raster;
@@ -290,7 +289,13 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         let local = origin + offset + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
         let mut p0 = matrix.transform_point2(local);
         if snap {
-            p0 = cx.view.clip_of(cx.view.pixels_of(p0).round());
+            p0 = match cx.cache_space {
+                // On the cache's texels (its texture starts on a whole texel of its space).
+                Some((to_local, to_clip, res)) => {
+                    to_clip.transform_point2((to_local.transform_point2(p0) * res).round() / res)
+                }
+                None => cx.view.clip_of(cx.view.pixels_of(p0).round()),
+            };
         }
         let dx = dx_unit * e.rect[2] as f32;
         let dy = dy_unit * e.rect[3] as f32;
@@ -329,6 +334,22 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         cx.stats.texts += 1;
     }
     Some(())
+}
+
+/// The pixels a unit of the text's x and y axes span where its glyphs land (`matrix`: text to clip space): the
+/// target's pixels, or inside a cache being drawn the cache's texels (in the cached node's own space, y down,
+/// hence the sign that makes both read as the target's: y up).
+fn pixels_per_unit<F: Fn(TextureId) -> bool>(cx: &Ctx<'_, F>, matrix: Affine2) -> (Vec2, Vec2) {
+    match cx.cache_space {
+        Some((to_local, _, res)) => {
+            let l = to_local.matrix2 * matrix.matrix2;
+            (l.x_axis * res, -(l.y_axis * res))
+        }
+        None => (
+            matrix.matrix2.x_axis * cx.view.half_size,
+            matrix.matrix2.y_axis * cx.view.half_size,
+        ),
+    }
 }
 
 /// The scale glyphs of a `size`-pixel text are rasterised at when one of its pixels covers `world` target pixels:

@@ -118,6 +118,9 @@ impl FilterWalk {
         }
         let open = self.stack.last_mut().expect("just opened");
         open.cache = Some((cfg, serial, packed, blend));
+        // Its content lands in its own space, at its resolution: text inside is rasterised for that.
+        let res = cfg.resolution.unwrap_or(self.target_scale);
+        cx.cache_space = Some((m.inverse(), m, res));
         let g = &mut self.groups[open.group as usize];
         g.output = Some(handle);
         g.sampling = match cfg.scale_mode {

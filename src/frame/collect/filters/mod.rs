@@ -162,6 +162,8 @@ pub(super) struct Open {
     settings: ChainSettings,
     /// A cache being drawn: its settings, serial, and the colour and blend mode its texture is drawn with.
     cache: Option<(crate::CacheAsTexture, u64, u32, crate::BlendMode)>,
+    /// The walk's [`Ctx::cache_space`] before it opened.
+    prev_cache_space: Option<(Affine2, Affine2, f32)>,
 }
 
 /// The filters of one walk.
@@ -633,6 +635,7 @@ impl FilterWalk {
             matrix,
             settings,
             cache: None,
+            prev_cache_space: cx.cache_space.take(),
         });
         cx.batcher.set_target(group as u16 + 1);
         cx.batcher.set_xform(xform);
@@ -649,6 +652,7 @@ impl FilterWalk {
         cx.batcher.set_target(open.prev_target);
         cx.batcher.set_xform(open.prev_xform);
         cx.pad = open.prev_pad;
+        cx.cache_space = open.prev_cache_space;
         if let Some(cache) = open.cache {
             return self.close_cache(cx, open, cache);
         }
