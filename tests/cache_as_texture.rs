@@ -261,8 +261,8 @@ fn a_cache_of_nothing_draws_nothing() {
 /// The five texts land where the snapshot has them, in their colours and turned as it has them (each text's ink
 /// centre within about a pixel of the snapshot's). What differs is the font: the browser's Arial carries a fifth
 /// to a third more ink than fontdue's raster of Liberation Sans and sits up to a pixel lower in each text's own
-/// frame, so 270 pixels differ (the same with MSAA, on Vulkan and GL), most of them lighter here. The allowance
-/// is the count measured, 270, not PixiJS's 100.
+/// frame, so 269 pixels differ (the same with MSAA, on Vulkan and GL), most of them lighter here. The allowance
+/// is the count measured, 269, not PixiJS's 100.
 #[test]
 #[cfg(feature = "text")]
 fn pixijs_cache_as_texture() {
@@ -324,7 +324,7 @@ fn pixijs_cache_as_texture() {
         "drawn from the caches"
     );
     assert!(again == img);
-    pixijs("cache-as-texture", &img, 270);
+    pixijs("cache-as-texture", &img, 269);
 }
 
 /// Text in a cache is rasterised for the cache's texels (its own space at its resolution), as PixiJS draws a
@@ -367,20 +367,14 @@ fn text_in_a_cache_is_rasterised_for_the_caches_texels() {
         )
         .unwrap();
     let want = render(&mut r, &by_hand, 40, 24, Color::BLACK);
-    // Equal but for the row under the glyphs: the cache's texture ends at the ink (a half-size draw samples no
-    // texel past it there), the hand-made one goes on transparent.
-    let (mut worst, mut edge) = (0, 0);
-    for (x, y, p) in got.enumerate_pixels() {
-        let d = (0..3)
-            .map(|i| p.0[i].abs_diff(want.get_pixel(x, y).0[i]))
-            .max()
-            .unwrap();
-        match d > 3 && p.0[..3] == [0, 0, 0] {
-            true => edge += 1,
-            false => worst = worst.max(d),
-        }
-    }
+    // Equal, to the row under the glyphs (the cache keeps a transparent texel around its content, so a
+    // half-size draw blends the glyphs' last row with it, as it does with the hand-made texture's).
+    let worst = got
+        .pixels()
+        .zip(want.pixels())
+        .map(|(a, b)| (0..3).map(|i| a.0[i].abs_diff(b.0[i])).max().unwrap())
+        .max()
+        .unwrap();
     assert!(worst <= 3, "the cached text differs by {worst}");
-    assert!(edge <= 16, "{edge} pixels under the text");
     assert!(got.pixels().any(|p| p.0[0] > 200), "the text shows");
 }

@@ -179,13 +179,16 @@ impl FilterWalk {
             return None;
         }
         let mut res = cfg.resolution.unwrap_or(self.target_scale);
-        let max_side = self.max_side as f32;
+        // Room for the texel each side (below).
+        let max_side = self.max_side as f32 - 2.0;
         let span = (local.max - local.min) * res;
         if span.x > max_side || span.y > max_side {
             res *= (max_side / span.x).min(max_side / span.y);
         }
-        let lo = (local.min * res).floor();
-        let hi = (local.max * res).ceil().max(lo + Vec2::ONE);
+        // A transparent texel around the content: a draw that samples between texels (the cache shown scaled or
+        // turned) blends its edge with nothing rather than stopping at it.
+        let lo = (local.min * res).floor() - Vec2::ONE;
+        let hi = (local.max * res).ceil().max(lo + Vec2::ONE) + Vec2::ONE;
         let (w, h) = ((hi.x - lo.x) as u32, (hi.y - lo.y) as u32);
         let group = &mut self.groups[open.group as usize];
         group.size = (w.max(1), h.max(1));
