@@ -12,6 +12,7 @@
 
 pub(crate) mod atlas;
 pub(crate) mod bitmap;
+mod effects;
 mod font;
 mod font_check;
 mod layout;
@@ -23,14 +24,13 @@ mod style;
 
 pub(crate) use atlas::{effect_key, effect_pad, GlyphAtlas, GlyphKey};
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
+pub use effects::{TextShadow, TextStroke};
 pub use font::Font;
 pub use layout::{
     layout, Align, GlyphSource, LayoutStyle, PlacedGlyph, Shaping, TextLayout, TextRun, WhiteSpace,
 };
 pub use rich::{TagStyle, MAX_TAG_DEPTH, MAX_TAG_RUNS};
-pub use style::{
-    SharedTextStyle, TextGradient, TextShadow, TextStroke, TextStyle, MAX_GRADIENT_STOPS,
-};
+pub use style::{SharedTextStyle, TextGradient, TextStyle, MAX_GRADIENT_STOPS};
 
 use crate::Color;
 use glam::Vec2;
