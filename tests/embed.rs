@@ -511,22 +511,7 @@ fn read_texture_reads_the_callers_own_texture_back() {
         r.render(&s, &t, Some(Color::BLACK)).unwrap();
         r.read_pixels(&t).unwrap()
     };
-    let make = |format, usage| {
-        device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("the caller's texture"),
-            size: wgpu::Extent3d {
-                width: W,
-                height: H,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        })
-    };
+    let make = |format, usage| caller_texture(&device, (W, H), format, usage);
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
     let texture = make(wgpu::TextureFormat::Bgra8Unorm, usage);
     let view = texture.create_view(&Default::default());
@@ -561,6 +546,29 @@ fn read_texture_reads_the_callers_own_texture_back() {
         matches!(&e, Error::UnsupportedTarget(m) if m.contains("Rgba16Float")),
         "{e}"
     );
+}
+
+/// A texture of the caller's own, single-sampled.
+fn caller_texture(
+    device: &wgpu::Device,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("the caller's texture"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
 }
 
 /// Opaque pixels of four quadrants (the caller's picture under stage2d's frame), `W x H`, RGBA.
@@ -635,23 +643,11 @@ fn advanced_blend_modes_of_an_embedded_frame_see_the_callers_pixels_through_prep
                 Renderer::from_device(device.clone(), queue.clone(), Default::default()).unwrap();
             let mut s = Scene::new();
             blended(&mut r, &mut s);
-            let texture = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("host target"),
-                size: wgpu::Extent3d {
-                    width: W,
-                    height: H,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba8Unorm,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::COPY_DST
-                    | wgpu::TextureUsages::COPY_SRC,
-                view_formats: &[],
-            });
+            let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC;
+            let texture = caller_texture(&device, (W, H), wgpu::TextureFormat::Rgba8Unorm, usage);
             let view = texture.create_view(&Default::default());
             let desc = TargetDesc::from_view(&view).with_sample_count(samples);
             let msaa_view = (samples > 1)
@@ -717,20 +713,12 @@ fn advanced_blend_modes_of_an_embedded_frame_see_the_callers_pixels_through_prep
             probe(&got, 60, 2, [20, 90, 200, 255], 0);
 
             // A backdrop that does not match the target is refused, and nothing is prepared.
-            let small = device.create_texture(&wgpu::TextureDescriptor {
-                label: None,
-                size: wgpu::Extent3d {
-                    width: W / 2,
-                    height: H,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba8Unorm,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            });
+            let small = caller_texture(
+                &device,
+                (W / 2, H),
+                wgpu::TextureFormat::Rgba8Unorm,
+                wgpu::TextureUsages::TEXTURE_BINDING,
+            );
             let mut encoder = device.create_command_encoder(&Default::default());
             let err = r.prepare_over(&mut encoder, &s, &desc, &small).unwrap_err();
             assert!(matches!(err, Error::PassMismatch(_)), "{err}");

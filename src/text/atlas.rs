@@ -627,16 +627,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn effects_grow_and_soften_coverage() {
-        // A 2x2 solid square, its bottom 1 above the baseline.
-        let square = Raster {
+    /// A 2x2 solid square, its bottom 1 above the baseline.
+    fn square() -> Raster {
+        Raster {
             width: 2,
             height: 2,
             xmin: 3.0,
             ymin: 1.0,
             coverage: vec![255; 4],
-        };
+        }
+    }
+
+    #[test]
+    fn effects_grow_and_soften_coverage() {
+        let square = square();
         let round = |spread: f32, blur: f32| effect_key(spread, blur, crate::LineJoin::Round, 1.0);
         let none = |_: StrokeJob<'_>| -> Stroked { panic!("a round join draws no outline") };
         assert_eq!(round(0.0, 0.0), 0);
@@ -695,13 +699,7 @@ mod tests {
         assert_eq!(effect_pad(effect_key(2.0, 4.0, Miter, 10.0)), 3 + 4);
         // A miter or bevel asks for the outline with a margin for the blur; without one it grows by the distance;
         // too large is refused.
-        let square = Raster {
-            width: 2,
-            height: 2,
-            xmin: 3.0,
-            ymin: 1.0,
-            coverage: vec![255; 4],
-        };
+        let square = square();
         let mut asked = None;
         let blurred = effect_key(2.0, 4.0, Bevel, 10.0);
         let grown = apply_effect(square.clone(), blurred, 512, |job| {
