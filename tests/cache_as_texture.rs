@@ -267,21 +267,9 @@ fn a_cache_of_nothing_draws_nothing() {
 #[cfg(feature = "text")]
 fn pixijs_cache_as_texture() {
     let mut r = renderer();
-    let font = stage2d::Font::load(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/pixijs/fonts/LiberationSans-Regular.ttf"
-    ))
-    .unwrap();
+    let font = pixijs_arial();
     let size = 32.0;
-    let face = font.fontdue().unwrap();
-    let ink_ascent = "|ÉqÅM"
-        .chars()
-        .map(|c| {
-            let b = face.metrics(c, size).bounds;
-            b.ymin + b.height
-        })
-        .fold(0f32, f32::max);
-    let top = ink_ascent - face.horizontal_line_metrics(size).unwrap().ascent;
+    let (_, _, top) = canvas_metrics(&font, size);
     let mut scene = Scene::new();
     let root = scene
         .add(

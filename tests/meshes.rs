@@ -1307,18 +1307,10 @@ fn canvas_text(
     text: &str,
 ) -> (stage2d::RenderTarget, stage2d::Texture) {
     let size = 50.0;
-    let face = font.fontdue().unwrap();
-    let (mut ascent, mut descent) = (0f32, 0f32);
-    for c in "|ÉqÅM".chars() {
-        let b = face.metrics(c, size).bounds;
-        ascent = ascent.max(b.ymin + b.height);
-        descent = descent.max(-b.ymin);
-    }
+    let (ascent, descent, top) = canvas_metrics(font, size);
     let label = stage2d::Text::new(text, font, size);
     let width = label.layout().size[0].ceil() as u32;
     let height = (ascent + descent).ceil() as u32;
-    // stage2d puts the first baseline the font's ascent below the top.
-    let top = ascent - face.horizontal_line_metrics(size).unwrap().ascent;
     let mut scene = Scene::new();
     let node = scene
         .add(scene.root(), Node::text(label).at(0.0, top))
@@ -1351,11 +1343,7 @@ fn canvas_text(
 #[cfg(feature = "text")]
 fn pixijs_mesh_textures() {
     let mut r = renderer();
-    let font = stage2d::Font::load(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/pixijs/fonts/LiberationSans-Regular.ttf"
-    ))
-    .unwrap();
+    let font = pixijs_arial();
     let (_hello_target, hello) = canvas_text(&mut r, &font, "Hello World");
     let (_how_target, how) = canvas_text(&mut r, &font, "HELLO WORLD, HOW ARE YOU TODAY?");
     assert_eq!([hello.size(), how.size()], [[258.0, 55.0], [958.0, 55.0]]);

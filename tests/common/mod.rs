@@ -416,3 +416,30 @@ pub fn render_pixijs(r: &mut Renderer, scene: &Scene) -> RgbaImage {
     }
     r.read_pixels(&target).unwrap()
 }
+
+/// Liberation Sans Regular (metric-compatible with Arial; SIL OFL 1.1, `tests/pixijs/fonts/`), standing in for
+/// the browser's Arial of PixiJS's canvas-text scenes.
+#[cfg(feature = "text")]
+pub fn pixijs_arial() -> stage2d::Font {
+    stage2d::Font::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/pixijs/fonts/LiberationSans-Regular.ttf"
+    ))
+    .unwrap()
+}
+
+/// PixiJS's `CanvasTextMetrics.measureFont` of `font` at `size` pixels (the ink ascent and descent of `|ÉqÅM`),
+/// and how far below the top of a stage2d text its first baseline must move to sit where PixiJS's canvas puts it
+/// (stage2d puts it at the font's ascent; negative: up). Returns `(ascent, descent, shift)`.
+#[cfg(feature = "text")]
+pub fn canvas_metrics(font: &stage2d::Font, size: f32) -> (f32, f32, f32) {
+    let face = font.fontdue().unwrap();
+    let (mut ascent, mut descent) = (0f32, 0f32);
+    for c in "|ÉqÅM".chars() {
+        let b = face.metrics(c, size).bounds;
+        ascent = ascent.max(b.ymin + b.height);
+        descent = descent.max(-b.ymin);
+    }
+    let shift = ascent - face.horizontal_line_metrics(size).unwrap().ascent;
+    (ascent, descent, shift)
+}

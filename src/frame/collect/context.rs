@@ -131,6 +131,9 @@ pub struct Caches {
     pub(crate) pages: crate::gpu::glyph_pages::GlyphPages,
     /// This walk's custom-shader meshes.
     pub(crate) custom_meshes: crate::gpu::meshes::CustomMeshes,
+    /// Scratch of a rich text's passes by run (`text.rs`), kept so that a frame allocates none.
+    #[cfg(feature = "text")]
+    pub(super) run_passes: Vec<[Option<(u32, u32, Vec2)>; 3]>,
 }
 
 pub(super) struct Ctx<'a, F: Fn(TextureId) -> bool> {

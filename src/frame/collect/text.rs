@@ -173,14 +173,16 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     // A rich text's runs with an outline or shadow of their own: their passes, by run (the text's where a run
     // has none). Their fill colours are applied below, as for every run.
     let own = |r: &crate::text::TextRun| r.stroke.is_some() || r.shadow.is_some();
-    let run_passes: Vec<Passes> = match layout.runs.iter().any(own) {
-        true => layout
-            .runs
-            .iter()
-            .map(|r| passes_of(r.stroke.or(style.stroke), r.shadow.or(style.shadow), color))
-            .collect(),
-        false => Vec::new(),
-    };
+    let mut run_passes = std::mem::take(&mut caches.run_passes);
+    run_passes.clear();
+    if layout.runs.iter().any(own) {
+        run_passes.extend(
+            layout
+                .runs
+                .iter()
+                .map(|r| passes_of(r.stroke.or(style.stroke), r.shadow.or(style.shadow), color)),
+        );
+    }
     let passes_at = |run: u16| *run_passes.get(run as usize).unwrap_or(&passes);
     // The text's bitmaps, looked up in the atlas only when its layout, size, passes or font changed or
     // the atlas emptied a page since.
@@ -330,6 +332,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
             }
         }
     }
+    caches.run_passes = run_passes;
     if !mask {
         cx.stats.texts += 1;
     }
