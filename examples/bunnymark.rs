@@ -321,8 +321,13 @@ impl Bunnymark {
                 let Some(pc) = self.scene.get_mut(*id).and_then(|n| n.as_particles_mut()) else {
                     continue;
                 };
-                for (p, v) in pc.particles_mut().iter_mut().zip(velocities.iter_mut()) {
-                    bounce(&mut p.position, v, &mut self.rng, w, h);
+                for (p, v) in pc
+                    .particles_mut()
+                    .position
+                    .iter_mut()
+                    .zip(velocities.iter_mut())
+                {
+                    bounce(p, v, &mut self.rng, w, h);
                 }
             }
             return;

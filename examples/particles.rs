@@ -125,11 +125,16 @@ impl common::Demo for Fountain {
             return;
         };
         let count = pc.len();
-        for (p, v) in pc.particles_mut().iter_mut().zip(velocities.iter_mut()) {
+        for (p, v) in pc
+            .particles_mut()
+            .position
+            .iter_mut()
+            .zip(velocities.iter_mut())
+        {
             v.y += GRAVITY * dt;
-            p.position += *v * dt;
-            if p.position.y > HEIGHT || p.position.x < 0.0 || p.position.x > WIDTH {
-                p.position = SPOUT;
+            *p += *v * dt;
+            if p.y > HEIGHT || p.x < 0.0 || p.x > WIDTH {
+                *p = SPOUT;
                 *v = launch(rng);
             }
         }

@@ -147,7 +147,10 @@ pub use scene::events::{
     EventContext, EventKind, Events, HandlerId, Phase, PointerEvent, PointerInput,
 };
 pub use scene::node::{Mask, MaskChannel, Node, NodeKind, NodeProps, RenderLayer, Transform};
-pub use scene::particles::{Particle, ParticleContainer, ParticleProperties, MAX_PARTICLES};
+pub use scene::particles::{
+    Particle, ParticleContainer, ParticleMut, ParticleProperties, Particles, ParticlesMut,
+    MAX_PARTICLES,
+};
 pub use scene::pointer::{Cursor, EventMode, HitArea, Rect};
 pub use scene::sprite::{NineSliceSprite, Sprite, TilingSprite};
 pub use scene::Scene;

@@ -156,8 +156,8 @@ fn only_dynamic_properties_are_uploaded_and_static_ones_follow_update() {
     assert_eq!(t1.buffers_created, t0.buffers_created);
     // A static property changed in the slice shows only after update().
     let pc = s.get_mut(id).unwrap().as_particles_mut().unwrap();
-    pc.particles_mut()[0].tint = 0xff0000;
-    pc.particles_mut()[0].position.x += 1.0; // dynamic: shows at once
+    pc.particles_mut().tint[0] = 0xff0000;
+    pc.particles_mut().position[0].x += 1.0; // dynamic: shows at once
     r.render(&s, &target, clear).unwrap();
     let img = r.read_pixels(&target).unwrap();
     probe(&img, 1, 0, [0, 0, 255, 255], 0);

@@ -754,10 +754,11 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
             match k {
                 0 => pc
                     .particles_mut()
+                    .position
                     .iter_mut()
-                    .for_each(|p| p.position.x += 0.5),
+                    .for_each(|p| p.x += 0.5),
                 1 => {
-                    if let Some(p) = pc.particle_mut(0) {
+                    if let Some(mut p) = pc.particle_mut(0) {
                         p.tint = 0x00ff00;
                     }
                 }

@@ -6,7 +6,8 @@
 use crate::base::stats::FrameStats;
 use crate::gpu::meshes::MeshSystem;
 use crate::gpu::particles::{ParticleDraw, PARTICLE_SKIP, PARTICLE_STRIDES};
-use crate::{Error, Particle, ParticleContainer, Result, Scene};
+use crate::scene::particles::Particles;
+use crate::{Error, ParticleContainer, Result, Scene};
 use rayon::prelude::*;
 
 /// Particles a property must have for its upload to be packed on every core (where the pool has four threads
@@ -54,7 +55,9 @@ pub(crate) fn upload(
         else {
             return Err(Error::Wgpu("a particle upload was refused".into()));
         };
-        let ps = &pc.particles()[range.start as usize..range.end as usize];
+        let ps = pc
+            .particles()
+            .slice(range.start as usize..range.end as usize);
         bad += if ps.len() >= PARALLEL_MIN && rayon::current_num_threads() >= 4 {
             // Packed on every core into memory of ours (staging memory cannot be handed to other threads), then
             // copied into staging at once.
@@ -78,7 +81,7 @@ pub(crate) fn upload(
 fn pack_on_every_core(
     k: usize,
     pc: &ParticleContainer,
-    ps: &[Particle],
+    ps: Particles<'_>,
     scratch: &mut Vec<u8>,
     len: usize,
 ) -> u64 {
@@ -88,9 +91,18 @@ fn pack_on_every_core(
     let stride = PARTICLE_STRIDES[k] as usize;
     scratch[..len]
         .par_chunks_mut(CHUNK * stride)
-        .zip(ps.par_chunks(CHUNK))
-        .map(|(out, chunk)| write_property(k, pc, chunk, wgpu::WriteOnly::from(out)))
+        .enumerate()
+        .map(|(i, out)| {
+            let chunk = ps.slice(i * CHUNK..(i + 1) * CHUNK);
+            write_property(k, pc, chunk, wgpu::WriteOnly::from(out))
+        })
         .sum()
+}
+
+/// Whether every value is a finite number (no early exit, so that it runs as wide vector compares).
+fn all_finite(xs: &[f32]) -> bool {
+    xs.chunks(256)
+        .all(|c| c.iter().fold(true, |ok, x| ok & x.is_finite()))
 }
 
 /// Writes property `k` of `ps` into `out` (its stride a particle); returns how many were not finite (written
@@ -98,63 +110,75 @@ fn pack_on_every_core(
 fn write_property(
     k: usize,
     pc: &ParticleContainer,
-    ps: &[Particle],
-    out: wgpu::WriteOnly<'_, [u8]>,
+    ps: Particles<'_>,
+    mut out: wgpu::WriteOnly<'_, [u8]>,
 ) -> u64 {
     let mut bad = 0u64;
     match k {
         0 => {
             let (out, _) = out.into_chunks::<16>();
-            out.write_iter(ps.iter().map(|p| {
-                let v = match pc.local_quad(p) {
-                    Some(q) => {
-                        let (o, s) = (q.origin * p.scale, q.size * p.scale);
-                        [o.x, o.y, s.x, s.y]
-                    }
-                    // A frame past the container's: counted by its texture coordinates.
-                    None => [PARTICLE_SKIP, 0.0, 0.0, 0.0],
-                };
-                let v = match v.iter().all(|x| x.is_finite()) {
-                    true => v,
-                    false => {
-                        bad += 1;
-                        [PARTICLE_SKIP, 0.0, 0.0, 0.0]
-                    }
-                };
-                bytemuck::cast(v)
-            }));
+            out.write_iter(ps.frame.iter().zip(ps.anchor).zip(ps.scale).map(
+                |((&frame, &anchor), &scale)| {
+                    let v = match pc.local_quad(frame, anchor) {
+                        Some(q) => {
+                            let (o, s) = (q.origin * scale, q.size * scale);
+                            [o.x, o.y, s.x, s.y]
+                        }
+                        // A frame past the container's: counted by its texture coordinates.
+                        None => [PARTICLE_SKIP, 0.0, 0.0, 0.0],
+                    };
+                    let v = match v.iter().all(|x| x.is_finite()) {
+                        true => v,
+                        false => {
+                            bad += 1;
+                            [PARTICLE_SKIP, 0.0, 0.0, 0.0]
+                        }
+                    };
+                    bytemuck::cast(v)
+                },
+            ));
         }
         1 => {
-            // The hot loop (positions are dynamic by default): a select, no branch.
-            let (out, _) = out.into_chunks::<8>();
-            out.write_iter(ps.iter().map(|p| {
-                let ok = p.position.is_finite();
-                bad += u64::from(!ok);
-                let v = match ok {
-                    true => p.position.to_array(),
-                    false => [PARTICLE_SKIP; 2],
-                };
-                bytemuck::cast::<[f32; 2], [u8; 8]>(v)
-            }));
+            // The hot path (positions are dynamic by default): one copy of the column when every value is a
+            // number, as it nearly always is.
+            let floats: &[f32] = bytemuck::cast_slice(ps.position);
+            if all_finite(floats) {
+                out.copy_from_slice(bytemuck::cast_slice(floats));
+            } else {
+                let (out, _) = out.into_chunks::<8>();
+                out.write_iter(ps.position.iter().map(|p| {
+                    let ok = p.is_finite();
+                    bad += u64::from(!ok);
+                    let v = match ok {
+                        true => p.to_array(),
+                        false => [PARTICLE_SKIP; 2],
+                    };
+                    bytemuck::cast::<[f32; 2], [u8; 8]>(v)
+                }));
+            }
         }
         2 => {
-            let (out, _) = out.into_chunks::<4>();
-            out.write_iter(ps.iter().map(|p| {
-                let r = match p.rotation.is_finite() {
-                    true => p.rotation,
-                    false => {
-                        bad += 1;
-                        PARTICLE_SKIP
-                    }
-                };
-                r.to_ne_bytes()
-            }));
+            if all_finite(ps.rotation) {
+                out.copy_from_slice(bytemuck::cast_slice(ps.rotation));
+            } else {
+                let (out, _) = out.into_chunks::<4>();
+                out.write_iter(ps.rotation.iter().map(|&r| {
+                    let r = match r.is_finite() {
+                        true => r,
+                        false => {
+                            bad += 1;
+                            PARTICLE_SKIP
+                        }
+                    };
+                    r.to_ne_bytes()
+                }));
+            }
         }
         3 => {
             let frames = pc.frames();
             let (out, _) = out.into_chunks::<16>();
-            out.write_iter(ps.iter().map(|p| {
-                let v = match frames.get(p.frame as usize) {
+            out.write_iter(ps.frame.iter().map(|&frame| {
+                let v = match frames.get(frame as usize) {
                     Some(t) => {
                         let [u0, v0, u1, v1] = t.uvs();
                         // A frame stored turned is marked by its u's swapped.
@@ -173,15 +197,15 @@ fn write_property(
         }
         _ => {
             let (out, _) = out.into_chunks::<4>();
-            out.write_iter(ps.iter().map(|p| {
-                let a = match p.alpha.is_finite() {
-                    true => (p.alpha.clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
+            out.write_iter(ps.tint.iter().zip(ps.alpha).map(|(&tint, &alpha)| {
+                let a = match alpha.is_finite() {
+                    true => (alpha.clamp(0.0, 1.0) * 255.0 + 0.5) as u8,
                     false => {
                         bad += 1;
                         0
                     }
                 };
-                let [_, r, g, b] = p.tint.to_be_bytes();
+                let [_, r, g, b] = tint.to_be_bytes();
                 [r, g, b, a]
             }));
         }
@@ -192,6 +216,7 @@ fn write_property(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Particle;
     use glam::Vec2;
 
     /// The chunked pack writes what the one-pass pack writes, bad particles included, for every property.
@@ -232,5 +257,31 @@ mod tests {
             assert!(bad > 0, "property {k} counts its bad particles");
             assert_eq!(&scratch[..len], &one[..], "property {k}");
         }
+    }
+
+    /// Columns of numbers only are copied as they are: the bytes the renderer's shader reads, in order.
+    #[test]
+    fn finite_columns_upload_as_they_are() {
+        let t = crate::base::texture::tests_support::texture(1);
+        let mut pc = ParticleContainer::new(t);
+        pc.extend((0..1000).map(|i| Particle::new(i as f32, -(i as f32)).rotated(i as f32)))
+            .unwrap();
+        for (k, want) in [
+            (
+                1usize,
+                bytemuck::cast_slice::<_, u8>(pc.particles().position),
+            ),
+            (2, bytemuck::cast_slice(pc.particles().rotation)),
+        ] {
+            let mut out = vec![0u8; want.len()];
+            let bad = write_property(k, &pc, pc.particles(), wgpu::WriteOnly::from(&mut out[..]));
+            assert_eq!((bad, &out[..]), (0, want), "property {k}");
+        }
+        // One that is not a number is written as the skip value, the rest as they are.
+        pc.particles_mut().position[7].y = f32::INFINITY;
+        let mut out = vec![0u8; 8000];
+        let bad = write_property(1, &pc, pc.particles(), wgpu::WriteOnly::from(&mut out[..]));
+        let got: &[[f32; 2]] = bytemuck::cast_slice(&out);
+        assert_eq!((bad, got[7], got[8]), (1, [PARTICLE_SKIP; 2], [8.0, -8.0]));
     }
 }

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// allocated (at 48 bytes of GPU data a particle, 2^25 particles need 1.5 GiB).
 pub const MAX_PARTICLES: usize = 1 << 25;
 
-/// One particle of a [`ParticleContainer`]: 40 bytes, position first (what an update loop writes). Not a node: no
-/// handle, no children, no events, no mask of its own.
+/// One particle of a [`ParticleContainer`], as it is added, read and replaced (the container keeps each property in
+/// a column of its own). Not a node: no handle, no children, no events, no mask of its own.
 ///
 /// Its quad is its frame's (see [`ParticleContainer::add_frame`]) at its own size, placed by `anchor`, scaled by
 /// `scale`, turned by `rotation` (radians, clockwise on screen) around the anchor and moved to `position`, in the
@@ -155,13 +155,255 @@ impl ParticleProperties {
 
 static NEXT_CONTAINER: AtomicU64 = AtomicU64::new(1);
 
+/// A container's particles as columns, a slice a property, all of one length ([`ParticleContainer::particles`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Particles<'a> {
+    /// [`Particle::position`] of each particle.
+    pub position: &'a [Vec2],
+    /// [`Particle::scale`] of each particle.
+    pub scale: &'a [Vec2],
+    /// [`Particle::anchor`] of each particle.
+    pub anchor: &'a [Vec2],
+    /// [`Particle::rotation`] of each particle.
+    pub rotation: &'a [f32],
+    /// [`Particle::tint`] of each particle.
+    pub tint: &'a [u32],
+    /// [`Particle::alpha`] of each particle.
+    pub alpha: &'a [f32],
+    /// [`Particle::frame`] of each particle.
+    pub frame: &'a [u32],
+}
+
+impl<'a> Particles<'a> {
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    /// Particle `index` (its properties gathered from the columns); `None` past the end.
+    pub fn get(&self, index: usize) -> Option<Particle> {
+        Some(Particle {
+            position: *self.position.get(index)?,
+            scale: self.scale[index],
+            anchor: self.anchor[index],
+            rotation: self.rotation[index],
+            tint: self.tint[index],
+            alpha: self.alpha[index],
+            frame: self.frame[index],
+        })
+    }
+
+    /// The particles in draw order, each gathered from the columns.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Particle> + 'a {
+        let c = *self;
+        (0..c.len()).map(move |i| c.get(i).expect("in range"))
+    }
+
+    /// The particles in `range` (clamped to the particles there are).
+    pub(crate) fn slice(&self, range: std::ops::Range<usize>) -> Particles<'a> {
+        let n = self.len();
+        let r = range.start.min(n)..range.end.min(n);
+        Particles {
+            position: &self.position[r.clone()],
+            scale: &self.scale[r.clone()],
+            anchor: &self.anchor[r.clone()],
+            rotation: &self.rotation[r.clone()],
+            tint: &self.tint[r.clone()],
+            alpha: &self.alpha[r.clone()],
+            frame: &self.frame[r],
+        }
+    }
+}
+
+/// A container's particles as columns to change in place, a slice a property
+/// ([`ParticleContainer::particles_mut`]): an update loop over a million positions is a loop over one slice of
+/// 8-byte values. Dynamic properties show next frame; static ones after [`ParticleContainer::update`].
+#[derive(Debug)]
+pub struct ParticlesMut<'a> {
+    /// [`Particle::position`] of each particle.
+    pub position: &'a mut [Vec2],
+    /// [`Particle::scale`] of each particle.
+    pub scale: &'a mut [Vec2],
+    /// [`Particle::anchor`] of each particle.
+    pub anchor: &'a mut [Vec2],
+    /// [`Particle::rotation`] of each particle.
+    pub rotation: &'a mut [f32],
+    /// [`Particle::tint`] of each particle.
+    pub tint: &'a mut [u32],
+    /// [`Particle::alpha`] of each particle.
+    pub alpha: &'a mut [f32],
+    /// [`Particle::frame`] of each particle.
+    pub frame: &'a mut [u32],
+}
+
+impl ParticlesMut<'_> {
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+}
+
+/// One particle being changed ([`ParticleContainer::particle_mut`]): a copy of its properties, written back into
+/// the container's columns when this is dropped.
+#[derive(Debug)]
+pub struct ParticleMut<'a> {
+    columns: &'a mut Columns,
+    index: usize,
+    particle: Particle,
+}
+
+impl std::ops::Deref for ParticleMut<'_> {
+    type Target = Particle;
+    fn deref(&self) -> &Particle {
+        &self.particle
+    }
+}
+
+impl std::ops::DerefMut for ParticleMut<'_> {
+    fn deref_mut(&mut self) -> &mut Particle {
+        &mut self.particle
+    }
+}
+
+impl Drop for ParticleMut<'_> {
+    fn drop(&mut self) {
+        self.columns.set(self.index, self.particle);
+    }
+}
+
+/// The particles' properties, a vector each, all of one length.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Columns {
+    position: Vec<Vec2>,
+    scale: Vec<Vec2>,
+    anchor: Vec<Vec2>,
+    rotation: Vec<f32>,
+    tint: Vec<u32>,
+    alpha: Vec<f32>,
+    frame: Vec<u32>,
+}
+
+/// Applies `$body` (a closure-like `|v| ...`) to each column vector of `$c`.
+macro_rules! each_column {
+    ($c:expr, |$v:ident| $body:expr) => {{
+        let c = $c;
+        {
+            let $v = &mut c.position;
+            $body;
+        }
+        {
+            let $v = &mut c.scale;
+            $body;
+        }
+        {
+            let $v = &mut c.anchor;
+            $body;
+        }
+        {
+            let $v = &mut c.rotation;
+            $body;
+        }
+        {
+            let $v = &mut c.tint;
+            $body;
+        }
+        {
+            let $v = &mut c.alpha;
+            $body;
+        }
+        {
+            let $v = &mut c.frame;
+            $body;
+        }
+    }};
+}
+
+impl Columns {
+    fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    fn push(&mut self, p: Particle) {
+        self.position.push(p.position);
+        self.scale.push(p.scale);
+        self.anchor.push(p.anchor);
+        self.rotation.push(p.rotation);
+        self.tint.push(p.tint);
+        self.alpha.push(p.alpha);
+        self.frame.push(p.frame);
+    }
+
+    fn set(&mut self, i: usize, p: Particle) {
+        self.position[i] = p.position;
+        self.scale[i] = p.scale;
+        self.anchor[i] = p.anchor;
+        self.rotation[i] = p.rotation;
+        self.tint[i] = p.tint;
+        self.alpha[i] = p.alpha;
+        self.frame[i] = p.frame;
+    }
+
+    fn view(&self) -> Particles<'_> {
+        Particles {
+            position: &self.position,
+            scale: &self.scale,
+            anchor: &self.anchor,
+            rotation: &self.rotation,
+            tint: &self.tint,
+            alpha: &self.alpha,
+            frame: &self.frame,
+        }
+    }
+
+    fn reserve(&mut self, n: usize) {
+        each_column!(self, |v| v.reserve(n));
+    }
+
+    fn truncate(&mut self, n: usize) {
+        each_column!(self, |v| v.truncate(n));
+    }
+
+    fn drain(&mut self, r: std::ops::Range<usize>) {
+        each_column!(self, |v| drop(v.drain(r.clone())));
+    }
+
+    /// Keeps the particles whose flag in `keep` is set, in order.
+    fn retain_flags(&mut self, keep: &[bool]) {
+        each_column!(self, |v| {
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            })
+        });
+    }
+
+    /// Puts the particles in the order `order` (a permutation of their indices) gives.
+    fn permute(&mut self, order: &[u32]) {
+        each_column!(self, |v| *v =
+            order.iter().map(|&i| v[i as usize]).collect());
+    }
+}
+
 /// PixiJS's `ParticleContainer`: a node drawing many particles of one source texture in one instanced draw.
 ///
-/// Particles live in one dense array ([`ParticleContainer::particles_mut`] is a slice: an update loop over a
-/// million particles is a loop over it). Each frame only the [dynamic properties](ParticleProperties) are
-/// uploaded (by default the positions: 8 bytes a particle); the static ones are uploaded when particles are added,
-/// removed, sorted or cleared, when one is changed through [`ParticleContainer::particle_mut`], or on
-/// [`ParticleContainer::update`] (after static properties were changed through `particles_mut`).
+/// Particles are stored by property, a dense column each ([`ParticleContainer::particles_mut`] gives the columns
+/// as slices: an update loop over a million positions is a loop over one slice of 8-byte values, and a frame's
+/// upload of them is one copy). Each frame only the [dynamic properties](ParticleProperties) are uploaded (by
+/// default the positions: 8 bytes a particle); the static ones are uploaded when particles are added, removed,
+/// sorted or cleared, when one is changed through [`ParticleContainer::particle_mut`] or
+/// [`ParticleContainer::set`], or on [`ParticleContainer::update`] (after static properties were changed through
+/// `particles_mut`).
 ///
 /// The container is a node like any other: its transform, alpha, tint, blend mode, mask, filters and render
 /// texture apply to all its particles. As in PixiJS its bounds are not computed: set
@@ -180,14 +422,16 @@ static NEXT_CONTAINER: AtomicU64 = AtomicU64::new(1);
 /// let id = scene.add(scene.root(), Node::particles(particles))?;
 /// // Each frame: move them (positions are dynamic by default).
 /// let pc = scene.get_mut(id).and_then(|n| n.as_particles_mut()).unwrap();
-/// for p in pc.particles_mut() {
-///     p.position.y += 1.0;
+/// for p in pc.particles_mut().position {
+///     p.y += 1.0;
 /// }
+/// // One particle's static properties: uploaded again next frame.
+/// pc.particle_mut(0).unwrap().alpha = 0.5;
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
 pub struct ParticleContainer {
-    particles: Vec<Particle>,
+    columns: Columns,
     frames: Vec<Texture>,
     dynamic: ParticleProperties,
     /// The container's bounds in its own space for culling and hit testing (PixiJS's `boundsArea`); `None`:
@@ -208,7 +452,7 @@ pub struct ParticleContainer {
 impl Clone for ParticleContainer {
     fn clone(&self) -> Self {
         ParticleContainer {
-            particles: self.particles.clone(),
+            columns: self.columns.clone(),
             frames: self.frames.clone(),
             dynamic: self.dynamic,
             bounds_area: self.bounds_area,
@@ -223,7 +467,7 @@ impl Clone for ParticleContainer {
 
 impl PartialEq for ParticleContainer {
     fn eq(&self, o: &Self) -> bool {
-        self.particles == o.particles
+        self.columns == o.columns
             && self.frames == o.frames
             && self.dynamic == o.dynamic
             && self.bounds_area == o.bounds_area
@@ -244,7 +488,7 @@ impl ParticleContainer {
     /// An empty container drawing frames of `texture`'s source; frame 0 is `texture` itself.
     pub fn new(texture: Texture) -> ParticleContainer {
         ParticleContainer {
-            particles: Vec::new(),
+            columns: Columns::default(),
             frames: vec![texture],
             dynamic: ParticleProperties::default(),
             bounds_area: None,
@@ -304,16 +548,16 @@ impl ParticleContainer {
 
     /// Number of particles.
     pub fn len(&self) -> usize {
-        self.particles.len()
+        self.columns.len()
     }
 
     /// Whether there are no particles.
     pub fn is_empty(&self) -> bool {
-        self.particles.is_empty()
+        self.columns.len() == 0
     }
 
     fn check_room(&self, more: usize) -> Result<()> {
-        let asked = self.particles.len().saturating_add(more);
+        let asked = self.len().saturating_add(more);
         if asked > MAX_PARTICLES {
             return Err(Error::TooManyParticles {
                 asked,
@@ -327,29 +571,30 @@ impl ParticleContainer {
     /// anything is allocated.
     pub fn reserve(&mut self, additional: usize) -> Result<()> {
         self.check_room(additional)?;
-        self.particles.reserve(additional);
+        self.columns.reserve(additional);
         Ok(())
     }
 
     /// Adds a particle on top of the others; returns its index.
     pub fn add(&mut self, particle: Particle) -> Result<usize> {
         self.check_room(1)?;
-        self.particles.push(particle);
+        self.columns.push(particle);
         self.changed_all();
-        Ok(self.particles.len() - 1)
+        Ok(self.len() - 1)
     }
 
     /// Adds particles on top of the others (all or none: [`Error::TooManyParticles`] adds none).
     pub fn extend(&mut self, particles: impl IntoIterator<Item = Particle>) -> Result<()> {
         let it = particles.into_iter();
-        let before = self.particles.len();
+        let before = self.len();
         self.check_room(it.size_hint().0)?;
+        self.columns.reserve(it.size_hint().0);
         for p in it {
-            if self.particles.len() >= MAX_PARTICLES {
-                self.particles.truncate(before);
+            if self.len() >= MAX_PARTICLES {
+                self.columns.truncate(before);
                 return self.check_room(1);
             }
-            self.particles.push(p);
+            self.columns.push(p);
         }
         self.changed_all();
         Ok(())
@@ -357,62 +602,101 @@ impl ParticleContainer {
 
     /// Removes the particle at `index` (the ones above move down); `None` if there is none.
     pub fn remove(&mut self, index: usize) -> Option<Particle> {
-        (index < self.particles.len()).then(|| {
-            self.changed_all();
-            self.particles.remove(index)
-        })
+        let p = self.get(index)?;
+        self.columns.drain(index..index + 1);
+        self.changed_all();
+        Some(p)
     }
 
     /// Removes the particles in `range` (clamped to the particles there are).
     pub fn remove_range(&mut self, range: std::ops::Range<usize>) {
-        let n = self.particles.len();
+        let n = self.len();
         let (a, b) = (range.start.min(n), range.end.min(n));
         if a < b {
-            self.particles.drain(a..b);
+            self.columns.drain(a..b);
             self.changed_all();
         }
     }
 
     /// Keeps only the particles `keep` says yes to, in order.
-    pub fn retain(&mut self, keep: impl FnMut(&Particle) -> bool) {
-        self.particles.retain(keep);
+    pub fn retain(&mut self, mut keep: impl FnMut(&Particle) -> bool) {
+        let flags: Vec<bool> = self.particles().iter().map(|p| keep(&p)).collect();
+        self.columns.retain_flags(&flags);
         self.changed_all();
     }
 
     /// Removes every particle (keeping the memory).
     pub fn clear(&mut self) {
-        self.particles.clear();
+        self.columns.truncate(0);
         self.changed_all();
     }
 
     /// Sorts the particles (draw order: later on top), stably.
-    pub fn sort_by(&mut self, compare: impl FnMut(&Particle, &Particle) -> std::cmp::Ordering) {
-        self.particles.sort_by(compare);
+    pub fn sort_by(&mut self, mut compare: impl FnMut(&Particle, &Particle) -> std::cmp::Ordering) {
+        let all: Vec<Particle> = self.particles().iter().collect();
+        let mut order: Vec<u32> = (0..all.len() as u32).collect();
+        order.sort_by(|&a, &b| compare(&all[a as usize], &all[b as usize]));
+        self.columns.permute(&order);
         self.changed_all();
     }
 
-    /// The particles, in draw order.
-    pub fn particles(&self) -> &[Particle] {
-        &self.particles
+    /// The particles, in draw order, as columns (a slice a property).
+    pub fn particles(&self) -> Particles<'_> {
+        self.columns.view()
     }
 
-    /// The particles to change in place. Dynamic properties show next frame; static ones only after
-    /// [`ParticleContainer::update`] (as in PixiJS), or change them through [`ParticleContainer::particle_mut`].
-    pub fn particles_mut(&mut self) -> &mut [Particle] {
-        &mut self.particles
+    /// Particle `index`, gathered from the columns; `None` past the end.
+    pub fn get(&self, index: usize) -> Option<Particle> {
+        self.particles().get(index)
     }
 
-    /// One particle to change: its static properties are uploaded again next frame (only this particle's, and
-    /// those of others changed this way since the last upload).
-    pub fn particle_mut(&mut self, index: usize) -> Option<&mut Particle> {
-        let i = u32::try_from(index).ok()?;
-        let p = self.particles.get_mut(index)?;
+    /// The particles' columns to change in place (a slice a property). Dynamic properties show next frame;
+    /// static ones only after [`ParticleContainer::update`] (as in PixiJS), or change them through
+    /// [`ParticleContainer::particle_mut`] or [`ParticleContainer::set`].
+    pub fn particles_mut(&mut self) -> ParticlesMut<'_> {
+        let c = &mut self.columns;
+        ParticlesMut {
+            position: &mut c.position,
+            scale: &mut c.scale,
+            anchor: &mut c.anchor,
+            rotation: &mut c.rotation,
+            tint: &mut c.tint,
+            alpha: &mut c.alpha,
+            frame: &mut c.frame,
+        }
+    }
+
+    /// One particle to change (written back when the returned guard is dropped): its static properties are
+    /// uploaded again next frame (only this particle's, and those of others changed this way since the last
+    /// upload).
+    pub fn particle_mut(&mut self, index: usize) -> Option<ParticleMut<'_>> {
+        let particle = self.get(index)?;
+        self.mark(index);
+        Some(ParticleMut {
+            columns: &mut self.columns,
+            index,
+            particle,
+        })
+    }
+
+    /// Replaces particle `index` (as [`ParticleContainer::particle_mut`]); `false` if there is none.
+    pub fn set(&mut self, index: usize, particle: Particle) -> bool {
+        if index >= self.len() {
+            return false;
+        }
+        self.mark(index);
+        self.columns.set(index, particle);
+        true
+    }
+
+    /// Notes particle `index`'s static properties as changed.
+    fn mark(&mut self, index: usize) {
+        let i = index as u32; // < MAX_PARTICLES
         self.version += 1;
         self.dirty = match self.dirty.is_empty() {
             true => i..i + 1,
             false => self.dirty.start.min(i)..self.dirty.end.max(i + 1),
         };
-        Some(p)
     }
 
     /// Uploads every static property again next frame (PixiJS's `update()`): after changing static properties
@@ -432,8 +716,8 @@ impl ParticleContainer {
     /// container. It looks at every particle, so it is worth calling once, not every frame.
     pub fn compute_bounds(&self) -> Option<Rect> {
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for p in &self.particles {
-            let q = self.local_quad(p)?;
+        for p in self.particles().iter() {
+            let q = self.local_quad(p.frame, p.anchor)?;
             let (sin, cos) = p.rotation.sin_cos();
             let a = q.origin * p.scale;
             let s = q.size * p.scale;
@@ -447,15 +731,15 @@ impl ParticleContainer {
         (lo.is_finite() && hi.is_finite()).then_some(Rect { min: lo, max: hi })
     }
 
-    /// Particle `p`'s frame quad around its anchor, before scale and rotation; `None` for a frame index past the
+    /// The quad of frame `frame` around `anchor`, before scale and rotation; `None` for a frame index past the
     /// frames.
     #[inline]
-    pub(crate) fn local_quad(&self, p: &Particle) -> Option<LocalQuad> {
-        let t = *self.frames.get(p.frame as usize)?;
+    pub(crate) fn local_quad(&self, frame: u32, anchor: Vec2) -> Option<LocalQuad> {
+        let t = *self.frames.get(frame as usize)?;
         Some(
             Sprite {
                 texture: t,
-                anchor: p.anchor,
+                anchor,
                 size: None,
             }
             .local_quad(),
@@ -481,10 +765,48 @@ mod tests {
         crate::base::texture::tests_support::texture(1)
     }
 
+    /// Every structural change keeps the columns one length and each particle's properties together.
     #[test]
-    fn particles_are_small_and_position_first() {
-        assert_eq!(std::mem::size_of::<Particle>(), 40);
-        assert_eq!(std::mem::offset_of!(Particle, position), 0);
+    fn columns_stay_together_through_every_change() {
+        let mut c = ParticleContainer::new(texture());
+        let p = |i: usize| {
+            Particle::new(i as f32, -(i as f32))
+                .scaled(i as f32 + 1.0)
+                .anchored(0.5, i as f32)
+                .rotated(i as f32 * 0.1)
+                .with_alpha(i as f32 / 10.0)
+                .with_frame(i as u32)
+        };
+        c.extend((0..10).map(p)).unwrap();
+        assert_eq!(c.remove(2), Some(p(2)));
+        c.remove_range(6..100);
+        c.retain(|q| q.position.x != 4.0);
+        c.add(p(9)).unwrap();
+        c.sort_by(|a, b| b.rotation.total_cmp(&a.rotation));
+        let want: Vec<Particle> = [9, 6, 5, 3, 1, 0].into_iter().map(p).collect();
+        assert_eq!(c.particles().iter().collect::<Vec<_>>(), want);
+        let cols = c.particles();
+        for v in [
+            cols.scale.len(),
+            cols.anchor.len(),
+            cols.rotation.len(),
+            cols.tint.len(),
+            cols.alpha.len(),
+            cols.frame.len(),
+        ] {
+            assert_eq!(v, 6);
+        }
+        // A guard writes back when dropped; set replaces; both past the end are refused.
+        c.particle_mut(1).unwrap().tint = 0x123456;
+        assert_eq!(c.particles().tint[1], 0x123456);
+        assert!(c.set(5, p(7)));
+        assert_eq!(c.get(5), Some(p(7)));
+        assert!(!c.set(6, p(0)));
+        assert!(c.get(6).is_none());
+        c.particles_mut().position[0].x = 42.0;
+        assert_eq!(c.get(0).unwrap().position.x, 42.0);
+        c.clear();
+        assert!(c.is_empty() && c.particles().frame.is_empty());
     }
 
     #[test]
@@ -509,7 +831,7 @@ mod tests {
             ),
             "{e}"
         );
-        assert_eq!(c.particles.capacity(), 0);
+        assert_eq!(c.columns.position.capacity(), 0);
         // An iterator that says it is huge adds nothing.
         let e = c.extend(std::iter::repeat_n(Particle::default(), MAX_PARTICLES + 1));
         assert!(e.is_err());
@@ -528,7 +850,7 @@ mod tests {
         let s1 = c.upload_state();
         assert_eq!((s1.base, s1.dirty), (s0.version, (3, 8)));
         assert!(s1.version > s0.version);
-        c.particles_mut()[0].position.x = 5.0; // dynamic: no version
+        c.particles_mut().position[0].x = 5.0; // dynamic: no version
         assert_eq!(c.upload_state(), s1);
         c.sort_by(|a, b| b.position.x.total_cmp(&a.position.x));
         let s2 = c.upload_state();
