@@ -58,7 +58,9 @@ pub(crate) fn upload(
         let ps = pc
             .particles()
             .slice(range.start as usize..range.end as usize);
-        bad += if ps.len() >= PARALLEL_MIN && rayon::current_num_threads() >= 4 {
+        // Positions and rotations are their columns copied as they are: no packing to share out.
+        let packed = !matches!(k, 1 | 2);
+        bad += if packed && ps.len() >= PARALLEL_MIN && rayon::current_num_threads() >= 4 {
             // Packed on every core into memory of ours (staging memory cannot be handed to other threads), then
             // copied into staging at once.
             let len = bytes as usize;
