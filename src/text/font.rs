@@ -212,7 +212,7 @@ impl Font {
 
 impl Font {
     /// `raster` (glyph `glyph` at `px` pixels, from [`Font::rasterize_within`]) with `effect` applied
-    /// ([`super::atlas::apply_effect`]): a miter or bevel stroke drawn from the glyph's outline; `None` when the
+    /// ([`super::glyph_effects::apply_effect`]): a miter or bevel stroke drawn from the glyph's outline; `None` when the
     /// result would be larger than `max_side` either way.
     pub(crate) fn apply_effect(
         &self,
@@ -222,10 +222,10 @@ impl Font {
         effect: u32,
         max_side: u32,
     ) -> Option<Raster> {
-        super::atlas::apply_effect(raster, effect, max_side, |job| {
+        super::glyph_effects::apply_effect(raster, effect, max_side, |job| {
             match (self.data(), self.fontdue()) {
                 (Some(data), Some(f)) => super::stroke::draw(data, glyph, f.scale_factor(px), job),
-                _ => super::atlas::Stroked::NoOutline,
+                _ => super::glyph_effects::Stroked::NoOutline,
             }
         })
     }

@@ -6,7 +6,8 @@
 //!
 //! `style.rs` holds text styles (shared ones too); `shape.rs` shapes runs of text; `rich.rs` parses markup.
 //! `font.rs` loads fonts (`font_check.rs` refuses hostile ones first); `layout.rs` places glyphs (pure, public for measuring text: [`layout()`]); `atlas.rs`
-//! packs glyph bitmaps into pages (pure); `gpu/glyph_pages.rs` backs the pages with textures.
+//! packs glyph bitmaps into pages (pure); `glyph_effects.rs` makes outline and shadow bitmaps from a glyph's
+//! (with `stroke.rs` for mitered and bevelled outlines); `gpu/glyph_pages.rs` backs the pages with textures.
 //! Layouts are cached per text node version: changing the string or style lays out again, and glyphs already in
 //! the atlas are reused (uploads counted in [`crate::FrameStats::glyph_uploads`]).
 
@@ -15,6 +16,7 @@ pub(crate) mod bitmap;
 mod effects;
 mod font;
 mod font_check;
+pub(crate) mod glyph_effects;
 mod layout;
 mod rich;
 #[cfg(feature = "shaping")]
@@ -22,10 +24,11 @@ mod shape;
 mod stroke;
 mod style;
 
-pub(crate) use atlas::{effect_key, effect_pad, GlyphAtlas, GlyphKey};
+pub(crate) use atlas::{GlyphAtlas, GlyphKey};
 pub use bitmap::{MAX_BITMAP_GLYPHS, MAX_FNT_BYTES, MAX_KERNING_PAIRS};
 pub use effects::{TextShadow, TextStroke};
 pub use font::Font;
+pub(crate) use glyph_effects::{effect_key, effect_pad};
 pub use layout::{
     layout, Align, GlyphSource, LayoutStyle, PlacedGlyph, Shaping, TextLayout, TextRun, WhiteSpace,
 };

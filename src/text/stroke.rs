@@ -1,9 +1,9 @@
 //! Text outlines with sharp corners (PixiJS's stroke `join: 'miter'` and `'bevel'`): the glyph's outline, read
 //! from the font's `glyf` or `CFF` table, stroked by lyon with that join and drawn into the glyph's grown bitmap
 //! by 16 samples a pixel (the union of the stroke's triangles and the glyph's own coverage). Round joins grow the
-//! bitmap by the distance to the glyph instead (`atlas.rs`), which needs no outline.
+//! bitmap by the distance to the glyph instead (`glyph_effects.rs`), which needs no outline.
 
-use super::atlas::{StrokeJob, Stroked};
+use super::glyph_effects::{StrokeJob, Stroked};
 use lyon::math::point;
 use lyon::path::Path;
 use lyon::tessellation::{
@@ -196,7 +196,7 @@ impl ttf_parser::OutlineBuilder for Outline {
 
 #[cfg(test)]
 mod tests {
-    use crate::text::atlas::effect_key;
+    use crate::text::glyph_effects::effect_key;
     use crate::text::layout::GlyphSource;
     use crate::text::Font;
     use crate::LineJoin;
@@ -308,7 +308,7 @@ mod tests {
         let glyph = font.glyph('I');
         let r = font.rasterize_within(glyph, 40.0, 1024).unwrap();
         let effect = effect_key(3.0, 0.0, LineJoin::Miter, 10.0);
-        let fallback = super::super::atlas::apply_effect(r.clone(), effect, 1024, |job| {
+        let fallback = super::super::glyph_effects::apply_effect(r.clone(), effect, 1024, |job| {
             super::draw(&[1, 2, 3], glyph, 0.1, job)
         })
         .unwrap();
