@@ -93,6 +93,10 @@ enum ParticleOp {
     Sort,
     Update,
     Bounds,
+    /// Every position moved through the columns.
+    Shift(f32, f32),
+    /// One particle replaced whole.
+    Set(u16, f32, f32, u32),
 }
 
 #[derive(Arbitrary, Debug, Clone)]
@@ -351,7 +355,7 @@ fn particles(scene: &mut Scene, id: NodeId, op: ParticleOp) {
             }
         }
         ParticleOp::Edit(i, x, a, alpha, frame) => {
-            if let Some(p) = c.particle_mut(i as usize) {
+            if let Some(mut p) = c.particle_mut(i as usize) {
                 p.position.x = x;
                 p.anchor = Vec2::splat(a);
                 p.alpha = alpha;
@@ -363,6 +367,14 @@ fn particles(scene: &mut Scene, id: NodeId, op: ParticleOp) {
         ParticleOp::Update => c.update(),
         ParticleOp::Bounds => {
             let _ = c.compute_bounds();
+        }
+        ParticleOp::Shift(dx, dy) => {
+            for p in c.particles_mut().position {
+                *p += Vec2::new(dx, dy);
+            }
+        }
+        ParticleOp::Set(i, x, r, frame) => {
+            let _ = c.set(i as usize, Particle::new(x, x).rotated(r).with_frame(frame));
         }
     }
 }

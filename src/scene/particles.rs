@@ -852,6 +852,10 @@ mod tests {
         assert!(s1.version > s0.version);
         c.particles_mut().position[0].x = 5.0; // dynamic: no version
         assert_eq!(c.upload_state(), s1);
+        // A whole particle replaced widens the range as particle_mut does.
+        assert!(c.set(1, Particle::new(1.0, 1.0)));
+        let s1 = c.upload_state();
+        assert_eq!((s1.base, s1.dirty), (s0.version, (1, 8)));
         c.sort_by(|a, b| b.position.x.total_cmp(&a.position.x));
         let s2 = c.upload_state();
         assert_eq!((s2.base, s2.dirty), (s2.version, (0, 0)));
