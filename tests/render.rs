@@ -556,3 +556,121 @@ fn moves_placed_in_staging_draw_what_a_fresh_walk_draws() {
     }
     assert_eq!(kept, [0, 1, 1, 1, 1, 1, 0], "which frames kept their walk");
 }
+
+/// Sprites moved through `Scene::child_transforms_mut` (one call a frame, as a slice while the children sit in
+/// consecutive slots, then through `for_each` once they do not) draw where a fresh walk draws them, keeping the
+/// walk while only leaves moved; a child with children of its own makes the next frame walk again.
+#[test]
+fn bulk_moves_draw_what_a_fresh_walk_draws() {
+    let mut r = renderer();
+    let mut fresh = renderer();
+    let (white, fresh_white) = (r.white_texture(), fresh.white_texture());
+    let mut s = Scene::new();
+    let group = s.add(s.root(), Node::container().at(2.0, 1.0)).unwrap();
+    let grid = |i: usize| Vec2::new((i % 8) as f32 * 6.0 + 1.0, (i / 8) as f32 * 6.0 + 1.0);
+    let add = |s: &mut Scene, i: usize| {
+        let c = Color::rgb((i % 3) as f32 / 2.0, (i % 5) as f32 / 4.0, 1.0);
+        let p = grid(i);
+        s.add(
+            group,
+            Node::sprite(white).sized(4.0, 4.0).at(p.x, p.y).tinted(c),
+        )
+        .unwrap()
+    };
+    let ids: Vec<_> = (0..40).map(|i| add(&mut s, i)).collect();
+    let target = r.create_render_target(56, 44).unwrap();
+    let mut kept = Vec::new();
+    let mut slices = Vec::new();
+    for frame in 0..7 {
+        match frame {
+            1 | 2 => {
+                let mut ts = s.child_transforms_mut(group).unwrap();
+                assert_eq!(ts.len(), 40);
+                let slice = ts
+                    .as_mut_slice()
+                    .expect("children added in order are one slice");
+                for (i, t) in slice.iter_mut().enumerate() {
+                    t.position.x += (i % 3) as f32 - 1.0;
+                }
+                slices.push(frame);
+            }
+            // A child removed and one added: the children are no longer consecutive slots in order.
+            3 => {
+                s.remove(ids[5]).unwrap();
+                s.add(s.root(), Node::container()).unwrap();
+                add(&mut s, 45);
+                s.set_z_index(ids[0], 1).unwrap();
+                s.set_sortable_children(group, true).unwrap();
+            }
+            4 => {
+                let mut ts = s.child_transforms_mut(group).unwrap();
+                let n = ts.len();
+                ts.for_each(|i, t| t.position.y += if i % 2 == 0 { 1.0 } else { -1.0 });
+                assert!(ts.get_mut(n).is_none());
+                if ts.as_mut_slice().is_some() {
+                    slices.push(frame);
+                }
+            }
+            // A child with a child of its own: moving it moves its subtree, so the frame walks.
+            5 => {
+                s.add(ids[10], Node::sprite(white).sized(2.0, 2.0).at(4.0, 0.0))
+                    .unwrap();
+            }
+            6 => {
+                s.child_transforms_mut(group)
+                    .unwrap()
+                    .for_each(|_, t| t.position.x -= 1.0);
+            }
+            _ => {}
+        }
+        r.render(&s, &target, Some(Color::BLACK)).unwrap();
+        kept.push(r.stats().last_frame.walks_kept);
+        let got = r.read_pixels(&target).unwrap();
+        let mut other = Scene::new();
+        copy_tree(&s, s.root(), &mut other, None, fresh_white);
+        let want = render(&mut fresh, &other, 56, 44, Color::BLACK);
+        assert!(
+            got == want,
+            "frame {frame}: pixels differ from a fresh walk's"
+        );
+    }
+    assert_eq!(
+        slices,
+        [1, 2],
+        "a slice only while the children are consecutive"
+    );
+    assert_eq!(kept, [0, 1, 1, 0, 1, 0, 0], "which frames kept their walk");
+    // A removed parent is an error, not a slice.
+    let gone = s.add(s.root(), Node::container()).unwrap();
+    s.remove(gone).unwrap();
+    assert!(s.child_transforms_mut(gone).is_err());
+}
+
+/// Copies the subtree under `id` of `s` into `other` (under `parent`, or as its root's children), sprites drawing
+/// `white` instead of their texture.
+fn copy_tree(
+    s: &Scene,
+    id: stage2d::NodeId,
+    other: &mut Scene,
+    parent: Option<stage2d::NodeId>,
+    white: stage2d::Texture,
+) {
+    let to = match parent {
+        None => other.root(),
+        Some(p) => {
+            let mut props = s.get(id).unwrap().clone();
+            if let stage2d::NodeKind::Sprite(sp) = &mut props.kind {
+                sp.texture = white;
+            }
+            other
+                .add(p, Node::from_parts(*s.transform(id).unwrap(), props))
+                .unwrap()
+        }
+    };
+    if s.sortable_children(id) {
+        other.set_sortable_children(to, true).unwrap();
+    }
+    for &c in s.children(id) {
+        copy_tree(s, c, other, Some(to), white);
+    }
+}

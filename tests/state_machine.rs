@@ -103,6 +103,9 @@ enum Op {
     /// A particle container changed: positions moved in the slice (0), one tinted through `particle_mut` (1),
     /// particles added (2), cleared (3), sorted (4), `update()` (5).
     EditParticles(N, u8),
+    /// `Scene::child_transforms_mut`: a node's children moved at once (as a slice when they are one), then their
+    /// positions read back.
+    BulkMove(N, i8),
     /// A render layer added under a node.
     AddLayer(N),
     /// `Scene::attach_to_layer(layer, node)`.
@@ -177,6 +180,7 @@ fn op() -> impl Strategy<Value = Op> {
         (0u8..16).prop_map(Op::Restyle),
         (node(), tex(), 0u8..4).prop_map(|(n, t, k)| Op::AddParticles(n, t, k)),
         (node(), 0u8..6).prop_map(|(n, k)| Op::EditParticles(n, k)),
+        (node(), -3i8..4).prop_map(|(n, d)| Op::BulkMove(n, d)),
         node().prop_map(Op::AddLayer),
         (node(), node()).prop_map(|(a, b)| Op::Attach(a, b)),
         node().prop_map(Op::Detach),
@@ -971,6 +975,42 @@ fn apply(r: &mut Renderer, scene: &mut Scene, model: &mut Model, f: &Foreign, op
                 if old != i32::from(z) {
                     assert!(scene.sortable_children(parent), "{op:?}");
                 }
+            }
+        }
+        Op::BulkMove(n, d) => {
+            let Some((id, want)) = model.pick(scene, f, n) else {
+                return;
+            };
+            let d = f32::from(d);
+            use stage2d::glam::Vec2;
+            let before: Vec<Vec2> = scene
+                .children(id)
+                .iter()
+                .map(|&c| scene.transform(c).unwrap().position)
+                .collect();
+            let res = scene.child_transforms_mut(id).map(|mut ts| {
+                assert_eq!(ts.len(), before.len(), "{op:?}");
+                match ts.as_mut_slice() {
+                    Some(slice) => slice.iter_mut().for_each(|t| t.position.x += d),
+                    None => ts.for_each(|_, t| t.position.x += d),
+                }
+            });
+            assert_eq!(got(&res), want, "{op:?}");
+            let after: Vec<Vec2> = scene
+                .children(id)
+                .iter()
+                .map(|&c| scene.transform(c).unwrap().position)
+                .collect();
+            if want == Want::Ok {
+                let bits = |v: &[Vec2]| -> Vec<[u32; 2]> {
+                    v.iter().map(|p| p.to_array().map(f32::to_bits)).collect()
+                };
+                let moved: Vec<Vec2> = before.iter().map(|p| *p + Vec2::new(d, 0.0)).collect();
+                assert_eq!(
+                    bits(&after),
+                    bits(&moved),
+                    "{op:?}: each child moved once, in draw order"
+                );
             }
         }
         Op::Sortable(n, on) => {

@@ -79,38 +79,49 @@ impl Scene {
         self.check(parent)?;
         let p = parent.slot();
         let e = *self.epoch.get_mut();
-        let kids = &self.links[p].children;
-        // Children with children of their own change structure; leaves are listed as moved, all at once.
-        let mut structural = false;
-        let need = self.changes.len() + kids.len();
-        if need > self.changes.capacity() {
-            self.make_room(kids.len());
+        let n = self.links[p].children.len();
+        if self.changes.len() + n > self.changes.capacity() {
+            self.make_room(n);
         }
-        let kids = &self.links[p].children;
-        if self.changes.len() + kids.len() <= self.changes.capacity() {
-            for k in kids {
-                let slot = k.slot();
-                if self.slots[slot].child_count() != 0 {
-                    self.stamps[slot].own = e;
-                    structural = true;
-                } else {
-                    self.changes.push(slot as u32 | TRANSFORM_ONLY);
+        // One pass over the children: leaves are listed as moved, children with children of their own change
+        // structure, and whether they sit in consecutive slots (added in order to an empty free list: the common
+        // case) is noted, so that they are handed out as one slice.
+        let mut structural = false;
+        let first = self.links[p].children.first().map_or(0, |k| k.slot());
+        let mut run = true;
+        {
+            let Scene {
+                links,
+                slots,
+                stamps,
+                changes,
+                ..
+            } = self;
+            let kids = &links[p].children;
+            if changes.len() + kids.len() <= changes.capacity() {
+                for (i, k) in kids.iter().enumerate() {
+                    let slot = k.slot();
+                    run &= slot == first + i;
+                    if slots[slot].child_count() != 0 {
+                        stamps[slot].own = e;
+                        structural = true;
+                    } else {
+                        changes.push(slot as u32 | TRANSFORM_ONLY);
+                    }
                 }
+            } else {
+                // Past what the log keeps: no walk can patch these; the next one walks.
+                structural = true;
+                run = kids.iter().enumerate().all(|(i, k)| k.slot() == first + i);
             }
-        } else {
-            // Past what the log keeps: no walk can patch these; the next one walks.
-            structural = true;
         }
         if structural {
             self.structural = e;
         }
-        if !kids.is_empty() {
+        if n != 0 {
             self.mark_up(p as u32, e);
         }
         let kids = &self.links[p].children;
-        // Children in consecutive slots (added in order to an empty free list: the common case) are one slice.
-        let first = kids.first().map_or(0, |k| k.slot());
-        let run = kids.iter().enumerate().all(|(i, k)| k.slot() == first + i);
         Ok(ChildTransformsMut {
             transforms: &mut self.transforms,
             kids,
