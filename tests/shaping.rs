@@ -447,3 +447,48 @@ fn rich_text_runs_take_their_tags_outline_and_shadow() {
     );
     golden("rich_text_run_outlines", &img);
 }
+
+/// A trimmed rich text's block covers its runs' own outlines and shadows, as the text's own ones: a tag outlining
+/// the last letters 8 wide grows the block 4 pixels right (its first letter has none, so nothing on the left); a
+/// tag's shadow 5 pixels down grows it 5 down; the same outline as the text's grows it as that does.
+#[test]
+fn trimmed_rich_text_covers_its_runs_outlines_and_shadows() {
+    let f = dejavu();
+    let trimmed = |markup: &str, tag: TagStyle| {
+        let mut t = Text::rich(markup, &f, 30.0).with_tag_style("o", tag);
+        t.set_trim(true);
+        t.layout()
+    };
+    let plain = trimmed("HH<o>HH</o>", TagStyle::new());
+    let stroke = stage2d::TextStroke::new(Color::WHITE, 8.0);
+    let outlined = trimmed("HH<o>HH</o>", TagStyle::new().stroke(stroke));
+    let close = |a: f32, b: f32| (a - b).abs() < 0.01;
+    assert!(
+        close(outlined.size[0], plain.size[0] + 4.0)
+            && close(outlined.size[1], plain.size[1] + 8.0),
+        "{:?} against {:?}",
+        outlined.size,
+        plain.size
+    );
+    // Its glyphs keep their place on the left: nothing grew there.
+    assert!(close(outlined.glyphs[0].x, plain.glyphs[0].x));
+    let shadow = stage2d::TextShadow {
+        distance: 5.0,
+        angle: std::f32::consts::FRAC_PI_2,
+        ..Default::default()
+    };
+    let shadowed = trimmed("HH<o>HH</o>", TagStyle::new().shadow(shadow));
+    assert!(
+        close(shadowed.size[0], plain.size[0]) && close(shadowed.size[1], plain.size[1] + 5.0),
+        "{:?} against {:?}",
+        shadowed.size,
+        plain.size
+    );
+    // The whole text in the tag: as if the outline were the text's.
+    let all = trimmed("<o>HHHH</o>", TagStyle::new().stroke(stroke));
+    let mut own = Text::rich("HHHH", &f, 30.0);
+    own.stroke = Some(stroke);
+    own.set_trim(true);
+    let own = own.layout();
+    assert!(close(all.size[0], own.size[0]) && close(all.size[1], own.size[1]));
+}

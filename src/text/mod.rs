@@ -338,15 +338,14 @@ impl Text {
         layout(&self.fonts[0], &self.string, style)
     }
 
-    /// `l` cut to the box its outline-font glyphs cover, grown by the outline and shadow of `style`, that box's
-    /// top-left moved to the origin (unchanged if nothing is covered).
+    /// `l` cut to the box its outline-font glyphs cover, each grown by its outline and shadow (its rich run's, else
+    /// `style`'s), that box's top-left moved to the origin (unchanged if nothing is covered).
     fn trim(&self, mut l: TextLayout, style: &TextStyle) -> TextLayout {
+        let finite = |v: f32| if v.is_finite() && v > 0.0 { v } else { 0.0 };
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for g in &l.glyphs {
-            let size = l
-                .runs
-                .get(g.run as usize)
-                .map_or(style.layout.size, |r| r.size);
+            let run = l.runs.get(g.run as usize);
+            let size = run.map_or(style.layout.size, |r| r.size);
             let Some(f) = self.font_at(g.font).and_then(Font::fontdue) else {
                 continue;
             };
@@ -355,34 +354,35 @@ impl Text {
                 continue;
             }
             let b = f.metrics_indexed(g.glyph, size).bounds;
-            if b.width > 0.0 && b.height > 0.0 {
-                let bottom = g.baseline - b.ymin;
-                lo = lo.min(Vec2::new(g.x + b.xmin, bottom - b.height));
-                hi = hi.max(Vec2::new(g.x + b.xmin + b.width, bottom));
+            if !(b.width > 0.0 && b.height > 0.0) {
+                continue;
+            }
+            let bottom = g.baseline - b.ymin;
+            let ink_lo = Vec2::new(g.x + b.xmin, bottom - b.height);
+            let ink_hi = Vec2::new(g.x + b.xmin + b.width, bottom);
+            // The glyph's outline and shadow: its run's where it has its own (a rich text's tag), else the text's.
+            let stroke = run.and_then(|r| r.stroke).or(style.stroke);
+            let shadow = run.and_then(|r| r.shadow).or(style.shadow);
+            let spread = stroke.map_or(0.0, |s| finite(s.width) / 2.0);
+            lo = lo.min(ink_lo - spread);
+            hi = hi.max(ink_hi + spread);
+            if let Some(sh) = shadow {
+                let offset = Vec2::from_angle(sh.angle) * sh.distance;
+                let grow = spread + finite(sh.blur);
+                if offset.is_finite() && grow.is_finite() {
+                    lo = lo.min(ink_lo + offset - grow);
+                    hi = hi.max(ink_hi + offset + grow);
+                }
             }
         }
         if !(lo.is_finite() && hi.is_finite()) {
             return l;
         }
-        let finite = |v: f32| if v.is_finite() && v > 0.0 { v } else { 0.0 };
-        let spread = style.stroke.map_or(0.0, |s| finite(s.width) / 2.0);
-        let (mut lo2, mut hi2) = (lo - spread, hi + spread);
-        if let Some(sh) = style.shadow {
-            let offset = Vec2::from_angle(sh.angle) * sh.distance;
-            let grow = spread + finite(sh.blur);
-            if offset.is_finite() && grow.is_finite() {
-                lo2 = lo2.min(lo + offset - grow);
-                hi2 = hi2.max(hi + offset + grow);
-            }
-        }
-        if !(lo2.is_finite() && hi2.is_finite()) {
-            return l;
-        }
         for g in &mut l.glyphs {
-            g.x -= lo2.x;
-            g.baseline -= lo2.y;
+            g.x -= lo.x;
+            g.baseline -= lo.y;
         }
-        l.size = (hi2 - lo2).to_array();
+        l.size = (hi - lo).to_array();
         l
     }
 
