@@ -1,4 +1,4 @@
-//! Particle uploads: a particle container's properties written straight from its dense array into staging
+//! Particle uploads: a particle container's properties written straight from its columns into staging
 //! memory of its GPU buffers (no copy between): each dynamic property every frame, the static ones when the
 //! container changed them (all of them after a structural change or `update()`, or only the range of particles
 //! changed through `particle_mut`).

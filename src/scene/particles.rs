@@ -185,23 +185,23 @@ impl<'a> Particles<'a> {
         self.position.is_empty()
     }
 
-    /// Particle `index` (its properties gathered from the columns); `None` past the end.
+    /// Particle `index` (its properties gathered from the columns); `None` past the end of any column.
     pub fn get(&self, index: usize) -> Option<Particle> {
         Some(Particle {
             position: *self.position.get(index)?,
-            scale: self.scale[index],
-            anchor: self.anchor[index],
-            rotation: self.rotation[index],
-            tint: self.tint[index],
-            alpha: self.alpha[index],
-            frame: self.frame[index],
+            scale: *self.scale.get(index)?,
+            anchor: *self.anchor.get(index)?,
+            rotation: *self.rotation.get(index)?,
+            tint: *self.tint.get(index)?,
+            alpha: *self.alpha.get(index)?,
+            frame: *self.frame.get(index)?,
         })
     }
 
-    /// The particles in draw order, each gathered from the columns.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Particle> + 'a {
+    /// The particles in draw order, each gathered from the columns (as many as the shortest column holds).
+    pub fn iter(&self) -> impl Iterator<Item = Particle> + 'a {
         let c = *self;
-        (0..c.len()).map(move |i| c.get(i).expect("in range"))
+        (0..c.len()).map_while(move |i| c.get(i))
     }
 
     /// The particles in `range` (clamped to the particles there are).
@@ -390,8 +390,12 @@ impl Columns {
 
     /// Puts the particles in the order `order` (a permutation of their indices) gives.
     fn permute(&mut self, order: &[u32]) {
-        each_column!(self, |v| *v =
-            order.iter().map(|&i| v[i as usize]).collect());
+        each_column!(self, |v| {
+            let sorted: Vec<_> = order.iter().map(|&i| v[i as usize]).collect();
+            // Into the column's own memory, keeping what `reserve` set aside.
+            v.clear();
+            v.extend_from_slice(&sorted);
+        });
     }
 }
 
@@ -807,6 +811,19 @@ mod tests {
         assert_eq!(c.get(0).unwrap().position.x, 42.0);
         c.clear();
         assert!(c.is_empty() && c.particles().frame.is_empty());
+        // A view built by hand with columns of different lengths reads as far as all of them go, never past.
+        let v = [Vec2::ZERO; 2];
+        let lopsided = Particles {
+            position: &v,
+            scale: &v[..1],
+            anchor: &v,
+            rotation: &[0.0; 2],
+            tint: &[0; 2],
+            alpha: &[1.0; 2],
+            frame: &[0; 2],
+        };
+        assert!(lopsided.get(1).is_none());
+        assert_eq!(lopsided.iter().count(), 1);
     }
 
     #[test]
