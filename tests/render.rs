@@ -537,16 +537,7 @@ fn moves_placed_in_staging_draw_what_a_fresh_walk_draws() {
         let got = r.read_pixels(&target).unwrap();
         // The same scene with the reference renderer's white texture: a new target each frame walks afresh.
         let mut other = Scene::new();
-        for &id in s.children(s.root()) {
-            let mut props = s.get(id).unwrap().clone();
-            if let stage2d::NodeKind::Sprite(sp) = &mut props.kind {
-                sp.texture = fresh_white;
-            }
-            let transform = *s.transform(id).unwrap();
-            other
-                .add(other.root(), Node::from_parts(transform, props))
-                .unwrap();
-        }
+        copy_tree(&s, s.root(), &mut other, None, fresh_white);
         let want = render(&mut fresh, &other, 52, 40, Color::BLACK);
         assert_eq!(fresh.stats().last_frame.walks_kept, 0);
         assert!(

@@ -295,36 +295,15 @@ struct Columns {
 
 /// Applies `$body` (a closure-like `|v| ...`) to each column vector of `$c`.
 macro_rules! each_column {
-    ($c:expr, |$v:ident| $body:expr) => {{
+    ($c:expr, |$v:ident| $body:expr) => {
+        each_column!(@ $c, $v, $body, position scale anchor rotation tint alpha frame)
+    };
+    (@ $c:expr, $v:ident, $body:expr, $($field:ident)*) => {{
         let c = $c;
-        {
-            let $v = &mut c.position;
+        $({
+            let $v = &mut c.$field;
             $body;
-        }
-        {
-            let $v = &mut c.scale;
-            $body;
-        }
-        {
-            let $v = &mut c.anchor;
-            $body;
-        }
-        {
-            let $v = &mut c.rotation;
-            $body;
-        }
-        {
-            let $v = &mut c.tint;
-            $body;
-        }
-        {
-            let $v = &mut c.alpha;
-            $body;
-        }
-        {
-            let $v = &mut c.frame;
-            $body;
-        }
+        })*
     }};
 }
 
