@@ -1,5 +1,5 @@
-//! Particles: PixiJS's `ParticleContainer`. Many small quads of one source texture, kept in one dense array and
-//! drawn in one instanced draw whose corners the GPU computes from each particle's properties.
+//! Particles: PixiJS's `ParticleContainer`. Many small quads of one source texture, kept in dense columns (one a
+//! property) and drawn in one instanced draw whose corners the GPU computes from each particle's properties.
 
 use crate::scene::pointer::Rect;
 use crate::scene::sprite::{LocalQuad, Sprite};
