@@ -131,6 +131,11 @@ impl SlotRef<'_> {
 pub(crate) const TRANSFORM_ONLY: u32 = 1 << 31;
 const _: () = assert!(MAX_SLOTS <= TRANSFORM_ONLY && MAX_SLOTS <= MASKED);
 
+/// The bit of a logged change saying every child of the node in its slot changed its transform only, each a leaf
+/// when it was logged (one entry for [`Scene::child_transforms_mut`]; see `bulk.rs`). Set with [`TRANSFORM_ONLY`].
+pub(crate) const CHILDREN_MOVED: u32 = 1 << 30;
+const _: () = assert!(MAX_SLOTS <= CHILDREN_MOVED);
+
 /// The bit of a slot's `counts` saying the node has a mask (in `Scene::masks`): the walk's test, read with the
 /// node. Slots stop at 2^24, so the child count never reaches it.
 const MASKED: u32 = 1 << 31;
@@ -251,6 +256,12 @@ pub struct Scene {
     changes_base: u64,
     /// The log position the last render walk began at.
     last_walk: AtomicU64,
+    /// Bumped by every change to a child list or to a node's number of children (see [`Scene::mark_structure`]).
+    shape: u64,
+    /// What [`Scene::child_transforms_mut`] learnt of a container's children at `shape` (see `bulk.rs`).
+    bulk_memo: Option<bulk::BulkMemo>,
+    /// The log position of the last entry marked [`CHILDREN_MOVED`], or `u64::MAX` for none.
+    last_children_moved: u64,
     /// The epoch of the last change that is not a leaf's own: a node added, removed or moved, a child order or
     /// mask changed, or a node with children changed.
     structural: u64,
@@ -303,6 +314,9 @@ impl Scene {
             changes: Vec::new(),
             changes_base: 0,
             last_walk: AtomicU64::new(0),
+            shape: 0,
+            bulk_memo: None,
+            last_children_moved: u64::MAX,
             structural: 1,
             interact: vec![Interact::default()],
             masks: vec![None],
@@ -372,6 +386,7 @@ impl Scene {
     fn mark_structure(&mut self, slot: u32) {
         let e = *self.epoch.get_mut();
         self.structural = e;
+        self.shape = self.shape.wrapping_add(1);
         self.mark_up(slot, e);
     }
 

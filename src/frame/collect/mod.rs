@@ -205,7 +205,7 @@ impl Collector {
 
     /// How many moved sprites' corners the next [`Collector::collect_frame_placing`] under the same arguments may
     /// place straight into staging (`placement.rs`); 0 when it will not.
-    pub(crate) fn moves_to_place(&self, scene: &Scene, key: &retain::Key) -> usize {
+    pub(crate) fn moves_to_place(&mut self, scene: &Scene, key: &retain::Key) -> usize {
         self.kept.moves_to_place(scene, key, self.parallel_min)
     }
 

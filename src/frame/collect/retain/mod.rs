@@ -16,7 +16,10 @@
 //! transform was asked for to move it; in a renderer's frame whose changes are all moves, patched on one core, the
 //! corners go straight into the upload's staging memory rather than the quad stream: `frame/placement.rs`); any other
 //! change (a node hidden or shown, a texture switched to another texture, a sprite never drawn) falls back to a
-//! full walk, which then also uploads the quads the kept frame had patched.
+//! full walk, which then also uploads the quads the kept frame had patched. The children of a container moved as
+//! one ([`Scene::child_transforms_mut`]: one entry in the log) that the walk drew as a block (consecutive quads of
+//! consecutive slots under one container) have their corners computed in one loop over their transforms, nothing
+//! looked up a sprite.
 //!
 //! Unchanged sprites are neither computed nor compared. What a kept frame does not do: cull a container whose
 //! sprites moved out of view (they are drawn off-target until the next full walk), or bring a texture's changed
@@ -46,8 +49,6 @@ struct Drawn {
     parent: u32,
     texture: TextureId,
     blend: BlendMode,
-    /// The sprite's rectangle before its transform, as last drawn.
-    local: LocalQuad,
 }
 
 const STALE: Drawn = Drawn {
@@ -59,7 +60,6 @@ const STALE: Drawn = Drawn {
         generation: 0,
     },
     blend: BlendMode::Normal,
-    local: LocalQuad::ZERO,
 };
 
 /// What a walk must match to be kept.
@@ -77,6 +77,9 @@ pub(crate) struct Key {
 pub(super) struct Kept {
     /// Per node slot: what the walk drew for it, if it was a plain leaf sprite.
     drawn: Vec<Drawn>,
+    /// Per node slot where `drawn` holds this walk's entry: the sprite's rectangle before its transform, as last
+    /// drawn (apart, so that moving sprites reads 20 bytes a sprite of the walk's notes, not all of them).
+    locals: Vec<LocalQuad>,
     /// What each container of the walk passed down (index 0 unused).
     pub parents: Vec<Inherited>,
     /// This walk's stamp for `drawn` (never 0).
@@ -92,6 +95,11 @@ pub(super) struct Kept {
     kept: Option<(Key, (u64, u64), FrameStats)>,
     /// Quads patched by a kept frame that then needed a walk: uploaded with that walk.
     pub patched: Option<Range<usize>>,
+    /// Whether the children of a container, moved as one (`CHILDREN_MOVED`), were drawn by walk `.0` as a
+    /// block (`patch.rs`).
+    block: Option<(u32, u32, Option<patch::Block>)>,
+    /// The changes with each `CHILDREN_MOVED` entry listed child by child, where a frame needs them so.
+    listed: Vec<u32>,
 }
 
 impl Kept {
@@ -131,6 +139,7 @@ impl Kept {
     ) {
         if slot >= self.drawn.len() {
             self.drawn.resize(slot + 1, STALE);
+            self.locals.resize(slot + 1, LocalQuad::ZERO);
         }
         self.drawn[slot] = Drawn {
             walk: self.walk,
@@ -138,8 +147,8 @@ impl Kept {
             parent,
             texture,
             blend,
-            local,
         };
+        self.locals[slot] = local;
     }
 
     /// Notes that `slot` is used as a mask.
@@ -184,12 +193,16 @@ impl Kept {
 
     /// The changes since the kept walk, and its counters, if it may be kept under `key` (not yet looking at the
     /// changes).
-    fn changes<'s>(&self, scene: &'s Scene, key: &Key) -> Option<(&'s [u32], FrameStats)> {
+    ///
+    /// The changes are as logged: an entry marked `CHILDREN_MOVED` stands for each child of its node (see
+    /// `patch.rs`); the `bool` says whether there is one.
+    fn changes<'s>(&self, scene: &'s Scene, key: &Key) -> Option<(&'s [u32], FrameStats, bool)> {
         let (kept_key, (epoch, at), counters) = self.kept.as_ref()?;
         if kept_key != key {
             return None;
         }
-        Some((scene.changes_since(*at, *epoch)?, *counters))
+        let changes = scene.changes_since(*at, *epoch)?;
+        Some((changes, *counters, scene.children_moved_since(*at)))
     }
 
     /// Ends a kept frame that patched `changes` sprites' quads in `patched` (`ok`: all of them), adding the
@@ -756,6 +769,85 @@ mod tests {
         check(&mut f, &s, "moved again");
     }
 
+    #[test]
+    fn children_moved_as_one_patch_their_block() {
+        let (mut s, ids) = block_scene();
+        let (c, kids) = (ids[43], ids[44..54].to_vec());
+        for mode in 0..3 {
+            let mut f = Frames::mode(mode);
+            f.frame(&s);
+            let first = f.b.quads.as_slice().len() - 10;
+            for round in 0..3 {
+                // The first call looks at each child; later ones log one entry for them all.
+                s.child_transforms_mut(c)
+                    .unwrap()
+                    .for_each(|k, t| t.position.x += 1.0 + k as f32);
+                let st = f.frame_like_fresh(&s, &format!("mode {mode}, round {round}"));
+                assert_eq!((st.walks_kept, st.sprites_updated), (1, 10), "mode {mode}");
+                let block = first..first + 10;
+                if mode != 2 {
+                    assert_eq!(f.b.quads.head_dirty_ranges(), std::slice::from_ref(&block));
+                }
+                assert_eq!(f.placed, if mode == 2 { 10 } else { 0 });
+            }
+            // Moved as one and one by one in the same frame; two containers moved as one.
+            s.child_transforms_mut(c)
+                .unwrap()
+                .for_each(|_, t| t.rotation += 0.5);
+            s.transform_mut(ids[5]).unwrap().position.y += 3.0;
+            let st = f.frame_like_fresh(&s, "mixed");
+            assert_eq!((st.walks_kept, st.sprites_updated), (1, 11));
+            s.child_transforms_mut(c)
+                .unwrap()
+                .for_each(|_, t| t.scale.x = 0.5);
+            s.child_transforms_mut(ids[1])
+                .unwrap()
+                .for_each(|_, t| t.position.y -= 1.0);
+            let st = f.frame_like_fresh(&s, "two containers");
+            assert_eq!((st.walks_kept, st.sprites_updated), (1, 10 + 13));
+            // A non-finite corner: the frame walks (and draws what a walk draws).
+            s.child_transforms_mut(c).unwrap().for_each(|k, t| {
+                if k == 4 {
+                    t.position.x = f32::NAN;
+                }
+            });
+            assert_eq!(f.frame_like_fresh(&s, "nan").walks_kept, 0);
+            // The sprite the walk left out is drawn again by a walk; the frame after keeps it.
+            s.child_transforms_mut(c)
+                .unwrap()
+                .for_each(|_, t| t.position.x = 1.0);
+            assert_eq!(f.frame_like_fresh(&s, "finite again").walks_kept, 0);
+            s.child_transforms_mut(c)
+                .unwrap()
+                .for_each(|_, t| t.position.x += 1.0);
+            assert_eq!(f.frame_like_fresh(&s, "kept again").walks_kept, 1);
+        }
+        // Children no longer in consecutive slots (one removed, its slot given to a new last child): moved one
+        // by one, still without a walk.
+        s.remove(kids[2]).unwrap();
+        let late = s.add(c, Node::sprite(tex(1))).unwrap();
+        assert_eq!(late.slot(), kids[2].slot());
+        let mut f = Frames::mode(1);
+        f.frame(&s);
+        for round in 0..2 {
+            s.child_transforms_mut(c)
+                .unwrap()
+                .for_each(|_, t| t.position.y += 2.0);
+            let st = f.frame_like_fresh(&s, &format!("scattered, round {round}"));
+            assert_eq!((st.walks_kept, st.sprites_updated), (1, 10));
+        }
+        // A child that gains a child of its own: a walk.
+        s.add(kids[0], Node::sprite(tex(0))).unwrap();
+        f.frame(&s);
+        for round in 0..2 {
+            s.child_transforms_mut(c)
+                .unwrap()
+                .for_each(|_, t| t.position.y += 2.0);
+            let st = f.frame_like_fresh(&s, &format!("grandchild, round {round}"));
+            assert_eq!(st.walks_kept, 0);
+        }
+    }
+
     #[derive(Clone, Debug)]
     enum Op {
         Move(usize, f32, f32),
@@ -771,6 +863,8 @@ mod tests {
         Query(usize),
         OtherWalk,
         MoveChildren(usize, f32),
+        /// Every child of a container moved through one `child_transforms_mut` (turned too with the flag).
+        BulkMove(usize, f32, bool),
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -789,6 +883,7 @@ mod tests {
             1 => i.prop_map(Op::Query),
             1 => Just(Op::OtherWalk),
             3 => (0usize..3, -5f32..5.0).prop_map(|(i, d)| Op::MoveChildren(i, d)),
+            4 => (0usize..4, -5f32..5.0, any::<bool>()).prop_map(|(i, d, t)| Op::BulkMove(i, d, t)),
         ]
     }
 
@@ -868,7 +963,35 @@ mod tests {
                     }
                 }
             }
+            Op::BulkMove(i, d, turn) => {
+                // The first three ids are the root and two containers; the block's container is the 44th.
+                let p = if i == 3 { at(43) } else { at(i) };
+                if let Ok(mut ts) = s.child_transforms_mut(p) {
+                    ts.for_each(|k, t| {
+                        t.position.y += d;
+                        if turn && k % 3 == 0 {
+                            t.rotation += 0.25;
+                        }
+                    });
+                }
+            }
         }
+    }
+
+    /// [`scene`] with a container of ten sprites after it, in consecutive slots: a block when moved as one.
+    fn block_scene() -> (Scene, Vec<NodeId>) {
+        let (mut s, mut ids) = scene(40);
+        let c = s
+            .add(s.root(), Node::container().at(2.0, 3.0).scaled(2.0))
+            .unwrap();
+        ids.push(c);
+        for i in 0..10 {
+            let id = s
+                .add(c, Node::sprite(tex(i % 2)).at(5.0 * i as f32, 1.0))
+                .unwrap();
+            ids.push(id);
+        }
+        (s, ids)
     }
 
     proptest! {
@@ -880,7 +1003,7 @@ mod tests {
             frames in prop::collection::vec(prop::collection::vec(op(), 0..4), 1..16),
             mode in 0u8..3,
         ) {
-            let (mut s, mut ids) = scene(40);
+            let (mut s, mut ids) = block_scene();
             let mut f = Frames::mode(mode);
             f.frame(&s);
             for (k, ops) in frames.iter().enumerate() {

@@ -11,7 +11,7 @@ use crate::frame::batcher::{Batcher, Quad};
 use crate::frame::collect::visit::{all_finite, node_color, Inherited};
 use crate::frame::placement::Placement;
 use crate::scene::sprite::LocalQuad;
-use crate::scene::{Scene, TRANSFORM_ONLY};
+use crate::scene::{Scene, CHILDREN_MOVED, TRANSFORM_ONLY};
 use crate::NodeKind;
 use glam::Vec2;
 use std::ops::Range;
@@ -30,12 +30,53 @@ impl Kept {
         key: &Key,
         batcher: &mut Batcher,
         parallel_min: usize,
+        place: Option<&mut Placement>,
+        stats: &mut FrameStats,
+    ) -> bool {
+        let Some((changes, counters, children_moved)) = self.changes(scene, key) else {
+            return false;
+        };
+        if !children_moved {
+            return self.patch_changes(
+                scene,
+                changes,
+                counters,
+                batcher,
+                parallel_min,
+                place,
+                stats,
+            );
+        }
+        if let Some(b) = self.block_of(scene, changes) {
+            return self.patch_block(scene, b, counters, batcher, parallel_min, place, stats);
+        }
+        let mut listed = std::mem::take(&mut self.listed);
+        list_children(scene, changes, &mut listed);
+        let ok = self.patch_changes(
+            scene,
+            &listed,
+            counters,
+            batcher,
+            parallel_min,
+            place,
+            stats,
+        );
+        self.listed = listed;
+        ok
+    }
+
+    /// [`Kept::patch`] for changes that are each one sprite's.
+    #[allow(clippy::too_many_arguments)]
+    fn patch_changes(
+        &mut self,
+        scene: &Scene,
+        changes: &[u32],
+        counters: FrameStats,
+        batcher: &mut Batcher,
+        parallel_min: usize,
         mut place: Option<&mut Placement>,
         stats: &mut FrameStats,
     ) -> bool {
-        let Some((changes, counters)) = self.changes(scene, key) else {
-            return false;
-        };
         batcher.keep_frame();
         let (mut lo, mut hi) = (usize::MAX, 0);
         if place.is_none() {
@@ -52,7 +93,8 @@ impl Kept {
         let ok = if let Some((first, moved_only)) = dense {
             // Many changes, one after another in the quad stream (an update loop in draw order): on every core.
             // Each slot is listed once (its quad is one of consecutive ones), so no entry here depends on another.
-            let (drawn, parents, walk) = (&self.drawn, &self.parents, self.walk);
+            let (drawn, locals, parents, walk) =
+                (&self.drawn, &self.locals, &self.parents, self.walk);
             (lo, hi) = (lo.min(first), hi.max(first + changes.len()));
             if moved_only {
                 // Only transforms changed: corners written and uploaded without comparing, as on one core.
@@ -61,7 +103,7 @@ impl Kept {
                         let part = &changes[k..k + quads.len()];
                         let transforms = scene.transforms();
                         let (n, moved) = moved_run(
-                            (drawn, parents, transforms),
+                            (drawn, locals, parents, transforms),
                             quads.iter_mut(),
                             Quad::set_corners,
                             first + k,
@@ -83,7 +125,7 @@ impl Kept {
                 let d = &drawn[s];
                 let parent = &parents[d.parent as usize];
                 let (quad, finite) = if c & TRANSFORM_ONLY != 0 {
-                    moved(scene, s, d, parent, old)
+                    moved(scene, s, &locals[s], parent, old)
                 } else {
                     let (quad, _, finite) = quad_of(scene, s, d, parent)?;
                     (quad, finite)
@@ -96,7 +138,7 @@ impl Kept {
                 for &c in changes.iter().filter(|&&c| c & TRANSFORM_ONLY == 0) {
                     let s = (c & !TRANSFORM_ONLY) as usize;
                     if let NodeKind::Sprite(sprite) = &scene.node_at(s).kind {
-                        self.drawn[s].local = sprite.local_quad();
+                        self.locals[s] = sprite.local_quad();
                     }
                 }
             }
@@ -121,24 +163,143 @@ impl Kept {
 
     /// How many corners a frame under `key` may place straight into staging (`placement.rs`): the number of
     /// changes if the walk may be kept, each change is a move, and they are patched on one core; else 0.
-    pub fn moves_to_place(&self, scene: &Scene, key: &Key, parallel_min: usize) -> usize {
-        let Some((changes, _)) = self.changes(scene, key) else {
+    pub fn moves_to_place(&mut self, scene: &Scene, key: &Key, parallel_min: usize) -> usize {
+        let Some((changes, _, children_moved)) = self.changes(scene, key) else {
             return 0;
         };
+        let n = match children_moved {
+            false => changes.len(),
+            true => match self.block_of(scene, changes) {
+                Some(b) => b.len as usize,
+                // Each entry stands for its node's children (every one a move), or for itself.
+                None => changes
+                    .iter()
+                    .map(|&c| match c & CHILDREN_MOVED {
+                        0 => 1,
+                        _ => scene.children_at((c & SLOT) as usize).len(),
+                    })
+                    .sum(),
+            },
+        };
         // The every-core test first: it spares that path a read of every change.
-        let place = !on_every_core(changes.len(), parallel_min)
-            && changes.iter().all(|&c| c & TRANSFORM_ONLY != 0);
+        let place =
+            !on_every_core(n, parallel_min) && changes.iter().all(|&c| c & TRANSFORM_ONLY != 0);
         match place {
-            true => changes.len(),
+            true => n,
             false => 0,
         }
+    }
+
+    /// The block the changes move, when they are all [`CHILDREN_MOVED`] entries of one container whose children
+    /// this walk drew as a [`Block`]; found once a walk.
+    fn block_of(&mut self, scene: &Scene, changes: &[u32]) -> Option<Block> {
+        let &c = changes.first()?;
+        if c & CHILDREN_MOVED == 0 || changes.iter().any(|&x| x != c) {
+            return None;
+        }
+        let p = c & SLOT;
+        if let Some((walk, slot, block)) = self.block {
+            if walk == self.walk && slot == p {
+                return block;
+            }
+        }
+        let block = self.find_block(scene.children_at(p as usize));
+        self.block = Some((self.walk, p, block));
+        block
+    }
+
+    /// Whether this walk drew `kids` as a block: each a sprite it noted, in consecutive slots and consecutive
+    /// quads, under one container.
+    fn find_block(&self, kids: &[crate::NodeId]) -> Option<Block> {
+        let first = kids.first()?.slot();
+        let d0 = self.drawn.get(first).filter(|d| d.walk == self.walk)?;
+        let len = u32::try_from(kids.len()).ok()?;
+        let drawn = self.drawn.get(first..first + kids.len())?;
+        let ok = kids.iter().zip(drawn).enumerate().all(|(j, (k, d))| {
+            k.slot() == first + j
+                && d.walk == self.walk
+                && d.parent == d0.parent
+                && d.quad as usize == d0.quad as usize + j
+        });
+        ok.then_some(Block {
+            slot: first as u32,
+            quad: d0.quad,
+            len,
+            parent: d0.parent,
+        })
+    }
+
+    /// [`Kept::patch`] for a block of sprites moved as one: their corners computed in one loop over their
+    /// transforms and rectangles, into staging (`place`), on every core, or into the quad stream.
+    #[allow(clippy::too_many_arguments)]
+    fn patch_block(
+        &mut self,
+        scene: &Scene,
+        b: Block,
+        counters: FrameStats,
+        batcher: &mut Batcher,
+        parallel_min: usize,
+        place: Option<&mut Placement>,
+        stats: &mut FrameStats,
+    ) -> bool {
+        batcher.keep_frame();
+        let (slot, quad, n) = (b.slot as usize, b.quad as usize, b.len as usize);
+        let (lo, hi) = match place {
+            Some(_) => (quad, quad + n),
+            // This frame writes quads into the stream: those whose corners went straight to the GPU first.
+            None => self.heal(scene, batcher).map_or((quad, quad + n), |r| {
+                (r.start.min(quad), r.end.max(quad + n))
+            }),
+        };
+        let (Some(locals), Some(transforms), Some(parent)) = (
+            self.locals.get(slot..slot + n),
+            scene.transforms().get(slot..slot + n),
+            self.parents.get(b.parent as usize),
+        ) else {
+            return self.kept_after(false, scene, n, lo..hi, &counters, stats);
+        };
+        let ok = match place {
+            Some(p) => {
+                let to = |s: wgpu::WriteOnly<'_, _>, c| s.write(bytemuck::cast(c));
+                let (written, moved) =
+                    moved_block(locals, transforms, parent, p.rest().into_iter(), to);
+                p.wrote(quad, written);
+                batcher.quads.mark_stale(quad..quad + written);
+                let ok = written == n && moved.x + moved.y == 0.0;
+                if !ok {
+                    p.discard();
+                }
+                ok
+            }
+            None if on_every_core(n, parallel_min) => {
+                batcher.patch_corners_par(quad, n, |k, quads| {
+                    let m = quads.len();
+                    let (written, moved) = moved_block(
+                        &locals[k..k + m],
+                        &transforms[k..k + m],
+                        parent,
+                        quads.iter_mut(),
+                        Quad::set_corners,
+                    );
+                    written == m && moved.x + moved.y == 0.0
+                })
+            }
+            None => {
+                let quads = batcher.quads.unmarked_from(quad).iter_mut();
+                let (written, moved) =
+                    moved_block(locals, transforms, parent, quads, Quad::set_corners);
+                batcher.quads.mark_head_dirty(quad..quad + written);
+                written == n && moved.x + moved.y == 0.0
+            }
+        };
+        self.kept_after(ok, scene, n, lo..hi, &counters, stats)
     }
 
     /// Writes the corners of the quads whose corners were placed straight into staging by earlier kept frames
     /// into the quad stream again, from the sprites' transforms, and marks them for upload (see
     /// `placement.rs`). Returns the span written, if any.
     fn heal(&self, scene: &Scene, batcher: &mut Batcher) -> Option<Range<usize>> {
-        let (drawn, parents, walk) = (&self.drawn, &self.parents, self.walk);
+        let (drawn, locals, parents, walk) = (&self.drawn, &self.locals, &self.parents, self.walk);
         let transforms = scene.transforms();
         batcher.quads.heal_stale(|stale, quads| {
             let inside = |q: usize| {
@@ -150,14 +311,15 @@ impl Kept {
                 if d.walk != walk || !inside(d.quad as usize) {
                     continue;
                 }
-                let (Some(t), Some(p), Some(q)) = (
+                let (Some(t), Some(local), Some(p), Some(q)) = (
                     transforms.get(slot),
+                    locals.get(slot),
                     parents.get(d.parent as usize),
                     quads.get_mut(d.quad as usize),
                 ) else {
                     continue;
                 };
-                let (p0, dx, dy) = t.place(&d.local, &p.matrix);
+                let (p0, dx, dy) = t.place(local, &p.matrix);
                 q.set_corners([p0.into(), dx.into(), dy.into()]);
             }
         })
@@ -225,7 +387,7 @@ impl Kept {
         let mut k = 0;
         while let Some(&c) = changes.get(k) {
             let s = (c & !TRANSFORM_ONLY) as usize;
-            let Some(d) = self.drawn.get_mut(s).filter(|d| d.walk == walk) else {
+            let Some(d) = self.drawn.get(s).filter(|d| d.walk == walk) else {
                 mark(batcher, &run, lo, hi);
                 return false;
             };
@@ -235,7 +397,12 @@ impl Kept {
             if c & TRANSFORM_ONLY != 0 {
                 // This sprite and the moved ones that follow in consecutive quads (an update loop in draw order),
                 // in a loop of their own that keeps its values in registers; none if quad `i` is past the end.
-                let notes = (&self.drawn[..], &self.parents[..], scene.transforms());
+                let notes = (
+                    &self.drawn[..],
+                    &self.locals[..],
+                    &self.parents[..],
+                    scene.transforms(),
+                );
                 let rest = &changes[k - 1..];
                 let (n, sum) = match place.as_deref_mut() {
                     Some(p) => {
@@ -272,7 +439,7 @@ impl Kept {
                     mark(batcher, &run, lo, hi);
                     return false;
                 };
-                d.local = local;
+                self.locals[s] = local;
                 finite &= ok;
                 batcher.patch_quad(i, q.0, q.1, q.2);
                 *lo = (*lo).min(i);
@@ -283,6 +450,15 @@ impl Kept {
         finite && moved.x + moved.y == 0.0
     }
 }
+
+/// A walk's notes as [`moved_run`] reads them: what it drew for each slot, each slot's rectangle, what each
+/// container passed down; and the scene's transforms.
+type Notes<'a> = (
+    &'a [Drawn],
+    &'a [LocalQuad],
+    &'a [Inherited],
+    &'a [crate::Transform],
+);
 
 /// A quad's corners (origin, x edge, y edge), texture frame and packed colour.
 type QuadParts = ([[f32; 2]; 3], [f32; 4], u32);
@@ -325,8 +501,13 @@ fn quad_of(
 /// The corners (origin, x edge, y edge) of the sprite in `slot`, drawn as `d` under `parent`, after only its
 /// transform changed: from its transform and the rectangle the walk noted, nothing else of the node read.
 #[inline(always)]
-fn moved_corners(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> (Vec2, Vec2, Vec2) {
-    scene.transform_at(slot).place(&d.local, &parent.matrix)
+fn moved_corners(
+    scene: &Scene,
+    slot: usize,
+    local: &LocalQuad,
+    parent: &Inherited,
+) -> (Vec2, Vec2, Vec2) {
+    scene.transform_at(slot).place(local, &parent.matrix)
 }
 
 /// Writes the corners of the sprites moved in `changes` (entries of [`Scene::transform_mut`]) as long as each was
@@ -337,7 +518,7 @@ fn moved_corners(scene: &Scene, slot: usize, d: &Drawn, parent: &Inherited) -> (
 /// few values stay in registers.
 #[inline(never)]
 fn moved_run<S>(
-    (drawn, parents, transforms): (&[Drawn], &[Inherited], &[crate::Transform]),
+    (drawn, locals, parents, transforms): Notes<'_>,
     out: impl Iterator<Item = S>,
     put: impl Fn(S, [[f32; 2]; 3]),
     first: usize,
@@ -348,7 +529,8 @@ fn moved_run<S>(
     let mut n = 0;
     for (j, (&c, q)) in changes.iter().zip(out).enumerate() {
         let s = (c & !TRANSFORM_ONLY) as usize;
-        let (Some(d), Some(t)) = (drawn.get(s), transforms.get(s)) else {
+        let (Some(d), Some(local), Some(t)) = (drawn.get(s), locals.get(s), transforms.get(s))
+        else {
             return (j, moved);
         };
         if c & TRANSFORM_ONLY == 0 || d.walk != walk || d.quad as usize != first + j {
@@ -357,10 +539,64 @@ fn moved_run<S>(
         let Some(parent) = parents.get(d.parent as usize) else {
             return (j, moved);
         };
-        let (p0, dx, dy) = t.place(&d.local, &parent.matrix);
+        let (p0, dx, dy) = t.place(local, &parent.matrix);
         moved += (p0 + dx + dy) * 0.0;
         put(q, [p0.into(), dx.into(), dy.into()]);
         n = j + 1;
+    }
+    (n, moved)
+}
+
+/// The children of a container moved as one, drawn by a walk as consecutive quads of consecutive slots under one
+/// container (see [`Kept::block_of`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Block {
+    /// The first child's slot.
+    slot: u32,
+    /// The first child's quad.
+    quad: u32,
+    len: u32,
+    /// The container in [`Kept::parents`].
+    parent: u32,
+}
+
+/// The bits of a logged change that name its slot.
+const SLOT: u32 = !(TRANSFORM_ONLY | CHILDREN_MOVED);
+
+/// `changes` with each [`CHILDREN_MOVED`] entry listed as a move of each of its node's children, into `out`.
+fn list_children(scene: &Scene, changes: &[u32], out: &mut Vec<u32>) {
+    out.clear();
+    for &c in changes {
+        match c & CHILDREN_MOVED {
+            0 => out.push(c),
+            _ => out.extend(
+                scene
+                    .children_at((c & SLOT) as usize)
+                    .iter()
+                    .map(|k| k.slot() as u32 | TRANSFORM_ONLY),
+            ),
+        }
+    }
+}
+
+/// Writes the corners of a block of moved sprites (their rectangles `locals` and transforms, under `parent`), each
+/// through `put` into the next of `out`. Returns how many it wrote and their corners summed times zero (NaN if
+/// any was not finite, as in [`Kept::patch_each`]).
+#[inline(never)]
+fn moved_block<S>(
+    locals: &[LocalQuad],
+    transforms: &[crate::Transform],
+    parent: &Inherited,
+    out: impl Iterator<Item = S>,
+    put: impl Fn(S, [[f32; 2]; 3]),
+) -> (usize, Vec2) {
+    let mut moved = Vec2::ZERO;
+    let mut n = 0;
+    for ((local, t), q) in locals.iter().zip(transforms).zip(out) {
+        let (p0, dx, dy) = t.place(local, &parent.matrix);
+        moved += (p0 + dx + dy) * 0.0;
+        put(q, [p0.into(), dx.into(), dy.into()]);
+        n += 1;
     }
     (n, moved)
 }
@@ -377,11 +613,11 @@ fn on_every_core(n: usize, parallel_min: usize) -> bool {
 fn moved(
     scene: &Scene,
     slot: usize,
-    d: &Drawn,
+    local: &LocalQuad,
     parent: &Inherited,
     old: &crate::frame::batcher::Quad,
 ) -> (QuadParts, bool) {
-    let (p0, dx, dy) = moved_corners(scene, slot, d, parent);
+    let (p0, dx, dy) = moved_corners(scene, slot, local, parent);
     (
         (
             [p0.into(), dx.into(), dy.into()],
