@@ -149,8 +149,10 @@ struct Bunnymark {
     anims: Vec<stage2d::AnimatedSprite>,
     /// With --particles: a particle container a texture, and each one's bunnies' velocities.
     particles: Vec<(NodeId, Vec<[f32; 2]>)>,
-    /// With --bulk: the bunnies move through one call a frame.
+    /// With --bulk: the bunnies move through one call a frame, their velocities in an array of their own (as
+    /// the bare renderer's and the particles' are).
     bulk: bool,
+    velocities: Vec<[f32; 2]>,
     /// With --particle-px: each particle's size in pixels (square).
     particle_px: Option<f32>,
 }
@@ -213,6 +215,7 @@ impl Bunnymark {
             anims: Vec::new(),
             particles: Vec::new(),
             bulk: args.bulk,
+            velocities: Vec::new(),
             particle_px: args.particle_px.map(|p| p as f32),
         })
         .map(|mut m| {
@@ -294,11 +297,11 @@ impl Bunnymark {
             if self.interactive {
                 self.scene.set_event_mode(id, EventMode::Static)?;
             }
-            self.bunnies.push(Bunny {
-                id,
-                vx: self.rng.next() * 10.0,
-                vy: self.rng.next() * 10.0 - 5.0,
-            });
+            let (vx, vy) = (self.rng.next() * 10.0, self.rng.next() * 10.0 - 5.0);
+            self.bunnies.push(Bunny { id, vx, vy });
+            if self.bulk {
+                self.velocities.push([vx, vy]);
+            }
         }
         Ok(())
     }
@@ -333,22 +336,17 @@ impl Bunnymark {
             return;
         }
         if self.bulk {
-            let (bunnies, rng) = (&mut self.bunnies, &mut self.rng);
+            let (velocities, rng) = (&mut self.velocities, &mut self.rng);
             if let Ok(mut ts) = self.scene.child_transforms_mut(self.parents[0]) {
                 match ts.as_mut_slice() {
                     Some(slice) => {
-                        for (t, b) in slice.iter_mut().zip(bunnies.iter_mut()) {
-                            let mut v = [b.vx, b.vy];
-                            bounce(&mut t.position, &mut v, rng, w, h);
-                            [b.vx, b.vy] = v;
+                        for (t, v) in slice.iter_mut().zip(velocities.iter_mut()) {
+                            bounce(&mut t.position, v, rng, w, h);
                         }
                     }
-                    None => ts.for_each(|i, t| {
-                        let b = &mut bunnies[i];
-                        let mut v = [b.vx, b.vy];
-                        bounce(&mut t.position, &mut v, rng, w, h);
-                        [b.vx, b.vy] = v;
-                    }),
+                    None => {
+                        ts.for_each(|i, t| bounce(&mut t.position, &mut velocities[i], rng, w, h))
+                    }
                 }
             }
             return;
