@@ -73,8 +73,9 @@ impl Scene {
     /// The transforms of `parent`'s children, to change many at once (an update loop moving thousands of
     /// sprites): one handle check and one change record for them all, instead of a check and a log entry each
     /// through [`Scene::transform_mut`]. Every child counts as moved (a next frame that keeps its walk computes
-    /// their corners again, as it would after `transform_mut` on each). Errors for a handle that is not a live
-    /// node of this scene.
+    /// their corners again, as it would after `transform_mut` on each: for children it drew one after another, in
+    /// one loop over their transforms). The first call looks at each child; later ones, until a child list or a
+    /// child's number of children changes, read none. Errors for a handle that is not a live node of this scene.
     ///
     /// ```
     /// # use stage2d::{Node, Scene};
