@@ -790,13 +790,24 @@ mod tests {
                 }
                 assert_eq!(f.placed, if mode == 2 { 10 } else { 0 });
             }
-            // Moved as one and one by one in the same frame; two containers moved as one.
+            // One child reshaped (the children no longer share a rectangle), then all moved again, twice.
+            s.get_mut(kids[3]).unwrap().as_sprite_mut().unwrap().anchor = Vec2::splat(0.5);
+            for round in 0..3 {
+                s.child_transforms_mut(c)
+                    .unwrap()
+                    .for_each(|_, t| t.position.y += 1.0);
+                let st = f.frame_like_fresh(&s, &format!("mode {mode}, reshaped, round {round}"));
+                assert_eq!(st.walks_kept, 1);
+            }
+            // Moved as one and one by one in the same frame (the reshaped child reshaped back too); two
+            // containers moved as one.
+            s.get_mut(kids[3]).unwrap().as_sprite_mut().unwrap().anchor = Vec2::ZERO;
             s.child_transforms_mut(c)
                 .unwrap()
                 .for_each(|_, t| t.rotation += 0.5);
             s.transform_mut(ids[5]).unwrap().position.y += 3.0;
             let st = f.frame_like_fresh(&s, "mixed");
-            assert_eq!((st.walks_kept, st.sprites_updated), (1, 11));
+            assert_eq!((st.walks_kept, st.sprites_updated), (1, 12));
             s.child_transforms_mut(c)
                 .unwrap()
                 .for_each(|_, t| t.scale.x = 0.5);

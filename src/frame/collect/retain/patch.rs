@@ -139,6 +139,7 @@ impl Kept {
                     let s = (c & !TRANSFORM_ONLY) as usize;
                     if let NodeKind::Sprite(sprite) = &scene.node_at(s).kind {
                         self.locals[s] = sprite.local_quad();
+                        self.block = None;
                     }
                 }
             }
@@ -221,11 +222,14 @@ impl Kept {
                 && d.parent == d0.parent
                 && d.quad as usize == d0.quad as usize + j
         });
+        let locals = self.locals.get(first..first + kids.len())?;
+        let same = locals.iter().all(|l| *l == locals[0]).then_some(locals[0]);
         ok.then_some(Block {
             slot: first as u32,
             quad: d0.quad,
             len,
             parent: d0.parent,
+            same,
         })
     }
 
@@ -258,11 +262,12 @@ impl Kept {
         ) else {
             return self.kept_after(false, scene, n, lo..hi, &counters, stats);
         };
+        let same = b.same.as_ref();
         let ok = match place {
             Some(p) => {
                 let to = |s: wgpu::WriteOnly<'_, _>, c| s.write(bytemuck::cast(c));
-                let (written, moved) =
-                    moved_block(locals, transforms, parent, p.rest().into_iter(), to);
+                let out = p.rest().into_iter();
+                let (written, moved) = block_corners(same, locals, transforms, parent, out, to);
                 p.wrote(quad, written);
                 batcher.quads.mark_stale(quad..quad + written);
                 let ok = written == n && moved.x + moved.y == 0.0;
@@ -274,7 +279,8 @@ impl Kept {
             None if on_every_core(n, parallel_min) => {
                 batcher.patch_corners_par(quad, n, |k, quads| {
                     let m = quads.len();
-                    let (written, moved) = moved_block(
+                    let (written, moved) = block_corners(
+                        same,
                         &locals[k..k + m],
                         &transforms[k..k + m],
                         parent,
@@ -287,7 +293,7 @@ impl Kept {
             None => {
                 let quads = batcher.quads.unmarked_from(quad).iter_mut();
                 let (written, moved) =
-                    moved_block(locals, transforms, parent, quads, Quad::set_corners);
+                    block_corners(same, locals, transforms, parent, quads, Quad::set_corners);
                 batcher.quads.mark_head_dirty(quad..quad + written);
                 written == n && moved.x + moved.y == 0.0
             }
@@ -440,6 +446,7 @@ impl Kept {
                     return false;
                 };
                 self.locals[s] = local;
+                self.block = None;
                 finite &= ok;
                 batcher.patch_quad(i, q.0, q.1, q.2);
                 *lo = (*lo).min(i);
@@ -558,6 +565,9 @@ pub(super) struct Block {
     len: u32,
     /// The container in [`Kept::parents`].
     parent: u32,
+    /// The rectangle every child has, if they all have the same (sprites of one frame and anchor: then only
+    /// their transforms are read to move them). Patching another rectangle forgets the block.
+    same: Option<LocalQuad>,
 }
 
 /// The bits of a logged change that name its slot.
@@ -579,12 +589,28 @@ fn list_children(scene: &Scene, changes: &[u32], out: &mut Vec<u32>) {
     }
 }
 
+/// [`moved_block`] over a block's rectangles: the one they all have (`same`), or each its own (`locals`).
+#[inline(always)]
+fn block_corners<S>(
+    same: Option<&LocalQuad>,
+    locals: &[LocalQuad],
+    transforms: &[crate::Transform],
+    parent: &Inherited,
+    out: impl Iterator<Item = S>,
+    put: impl Fn(S, [[f32; 2]; 3]),
+) -> (usize, Vec2) {
+    match same {
+        Some(l) => moved_block(std::iter::repeat(l), transforms, parent, out, put),
+        None => moved_block(locals.iter(), transforms, parent, out, put),
+    }
+}
+
 /// Writes the corners of a block of moved sprites (their rectangles `locals` and transforms, under `parent`), each
 /// through `put` into the next of `out`. Returns how many it wrote and their corners summed times zero (NaN if
 /// any was not finite, as in [`Kept::patch_each`]).
 #[inline(never)]
-fn moved_block<S>(
-    locals: &[LocalQuad],
+fn moved_block<'l, S>(
+    locals: impl Iterator<Item = &'l LocalQuad>,
     transforms: &[crate::Transform],
     parent: &Inherited,
     out: impl Iterator<Item = S>,
@@ -592,7 +618,7 @@ fn moved_block<S>(
 ) -> (usize, Vec2) {
     let mut moved = Vec2::ZERO;
     let mut n = 0;
-    for ((local, t), q) in locals.iter().zip(transforms).zip(out) {
+    for ((local, t), q) in locals.zip(transforms).zip(out) {
         let (p0, dx, dy) = t.place(local, &parent.matrix);
         moved += (p0 + dx + dy) * 0.0;
         put(q, [p0.into(), dx.into(), dy.into()]);
