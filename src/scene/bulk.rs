@@ -1,20 +1,8 @@
 //! Bulk updates: the transforms of a container's children handed out at once, with one handle check and one
 //! change record for them all (see [`Scene::child_transforms_mut`]).
 
-use crate::scene::{Scene, CHILDREN_MOVED, TRANSFORM_ONLY};
+use crate::scene::{BulkMemo, Scene, CHILDREN_MOVED, TRANSFORM_ONLY};
 use crate::{NodeId, Result, Transform};
-
-/// What [`Scene::child_transforms_mut`] found of a container's children, true while the scene's child lists and
-/// child counts are as they were (`shape`): every child a leaf, and where they sit.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BulkMemo {
-    /// The container's slot.
-    slot: u32,
-    /// The scene's `shape` when it was found.
-    shape: u64,
-    /// The first child's slot, when the children sit in consecutive slots in order.
-    run: Option<u32>,
-}
 
 /// The transforms of a container's children, from [`Scene::child_transforms_mut`].
 #[derive(Debug)]

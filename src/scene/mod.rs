@@ -197,6 +197,18 @@ impl Slot {
     }
 }
 
+/// What [`Scene::child_transforms_mut`] found of a container's children, true while the scene's child lists and
+/// child counts are as they were (`shape`): every child a leaf, and where they sit.
+#[derive(Clone, Copy, Debug)]
+struct BulkMemo {
+    /// The container's slot.
+    slot: u32,
+    /// The scene's `shape` when it was found.
+    shape: u64,
+    /// The first child's slot, when the children sit in consecutive slots in order.
+    run: Option<u32>,
+}
+
 /// Where a node sits in the tree.
 #[derive(Debug, Default)]
 struct Links {
@@ -259,7 +271,7 @@ pub struct Scene {
     /// Bumped by every change to a child list or to a node's number of children (see [`Scene::mark_structure`]).
     shape: u64,
     /// What [`Scene::child_transforms_mut`] learnt of a container's children at `shape` (see `bulk.rs`).
-    bulk_memo: Option<bulk::BulkMemo>,
+    bulk_memo: Option<BulkMemo>,
     /// The log position of the last entry marked [`CHILDREN_MOVED`], or `u64::MAX` for none.
     last_children_moved: u64,
     /// The epoch of the last change that is not a leaf's own: a node added, removed or moved, a child order or

@@ -62,6 +62,22 @@ const STALE: Drawn = Drawn {
     blend: BlendMode::Normal,
 };
 
+/// The children of a container moved as one, drawn by a walk as consecutive quads of consecutive slots under one
+/// container (see `patch.rs`).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    /// The first child's slot.
+    slot: u32,
+    /// The first child's quad.
+    quad: u32,
+    len: u32,
+    /// The container in [`Kept::parents`].
+    parent: u32,
+    /// The rectangle every child has, if they all have the same (sprites of one frame and anchor: then only
+    /// their transforms are read to move them). Patching another rectangle forgets the block.
+    same: Option<LocalQuad>,
+}
+
 /// What a walk must match to be kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Key {
@@ -97,7 +113,7 @@ pub(super) struct Kept {
     pub patched: Option<Range<usize>>,
     /// Whether the children of a container, moved as one (`CHILDREN_MOVED`), were drawn by walk `.0` as a
     /// block (`patch.rs`).
-    block: Option<(u32, u32, Option<patch::Block>)>,
+    block: Option<(u32, u32, Option<Block>)>,
     /// The changes with each `CHILDREN_MOVED` entry listed child by child, where a frame needs them so.
     listed: Vec<u32>,
 }

@@ -5,7 +5,7 @@
 //! staging, written into the stream again before a frame writes quads there another way ([`Kept::heal`]).
 //! Deciding whether a walk may be kept, and what a walk notes, is the parent module's.
 
-use super::{Drawn, Kept, Key};
+use super::{Block, Drawn, Kept, Key};
 use crate::base::stats::FrameStats;
 use crate::frame::batcher::{Batcher, Quad};
 use crate::frame::collect::visit::{all_finite, node_color, Inherited};
@@ -552,22 +552,6 @@ fn moved_run<S>(
         n = j + 1;
     }
     (n, moved)
-}
-
-/// The children of a container moved as one, drawn by a walk as consecutive quads of consecutive slots under one
-/// container (see [`Kept::block_of`]).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Block {
-    /// The first child's slot.
-    slot: u32,
-    /// The first child's quad.
-    quad: u32,
-    len: u32,
-    /// The container in [`Kept::parents`].
-    parent: u32,
-    /// The rectangle every child has, if they all have the same (sprites of one frame and anchor: then only
-    /// their transforms are read to move them). Patching another rectangle forgets the block.
-    same: Option<LocalQuad>,
 }
 
 /// The bits of a logged change that name its slot.
