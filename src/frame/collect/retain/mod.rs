@@ -310,12 +310,16 @@ mod tests {
             }
         }
 
-        /// Kept frames patched on every core (`0`), on one (`1`), or on one placing moves' corners in staging
-        /// (`2`, as a renderer's do: `placement.rs`).
+        /// Kept frames patched on every core (`0`), on one (`1`), or placing moves' corners in staging as a
+        /// renderer's do (`placement.rs`) on one core (`2`) or, for blocks moved as one, on every core (`3`).
         fn mode(mode: u8) -> Frames {
             Frames {
-                place: mode == 2,
-                ..Self::with_parallel_min(if mode == 0 { 2 } else { usize::MAX })
+                place: mode >= 2,
+                ..Self::with_parallel_min(if mode == 0 || mode == 3 {
+                    2
+                } else {
+                    usize::MAX
+                })
             }
         }
 
@@ -789,7 +793,7 @@ mod tests {
     fn children_moved_as_one_patch_their_block() {
         let (mut s, ids) = block_scene();
         let (c, kids) = (ids[43], ids[44..54].to_vec());
-        for mode in 0..3 {
+        for mode in 0..4 {
             let mut f = Frames::mode(mode);
             f.frame(&s);
             let first = f.b.quads.as_slice().len() - 10;
@@ -801,10 +805,10 @@ mod tests {
                 let st = f.frame_like_fresh(&s, &format!("mode {mode}, round {round}"));
                 assert_eq!((st.walks_kept, st.sprites_updated), (1, 10), "mode {mode}");
                 let block = first..first + 10;
-                if mode != 2 {
+                if mode < 2 {
                     assert_eq!(f.b.quads.head_dirty_ranges(), std::slice::from_ref(&block));
                 }
-                assert_eq!(f.placed, if mode == 2 { 10 } else { 0 });
+                assert_eq!(f.placed, if mode >= 2 { 10 } else { 0 });
             }
             // One child reshaped (the children no longer share a rectangle), then all moved again, twice.
             s.get_mut(kids[3]).unwrap().as_sprite_mut().unwrap().anchor = Vec2::splat(0.5);
@@ -1028,7 +1032,7 @@ mod tests {
         #[test]
         fn kept_walks_draw_what_a_fresh_walk_draws(
             frames in prop::collection::vec(prop::collection::vec(op(), 0..4), 1..16),
-            mode in 0u8..3,
+            mode in 0u8..4,
         ) {
             let (mut s, mut ids) = block_scene();
             let mut f = Frames::mode(mode);

@@ -171,7 +171,8 @@ impl Kept {
         let n = match children_moved {
             false => changes.len(),
             true => match self.block_of(scene, changes) {
-                Some(b) => b.len as usize,
+                // A block's corners go to staging on every core as on one.
+                Some(b) => return b.len as usize,
                 // Each entry stands for its node's children (every one a move), or for itself.
                 None => changes
                     .iter()
@@ -265,13 +266,20 @@ impl Kept {
         let same = b.same.as_ref();
         let ok = match place {
             Some(p) => {
-                let to = |s: wgpu::WriteOnly<'_, _>, c| s.write(bytemuck::cast(c));
-                let out = p.rest().into_iter();
-                let (written, moved) = block_corners(same, locals, transforms, parent, out, to);
-                p.wrote(quad, written);
-                batcher.quads.mark_stale(quad..quad + written);
-                let ok = written == n && moved.x + moved.y == 0.0;
-                if !ok {
+                let rest = p.rest();
+                let ok = if rest.len() < n {
+                    false
+                } else {
+                    let out = rest.into_slice(..n);
+                    match on_every_core(n, parallel_min) {
+                        true => place_block_par(same, locals, transforms, parent, out),
+                        false => place_block(same, locals, transforms, parent, out),
+                    }
+                };
+                if ok {
+                    p.wrote(quad, n);
+                    batcher.quads.mark_stale(quad..quad + n);
+                } else {
                     p.discard();
                 }
                 ok
@@ -587,6 +595,63 @@ fn block_corners<S>(
         Some(l) => moved_block(std::iter::repeat(l), transforms, parent, out, put),
         None => moved_block(locals.iter(), transforms, parent, out, put),
     }
+}
+
+/// A staging piece for each of a block's corners.
+type CornersOut<'a> = wgpu::WriteOnly<'a, [[u8; crate::frame::elements::QUAD_CORNER_BYTES]]>;
+
+/// Writes the corners of a block (see [`block_corners`]) into `out`, as long as the block; whether all were
+/// finite.
+fn place_block(
+    same: Option<&LocalQuad>,
+    locals: &[LocalQuad],
+    transforms: &[crate::Transform],
+    parent: &Inherited,
+    out: CornersOut<'_>,
+) -> bool {
+    let to = |s: wgpu::WriteOnly<'_, _>, c| s.write(bytemuck::cast(c));
+    let (written, moved) = block_corners(same, locals, transforms, parent, out.into_iter(), to);
+    written == transforms.len() && moved.x + moved.y == 0.0
+}
+
+/// [`place_block`] on every core, 4,096 sprites a task.
+fn place_block_par(
+    same: Option<&LocalQuad>,
+    locals: &[LocalQuad],
+    transforms: &[crate::Transform],
+    parent: &Inherited,
+    out: CornersOut<'_>,
+) -> bool {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // A few sprites in tests, so that their blocks are cut into pieces.
+    const PIECE: usize = if cfg!(test) { 4 } else { 4096 };
+    let n = transforms.len();
+    if out.len() != n || (same.is_none() && locals.len() != n) {
+        return place_block(same, locals, transforms, parent, out);
+    }
+    // Each piece's rectangles: its own, or the one they all share (then `locals` is not read).
+    let rects = |r: Range<usize>| match same {
+        Some(_) => locals,
+        None => &locals[r],
+    };
+    let ok = AtomicBool::new(true);
+    let (pieces, rest) = out.into_chunks::<PIECE>();
+    let whole = n - rest.len();
+    rayon::in_place_scope(|scope| {
+        for (k, piece) in pieces.into_iter().enumerate() {
+            let r = k * PIECE..(k + 1) * PIECE;
+            let (l, t, ok) = (rects(r.clone()), &transforms[r], &ok);
+            scope.spawn(move |_| {
+                if !place_block(same, l, t, parent, piece.into()) {
+                    ok.store(false, Ordering::Relaxed);
+                }
+            });
+        }
+        if !place_block(same, rects(whole..n), &transforms[whole..], parent, rest) {
+            ok.store(false, Ordering::Relaxed);
+        }
+    });
+    ok.into_inner()
 }
 
 /// Writes the corners of a block of moved sprites (their rectangles `locals` and transforms, under `parent`), each
