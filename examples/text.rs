@@ -10,7 +10,8 @@
 //! scale changing every frame) in the MSDF bitmap font, and the same in the TTF font (rasterised again at the
 //! sizes the zoom reaches); then a 10,000-character paragraph of Latin, Arabic and CJK sentences shaped and laid
 //! out through a fallback chain, against a Latin paragraph of the same length laid out glyph by glyph (as text
-//! was before shaping) and shaped (alternating, `--paragraph-rounds`, 20 layouts each).
+//! was before shaping) and shaped (alternating, `--paragraph-rounds`, 20 layouts each). `--only NAME` runs that scene
+//! alone (`text`, `text_styled`, `text_zoom_msdf`, ...), `--only 'PREFIX*'` those whose name starts so.
 
 mod common;
 use common::{Flags, Samples};
@@ -135,16 +136,29 @@ fn bench(flags: &Flags) -> stage2d::Result<()> {
         flags.num("--texts", 1000usize),
         flags.num("--frames", 300usize),
     );
+    // `--only NAME`: that scene alone (to profile it); `--only PREFIX*` the scenes whose name starts so.
+    let only = flags.value("--only").unwrap_or("*");
+    let wanted = |name: &str| match only.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => name == only,
+    };
     let mut r = Renderer::new_headless(RendererOptions::default())?;
     // Plain, then outlined and shadowed (PixiJS's stroke and dropShadow), alternating twice in one run.
     for styled in [false, true, false, true] {
-        changing_bench(&mut r, &f, n, frames, styled)?;
+        if wanted(if styled { "text_styled" } else { "text" }) {
+            changing_bench(&mut r, &f, n, frames, styled)?;
+        }
     }
     let msdf = r.load_bitmap_font(common::asset("fonts/msdf/Roboto-Regular.fnt"))?;
     for (name, font) in [("text_zoom_msdf", &msdf), ("text_zoom_ttf", &f)] {
-        zoom_bench(&mut r, name, font, n, frames)?;
+        if wanted(name) {
+            zoom_bench(&mut r, name, font, n, frames)?;
+        }
     }
-    paragraph_bench(&f, flags.num("--paragraph-rounds", 3usize))
+    if wanted("paragraph_latin_glyph_by_glyph") {
+        paragraph_bench(&f, flags.num("--paragraph-rounds", 3usize))?;
+    }
+    Ok(())
 }
 
 const LATIN: &str =
@@ -257,7 +271,7 @@ fn changing_bench(
     let per = |a: u64, b: u64| (a - b) as f64 / frames as f64;
     let info = r.adapter_info();
     println!(
-        "{{\"scene\":\"{}\",\"texts\":{n},\"changing\":{},\"chars_each\":20,\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"text_layouts_per_frame\":{},\"glyph_uploads_per_frame_after_warmup\":{},\"textures_created_after_warmup\":{},\"collect_ms_mean\":{:.4}}}",
+        "{{\"scene\":\"{}\",\"texts\":{n},\"changing\":{},\"chars_each\":20,\"frames\":{frames},\"adapter\":\"{}\",\"backend\":\"{:?}\",\"cpu_ms_median\":{:.4},\"cpu_ms_p95\":{:.4},\"frame_ms_median\":{:.4},\"draw_calls_per_frame\":{},\"text_layouts_per_frame\":{},\"glyph_uploads_per_frame_after_warmup\":{},\"textures_created_after_warmup\":{},\"collect_ms_mean\":{:.4},\"prepare_ms_mean\":{:.4},\"bytes_uploaded_per_frame\":{:.0}}}",
         if styled { "text_styled" } else { "text" },
         n / 2 + n % 2,
         info.name,
@@ -270,6 +284,8 @@ fn changing_bench(
         per(t.glyph_uploads, warm.glyph_uploads),
         t.textures_created - warm.textures_created,
         per(t.collect_ns, warm.collect_ns) / 1e6,
+        per(t.prepare_ns, warm.prepare_ns) / 1e6,
+        per(t.bytes_uploaded, warm.bytes_uploaded),
     );
     Ok(())
 }

@@ -18,6 +18,8 @@
 //{{BINDINGS}}
 
 const QUAD_BIT: u32 = /*{{QUAD_BIT}}*/0x80000000u;
+// With it, a styled glyph's corner: `corner | pass << 2 | quad << 4` (0 where indices have no room for it).
+const STYLED_BIT: u32 = /*{{STYLED_BIT}}*/0x40000000u;
 // Flags in a quad's `texture` below the transform index: TILING quads (tiling sprites) take their corners'
 // texture coordinates, in tiles, from the next quad (a DATA quad, which draws nothing) and wrap them into their
 // frame `uv0..uv1` per fragment. DISTANCE_FIELD quads (distance-field glyphs) sample a signed distance field (one
@@ -26,6 +28,11 @@ const QUAD_BIT: u32 = /*{{QUAD_BIT}}*/0x80000000u;
 const TILING: u32 = 0x80u;
 const DATA: u32 = 0x40u;
 const DISTANCE_FIELD: u32 = 0x20u;
+// STYLED quads (a styled text's glyphs) are drawn once a pass, pass 0 its fill, 1 its outline, 2 its shadow, each
+// from that channel (r, g, b) of a packed bitmap. Their frame is 16-bit fractions of the page (u0 | v0 << 16,
+// u1 | v1 << 16) and their text's data quad lies `uv1.x` quads back: its `uv0` the outline's and the shadow's
+// colours, `uv1.x` the passes, its origin the shadow's offset. The fragment stage gets the channel from bit 8 on.
+const STYLED: u32 = 0x10u;
 const SLOT_MASK: u32 = 0x0fu;
 
 // Corner c: origin (+ x_edge if c is 1 or 2) (+ y_edge if c is 2 or 3); uv0 / uv1 picked the same way.
@@ -35,9 +42,10 @@ struct Corners {
     y_edge: vec2<f32>,
 };
 
+// Texture coordinates as bits: a styled glyph's are not floats.
 struct QuadRest {
-    uv0: vec2<f32>,
-    uv1: vec2<f32>,
+    uv0: vec2<u32>,
+    uv1: vec2<u32>,
     color: u32,
     texture: u32,
 };
@@ -79,8 +87,14 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     var texture: u32;
     var frame = vec4<f32>(0.0);
     var distance = 0.0;
+    var channel = 0u;
     if (index & QUAD_BIT) != 0u {
-        let qi = (index - QUAD_BIT) >> 2u;
+        var qi = (index - QUAD_BIT) >> 2u;
+        var layer = 0u;
+        if (index & STYLED_BIT) != 0u {
+            qi = (index & (STYLED_BIT - 1u)) >> 4u;
+            layer = (index >> 2u) & 3u;
+        }
         let q = quad_rest[qi];
         if (q.texture & DATA) != 0u {
             // Outside the clip volume: the triangle is dropped.
@@ -99,23 +113,39 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         if bottom {
             position = position + k.y_edge;
         }
-        uv = vec2<f32>(select(q.uv0.x, q.uv1.x, right), select(q.uv0.y, q.uv1.y, bottom));
+        let uv0 = bitcast<vec2<f32>>(q.uv0);
+        let uv1 = bitcast<vec2<f32>>(q.uv1);
+        uv = vec2<f32>(select(uv0.x, uv1.x, right), select(uv0.y, uv1.y, bottom));
         texture = q.texture;
+        color = q.color;
+        if (q.texture & STYLED) != 0u {
+            let lo = vec2<f32>(vec2<u32>(q.uv0.x & 0xffffu, q.uv0.x >> 16u)) / 65536.0;
+            let hi = vec2<f32>(vec2<u32>(q.uv0.y & 0xffffu, q.uv0.y >> 16u)) / 65536.0;
+            uv = vec2<f32>(select(lo.x, hi.x, right), select(lo.y, hi.y, bottom));
+            let di = qi - q.uv1.x;
+            let d = quad_rest[di];
+            if layer == 1u {
+                color = d.uv0.x;
+            } else if layer == 2u {
+                color = d.uv0.y;
+                position = position + corners[di].origin;
+            }
+            channel = layer;
+        }
         if (q.texture & TILING) != 0u {
             let d = corners[qi + 1u];
             // Tiles wrap `shift` tiles on from their edge (PixiJS's clamp offset): the coordinates move back by
             // it and the frame on by it, so the fragment stage wraps as for any tile. Both axes wrap: DATA is set
             // in the fragment's copy of the flags for the vertical one.
-            let shift = quad_rest[qi + 1u].uv0;
+            let shift = bitcast<vec2<f32>>(quad_rest[qi + 1u].uv0);
             uv = d.origin + select(vec2<f32>(0.0), d.x_edge, right) + select(vec2<f32>(0.0), d.y_edge, bottom) - shift;
-            let size = q.uv1 - q.uv0;
-            frame = vec4<f32>(q.uv0 + shift * size, q.uv1 + shift * size);
+            let size = uv1 - uv0;
+            frame = vec4<f32>(uv0 + shift * size, uv1 + shift * size);
             texture = texture | DATA;
         }
         if (q.texture & DISTANCE_FIELD) != 0u {
             distance = corners[qi + 1u].origin.x;
         }
-        color = q.color;
     } else {
         let p = 2u * index;
         let r = 2u * (arrayLength(&mesh) / 6u) + 4u * index;
@@ -136,7 +166,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     out.position = vec4<f32>(position, 0.0, 1.0);
     out.uv = uv;
     out.color = vec4<f32>(c.rgb * c.a, c.a);
-    out.texture = texture & 0xffu;
+    out.texture = (texture & 0xffu) | (channel << 8u);
     out.frame = frame;
     out.distance = distance;
     return out;
@@ -168,6 +198,10 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     if (in.texture & DISTANCE_FIELD) != 0u {
         texel = vec4<f32>(field_coverage(texel, in.color, in.distance));
+    }
+    if (in.texture & STYLED) != 0u {
+        let channel = in.texture >> 8u;
+        texel = vec4<f32>(select(select(texel.r, texel.g, channel == 1u), texel.b, channel == 2u));
     }
     return texel * in.color;
 }

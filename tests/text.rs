@@ -711,3 +711,90 @@ fn outline_joins_miter_round_and_bevel() {
     }
     golden("text_joins", &img);
 }
+
+/// An outlined and shadowed text draws each glyph as one quad of one bitmap holding its fill, outline and shadow,
+/// drawn once a pass: the same picture as each pass's bitmaps drawn as quads of their own (what a rich text whose
+/// tag brings its own outline and shadow still does), on whole pixels and off them, rotated and scaled, with round
+/// and mitered outlines, with MSAA off and on (on GL, where indices stop at 2^24, both draw apart).
+#[test]
+fn styled_glyphs_from_one_bitmap_match_each_pass_drawn_apart() {
+    let f = font();
+    let shadow = stage2d::TextShadow {
+        color: Color::hex(0x3050ff),
+        alpha: 0.8,
+        angle: 0.7,
+        distance: 3.3,
+        blur: 1.5,
+    };
+    let round =
+        stage2d::TextStroke::new(Color::hex(0xff2020), 3.0).with_join(stage2d::LineJoin::Round);
+    let miter = stage2d::TextStroke::new(Color::hex(0x20ff20), 4.0);
+    let words = "AVW styled, kept";
+    for msaa in [false, true] {
+        let mut r = renderer_with_msaa(msaa);
+        // `apart`: the same texts as rich text whose tag carries the outline and shadow.
+        let draw = |r: &mut stage2d::Renderer, apart: bool| {
+            let mut s = Scene::new();
+            let placed = [
+                (round, 4.0, 2.0, 0.0, 1.0),
+                (miter, 7.3, 34.6, 0.0, 1.0),
+                (round, 20.0, 66.0, 0.3, 1.3),
+            ];
+            for (stroke, x, y, rotation, scale) in placed {
+                let t = if apart {
+                    Text::rich(format!("<s>{words}</s>"), &f, 18.0)
+                        .with_tag_style("s", stage2d::TagStyle::new().stroke(stroke).shadow(shadow))
+                } else {
+                    let mut t = Text::new(words, &f, 18.0).shadowed(shadow);
+                    t.stroke = Some(stroke);
+                    t
+                };
+                let mut n = Node::text(t).at(x, y);
+                n.transform.rotation = rotation;
+                n.transform.scale = glam::Vec2::splat(scale);
+                s.add(s.root(), n).unwrap();
+            }
+            let img = render(r, &s, 200, 120, Color::BLACK);
+            (img, r.stats().last_frame)
+        };
+        let (one, stats) = draw(&mut r, false);
+        // Where indices stop at 2^24 (GL without full 32-bit indices, as llvmpipe's) passes have no room in
+        // them: each pass's bitmaps are drawn as quads there.
+        let full_indices = r.adapter_info().backend != stage2d::wgpu::Backend::Gl;
+        let want = if full_indices { 3 * 14 } else { 0 };
+        assert_eq!(
+            stats.styled_glyphs, want,
+            "each drawn glyph one quad (spaces none)"
+        );
+        assert_eq!(stats.draw_calls, 1);
+        let (apart, stats) = draw(&mut r, true);
+        assert_eq!(
+            stats.styled_glyphs, 0,
+            "a tag's own outline draws its passes apart"
+        );
+        assert!(
+            one.pixels().filter(|p| p.0[0] > 200).count() > 200,
+            "outlines drawn"
+        );
+        assert!(
+            one.pixels().filter(|p| p.0[2] > 150).count() > 100,
+            "shadows drawn"
+        );
+        // Pixels differing by more than `tol` in rows `rows`.
+        let differ = |rows: std::ops::Range<u32>, tol: u8| {
+            rows.flat_map(|y| (0..200).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let (a, b) = (px(&one, x, y), px(&apart, x, y));
+                    a.iter().zip(b.iter()).any(|(p, q)| p.abs_diff(*q) > tol)
+                })
+                .count()
+        };
+        let on_pixels = differ(0..64, 2);
+        assert!(on_pixels <= 4, "msaa {msaa}: {on_pixels} pixels differ");
+        // Rotated, a bitmap's edge texels are filtered across its quad's edge: a fill's own quad cuts that off,
+        // the shared quad (the shadow's size) does not, so the fill reaches up to half a texel further there.
+        let rotated = differ(64..120, 2);
+        assert!(rotated <= 150, "msaa {msaa}: {rotated} pixels differ");
+        assert!(differ(64..120, 90) == 0, "msaa {msaa}: only slightly");
+    }
+}

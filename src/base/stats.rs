@@ -34,6 +34,9 @@ pub struct FrameStats {
     /// Glyphs not drawn because their bitmap would be larger than a glyph-atlas page (text of thousands of
     /// pixels); each is refused once, with a warning, and skipped cheaply after that.
     pub glyphs_too_large: u64,
+    /// Glyphs of outlined or shadowed text drawn as one quad for all their passes (shadow, outline, fill) from
+    /// one bitmap holding the three.
+    pub styled_glyphs: u64,
     /// Masks pushed (stencil and scissor).
     pub masks_pushed: u64,
     /// Masks served by a scissor rectangle instead of the stencil.
@@ -160,6 +163,7 @@ impl FrameStats {
             glyph_uploads,
             glyph_rasterizations,
             glyphs_too_large,
+            styled_glyphs,
             masks_pushed,
             scissor_masks,
             masks_too_deep,

@@ -11,6 +11,7 @@
 
 use crate::frame::batcher::{Batcher, TILING_FLAG, TRANSFORM_SHIFT};
 use crate::frame::collect::filters::{FilterWalk, GroupKind, Kept};
+use crate::frame::elements::{Element, Quad, DISTANCE_FIELD_FLAG, STYLED_FLAG};
 use crate::gpu::meshes::CustomMeshes;
 use crate::gpu::texture_system::TextureSystem;
 use crate::TextureId;
@@ -175,21 +176,26 @@ fn fingerprint(
         let idx = indices.get(range)?;
         bytemuck::cast_slice::<u32, u8>(idx).hash(&mut h);
         for &ix in idx {
-            let tex = if ix & bit != 0 {
-                if ix & 3 != 0 {
-                    continue;
+            let tex = match Element::of(ix, bit) {
+                Element::Corner { corner: 1.., .. } => continue,
+                Element::Corner { quad, .. } => {
+                    let q = quad as usize;
+                    let quad = quads.get(q)?;
+                    bytemuck::bytes_of(quad).hash(&mut h);
+                    if quad.texture & STYLED_FLAG != 0 {
+                        // What its passes draw with: its text's colours and shadow offset.
+                        let d = Quad::styled_data(quads, q)?;
+                        (d.passes, d.outline, d.shadow, d.offset.map(f32::to_bits)).hash(&mut h);
+                    } else if quad.texture & (TILING_FLAG | DISTANCE_FIELD_FLAG) != 0 {
+                        bytemuck::bytes_of(quads.get(q + 1)?).hash(&mut h);
+                    }
+                    quad.texture
                 }
-                let q = ((ix - bit) >> 2) as usize;
-                let quad = quads.get(q)?;
-                bytemuck::bytes_of(quad).hash(&mut h);
-                if quad.texture & (TILING_FLAG | crate::frame::elements::DISTANCE_FIELD_FLAG) != 0 {
-                    bytemuck::bytes_of(quads.get(q + 1)?).hash(&mut h);
+                Element::Vertex(v) => {
+                    let v = vertices.get(v as usize)?;
+                    bytemuck::bytes_of(v).hash(&mut h);
+                    v.texture
                 }
-                quad.texture
-            } else {
-                let v = vertices.get(ix as usize)?;
-                bytemuck::bytes_of(v).hash(&mut h);
-                v.texture
             };
             let k = tex >> TRANSFORM_SHIFT;
             if xforms.last() != Some(&k) && !xforms.contains(&k) {

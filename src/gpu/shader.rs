@@ -67,6 +67,13 @@ pub fn batch_source(slots: usize, quad_bit: u32, mipmaps: bool) -> String {
         .replace("//{{BINDINGS}}", &bindings)
         .replace("//{{CASES}}\n", &cases)
         .replace("/*{{QUAD_BIT}}*/0x80000000u", &format!("{quad_bit:#x}u"))
+        .replace(
+            "/*{{STYLED_BIT}}*/0x40000000u",
+            match quad_bit == QUAD_INDEX_BIT {
+                true => "0x40000000u",
+                false => "0u",
+            },
+        )
         .replace("/*{{SAMPLE0}}*/", &sample(0))
 }
 

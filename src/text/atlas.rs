@@ -60,8 +60,11 @@ pub struct Raster {
     pub xmin: f32,
     /// Bottom of the bitmap above the baseline.
     pub ymin: f32,
-    /// Coverage, one byte a pixel, row-major from the top.
+    /// Coverage, one byte a pixel, row-major from the top; four where `packed`.
     pub coverage: Vec<u8>,
+    /// A styled glyph's layers in one bitmap ([`pack_layers`](super::glyph_effects::pack_layers)): each pixel
+    /// the fill's, the outline's and the shadow's coverage and their maximum, the page's RGBA as they are.
+    pub packed: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +193,8 @@ impl GlyphAtlas {
             Some(r)
                 if r.width <= max
                     && r.height <= max
-                    && r.coverage.len() >= (r.width * r.height) as usize =>
+                    && r.coverage.len()
+                        >= (r.width * r.height) as usize * if r.packed { 4 } else { 1 } =>
             {
                 self.rasterized_this_frame += 1;
                 r
@@ -234,9 +238,14 @@ impl GlyphAtlas {
         let mut rgba = vec![0u8; (w * h * 4) as usize];
         for row in 0..r.height {
             for col in 0..r.width {
-                let c = r.coverage[(row * r.width + col) as usize];
+                let at = (row * r.width + col) as usize;
                 let i = (((row + PAD) * w + col + PAD) * 4) as usize;
-                rgba[i..i + 4].copy_from_slice(&[c, c, c, c]);
+                if r.packed {
+                    rgba[i..i + 4].copy_from_slice(&r.coverage[4 * at..4 * at + 4]);
+                } else {
+                    let c = r.coverage[at];
+                    rgba[i..i + 4].copy_from_slice(&[c, c, c, c]);
+                }
             }
         }
         self.uploads.push(GlyphUpload {
@@ -367,6 +376,7 @@ mod tests {
             xmin: 1.0,
             ymin: -2.0,
             coverage: vec![200; (w * h) as usize],
+            packed: false,
         }
     }
 

@@ -190,6 +190,7 @@ impl Font {
                 xmin: 0.0,
                 ymin: 0.0,
                 coverage: Vec::new(),
+                packed: false,
             });
         }
         let m = font.metrics_indexed(glyph, px);
@@ -206,6 +207,7 @@ impl Font {
             xmin: m.xmin as f32,
             ymin: m.ymin as f32,
             coverage,
+            packed: false,
         })
     }
 }
@@ -228,6 +230,31 @@ impl Font {
                 _ => super::glyph_effects::Stroked::NoOutline,
             }
         })
+    }
+}
+
+impl Font {
+    /// Glyph `glyph` at `px` pixels as a styled glyph's packed bitmap (its fill, outline and shadow, as
+    /// the packed key says: `collect/text.rs`), at most `max_side` pixels a side.
+    pub(crate) fn rasterize_packed(
+        &self,
+        glyph: u16,
+        px: f32,
+        key: u32,
+        max_side: u32,
+    ) -> Option<Raster> {
+        use super::glyph_effects::{pack_layers, packed_layers, packed_pad};
+        let pad = 2 * packed_pad(key);
+        let fill = self.rasterize_within(glyph, px, max_side.checked_sub(pad)?)?;
+        let (outline, shadow) = packed_layers(key);
+        let layer = |effect: Option<u32>| match effect {
+            Some(e) => self
+                .apply_effect(glyph, px, fill.clone(), e, max_side)
+                .map(Some),
+            None => Some(None),
+        };
+        let (outline, shadow) = (layer(outline)?, layer(shadow)?);
+        pack_layers(&fill, outline.as_ref(), shadow.as_ref(), max_side)
     }
 }
 

@@ -256,12 +256,141 @@ pub fn apply_effect(
             .iter()
             .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
             .collect(),
+        packed: false,
+    })
+}
+
+/// In a packed [`effect_key`]: the key is a styled glyph's packed bitmap ([`pack_layers`]), its effect bits the
+/// shadow's (the outline's with no blur), or the outline's where it has no shadow.
+pub const PACKED_EFFECT: u32 = 1 << 31;
+/// In a packed key: the bitmap holds an outline.
+pub const PACKED_OUTLINE: u32 = 1 << 30;
+/// In a packed key: the bitmap holds a shadow.
+pub const PACKED_SHADOW: u32 = 1 << 29;
+
+/// The effects a packed key's layers take: the outline's and the shadow's [`effect_key`]s, where it has them.
+pub fn packed_layers(key: u32) -> (Option<u32>, Option<u32>) {
+    let bits = key & !(PACKED_EFFECT | PACKED_OUTLINE | PACKED_SHADOW);
+    let outline = (key & PACKED_OUTLINE != 0).then_some(bits & !(0xff << 8));
+    let shadow = (key & PACKED_SHADOW != 0).then_some(bits);
+    (outline, shadow)
+}
+
+/// Pixels a packed key's bitmap adds on each side of the glyph's (the larger layer's, see [`effect_pad`]).
+pub fn packed_pad(key: u32) -> u32 {
+    let (outline, shadow) = packed_layers(key);
+    outline
+        .map_or(0, effect_pad)
+        .max(shadow.map_or(0, effect_pad))
+}
+
+/// A styled glyph's layers in one bitmap: the `fill`, its `outline` and its `shadow` (each placed where its own
+/// `xmin` and `ymin` put it, whole pixels apart) in a box holding them all, four bytes a pixel: the fill's,
+/// the outline's and the shadow's coverage, and their maximum. `None` when the box is larger than `max_side`.
+pub fn pack_layers(
+    fill: &Raster,
+    outline: Option<&Raster>,
+    shadow: Option<&Raster>,
+    max_side: u32,
+) -> Option<Raster> {
+    let layers = [Some(fill), outline, shadow];
+    // A layer covering nothing (a space's outline and shadow) is left out: a blank glyph packs to nothing.
+    let drawn = || {
+        layers
+            .iter()
+            .flatten()
+            .filter(|r| r.width > 0 && r.height > 0 && r.coverage.iter().any(|&c| c > 0))
+    };
+    let Some(x0) = drawn().map(|r| r.xmin.round() as i64).min() else {
+        return Some(Raster {
+            packed: true,
+            ..Raster::default()
+        });
+    };
+    let y0 = drawn().map(|r| r.ymin.round() as i64).min().unwrap_or(0);
+    let x1 = drawn()
+        .map(|r| r.xmin.round() as i64 + i64::from(r.width))
+        .max()
+        .unwrap_or(x0);
+    let y1 = drawn()
+        .map(|r| r.ymin.round() as i64 + i64::from(r.height))
+        .max()
+        .unwrap_or(y0);
+    let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
+    if w > max_side as usize || h > max_side as usize {
+        return None;
+    }
+    let mut out = vec![0u8; w * h * 4];
+    for (layer, r) in layers.iter().enumerate() {
+        let Some(r) =
+            r.filter(|r| r.width > 0 && r.height > 0 && r.coverage.iter().any(|&c| c > 0))
+        else {
+            continue;
+        };
+        let (rw, rh) = (r.width as usize, r.height as usize);
+        if r.coverage.len() < rw * rh {
+            continue;
+        }
+        // Rows from the top: a layer's top is `ymin + height` above the baseline.
+        let left = (r.xmin.round() as i64 - x0) as usize;
+        let top = (y1 - (r.ymin.round() as i64 + rh as i64)) as usize;
+        for y in 0..rh {
+            for x in 0..rw {
+                let c = r.coverage[y * rw + x];
+                let i = ((top + y) * w + left + x) * 4;
+                out[i + layer] = c;
+                out[i + 3] = out[i + 3].max(c);
+            }
+        }
+    }
+    Some(Raster {
+        width: w as u32,
+        height: h as u32,
+        xmin: x0 as f32,
+        ymin: y0 as f32,
+        coverage: out,
+        packed: true,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Layers keep their places in the packed box (rows from the top, `ymin` above the baseline), each in its
+    /// channel, their maximum in the fourth; blank layers are left out; a box past the limit is refused.
+    #[test]
+    fn layers_pack_into_one_bitmap_at_their_places() {
+        let r = |w: u32, h: u32, xmin: f32, ymin: f32, c: u8| Raster {
+            width: w,
+            height: h,
+            xmin,
+            ymin,
+            coverage: vec![c; (w * h) as usize],
+            packed: false,
+        };
+        let fill = r(2, 2, 1.0, 0.0, 200);
+        let outline = r(4, 4, 0.0, -1.0, 100);
+        let shadow = r(6, 6, -1.0, -2.0, 50);
+        let p = pack_layers(&fill, Some(&outline), Some(&shadow), 64).unwrap();
+        assert!(p.packed);
+        assert_eq!((p.width, p.height, p.xmin, p.ymin), (6, 6, -1.0, -2.0));
+        let at = |x: usize, y: usize| &p.coverage[(y * 6 + x) * 4..(y * 6 + x) * 4 + 4];
+        assert_eq!(at(0, 0), [0, 0, 50, 50]);
+        assert_eq!(at(1, 1), [0, 100, 50, 100]);
+        assert_eq!(at(2, 2), [200, 100, 50, 200]);
+        assert_eq!(at(3, 3), [200, 100, 50, 200]);
+        assert_eq!(at(4, 4), [0, 100, 50, 100]);
+        assert_eq!(at(5, 5), [0, 0, 50, 50]);
+        // Without a shadow the box is the outline's.
+        let p = pack_layers(&fill, Some(&outline), None, 64).unwrap();
+        assert_eq!((p.width, p.height, p.xmin, p.ymin), (4, 4, 0.0, -1.0));
+        // A space: nothing to draw.
+        let blank = r(0, 0, 0.0, 0.0, 0);
+        let p = pack_layers(&blank, Some(&r(3, 3, -1.0, -1.0, 0)), None, 64).unwrap();
+        assert_eq!((p.width, p.height), (0, 0));
+        assert!(pack_layers(&fill, Some(&outline), Some(&shadow), 5).is_none());
+    }
 
     proptest::proptest! {
         /// The linear-time distances equal the brute-force nearest zero's.
@@ -294,6 +423,7 @@ mod tests {
             xmin: 3.0,
             ymin: 1.0,
             coverage: vec![255; 4],
+            packed: false,
         }
     }
 

@@ -21,8 +21,9 @@
 //! touches wgpu.
 
 pub use crate::frame::elements::{
-    GroupTransform, Quad, Vertex, DATA_FLAG, DISTANCE_FIELD_FLAG, QUAD_INDEX_BIT, TILING_FLAG,
-    TRANSFORM_SHIFT, WRAP_X_FLAG, WRAP_Y_FLAG,
+    GroupTransform, Quad, StyledData, Vertex, DATA_FLAG, DISTANCE_FIELD_FLAG, PASS_FILL,
+    PASS_OUTLINE, PASS_SHADOW, QUAD_INDEX_BIT, STYLED_INDEX_BIT, TILING_FLAG, TRANSFORM_SHIFT,
+    WRAP_X_FLAG, WRAP_Y_FLAG,
 };
 use crate::gpu::pipeline::{StencilMode, Topology};
 pub use crate::gpu::shader::MAX_BATCH_TEXTURES;
@@ -79,7 +80,8 @@ pub struct Batch {
 }
 
 /// Consecutive quads `quad_start..quad_start + quads`, drawn by the indices from `index_start` on, six per quad
-/// (corners `0 1 2 0 2 3`).
+/// (corners `0 1 2 0 2 3`); a styled text's glyphs (`passes` not 0) six a quad a pass, pass by pass (shadows, then
+/// outlines, then fills).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QuadRun {
     /// First index of the run in the index stream.
@@ -88,6 +90,16 @@ pub struct QuadRun {
     pub quad_start: u32,
     /// Number of quads.
     pub quads: u32,
+    /// A styled text's passes ([`PASS_FILL`] and the others), 0 for plain quads.
+    pub passes: u32,
+}
+
+impl QuadRun {
+    /// Indices a quad of the run takes.
+    #[inline(always)]
+    fn per_quad(&self) -> u32 {
+        6 * self.passes.count_ones().max(1)
+    }
 }
 
 /// Builds the frame's quad, vertex and index streams and its batches.
@@ -141,6 +153,10 @@ pub struct Batcher {
     last_tick: u32,
     /// Deferred quads drawn this frame: (tag, quad index).
     pub flushed: Vec<(u32, u32)>,
+    /// The styled text being pushed: its data quad and passes (see [`Batcher::begin_styled`]).
+    styled: Option<(u32, u32)>,
+    /// Indices a glyph of that text takes.
+    styled_indices: u32,
 }
 
 /// A quad waiting to be drawn (see [`Batcher::defer_quad`]), with the pass, state and transform it was given in.
@@ -201,6 +217,8 @@ impl Batcher {
             deferred_count: Vec::new(),
             last_tick: 0,
             flushed: Vec::new(),
+            styled: None,
+            styled_indices: 0,
         }
     }
 
@@ -209,9 +227,19 @@ impl Batcher {
         self.quad_bit
     }
 
-    /// Most quads one frame can hold: every corner index stays below `2 * quad_bit - 1`.
+    /// Most quads one frame can hold: every corner index stays below `2 * quad_bit - 1` (below
+    /// [`STYLED_INDEX_BIT`] where styled glyphs use it).
     pub fn max_quads(&self) -> usize {
-        (self.quad_bit as usize >> 2) - 1
+        match self.styled_supported() {
+            true => (STYLED_INDEX_BIT as usize >> 2) - 1,
+            false => (self.quad_bit as usize >> 2) - 1,
+        }
+    }
+
+    /// Whether styled glyphs ([`Batcher::begin_styled`]) can be drawn: indices have room for their passes
+    /// (the quad bit is bit 31).
+    pub fn styled_supported(&self) -> bool {
+        self.quad_bit == QUAD_INDEX_BIT
     }
 
     fn empty_batch(index_start: u32, state: PassState) -> Batch {
@@ -456,6 +484,7 @@ impl Batcher {
         std::mem::swap(&mut self.runs, &mut self.last_runs);
         self.runs.clear();
         self.run = QuadRun::default();
+        self.styled = None;
         self.runs_kept = 0;
         self.batches.clear();
         self.state = PassState::default();
@@ -482,7 +511,7 @@ impl Batcher {
     /// Indices pushed so far, those of the open quad run included.
     #[inline]
     fn index_len(&self) -> u32 {
-        self.indices.len() as u32 + 6 * self.run.quads
+        self.indices.len() as u32 + self.run.per_quad() * self.run.quads
     }
 
     /// Writes the indices of the open quad run, or keeps last frame's if it had the same run.
@@ -492,9 +521,11 @@ impl Batcher {
             return;
         }
         debug_assert_eq!(run.index_start as usize, self.indices.len());
-        let count = 6 * run.quads as usize;
+        let count = (run.per_quad() * run.quads) as usize;
         if self.last_runs.get(self.runs.len()) == Some(&run) && self.indices.keep(count) {
             self.runs_kept += 1;
+        } else if run.passes != 0 {
+            self.write_styled_indices(run);
         } else {
             let mut buf = [0u32; 6 * 32];
             let mut b = self.quad_bit | run.quad_start << 2;
@@ -508,6 +539,117 @@ impl Batcher {
             }
         }
         self.runs.push(run);
+    }
+
+    /// Writes a styled run's indices: each pass it draws (shadow, outline, fill) over all its quads.
+    #[cold]
+    fn write_styled_indices(&mut self, run: QuadRun) {
+        let mut buf = [0u32; 6 * 32];
+        for pass in [2u32, 1, 0] {
+            if run.passes & (1 << pass) == 0 {
+                continue;
+            }
+            let mut b = self.quad_bit | STYLED_INDEX_BIT | run.quad_start << 4 | pass << 2;
+            for chunk in 0..run.quads.div_ceil(32) {
+                let n = (run.quads - 32 * chunk).min(32) as usize;
+                for q in buf.chunks_exact_mut(6).take(n) {
+                    q.copy_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
+                    b += 16;
+                }
+                self.indices.push_slice(&buf[..6 * n]);
+            }
+        }
+    }
+
+    /// Whether a styled text of `n` glyphs can be drawn now ([`Batcher::begin_styled`] takes it).
+    pub fn styled_room(&self, n: usize) -> bool {
+        self.styled_supported() && self.quads.len() + n < (STYLED_INDEX_BIT as usize >> 4)
+    }
+
+    /// Starts a styled text of `n` glyphs (see [`Batcher::push_styled`]): writes its `data` quad, which its
+    /// glyphs name. `false` (nothing written) where styled glyphs cannot be drawn here: the device's indices
+    /// have no room for passes, or the glyphs would pass 2^26 quads; the caller then draws each pass as quads.
+    pub fn begin_styled(&mut self, n: usize, data: StyledData) -> bool {
+        if !self.styled_room(n)
+            || data.passes & !(PASS_FILL | PASS_OUTLINE | PASS_SHADOW) != 0
+            || data.passes == 0
+        {
+            return false;
+        }
+        self.before_push();
+        self.end_run();
+        self.styled = Some((self.quads.len() as u32, data.passes));
+        self.styled_indices = 6 * data.passes.count_ones();
+        self.quads.push_value::<12>(data.quad(self.xform));
+        true
+    }
+
+    /// Adds a glyph of the styled text begun by [`Batcher::begin_styled`]: the parallelogram `geometry` showing
+    /// the packed bitmap at `frame` ([`Quad::styled_frame`]) of `texture`, filled in `color`. Glyphs of one text
+    /// share a run of indices, pass by pass, unless their textures do not fit one batch (a text across more atlas
+    /// pages than a batch holds: each batch's glyphs then draw their passes on their own).
+    #[inline(always)]
+    pub fn push_styled(
+        &mut self,
+        texture: TextureId,
+        geometry: [[f32; 2]; 3],
+        frame: [u32; 2],
+        color: u32,
+        blend: BlendMode,
+    ) {
+        let Some((data, passes)) = self.styled else {
+            return;
+        };
+        let (tick, slot) = self.slots.get(texture.slot()).copied().unwrap_or((0, 0));
+        let slot = if tick == self.tick && self.current.blend == blend {
+            u32::from(slot)
+        } else {
+            self.styled_slot(texture, blend)
+        };
+        if self.run.quads == 0 {
+            self.run = QuadRun {
+                index_start: self.indices.len() as u32,
+                quad_start: self.quads.len() as u32,
+                quads: 0,
+                passes,
+            };
+        }
+        self.run.quads += 1;
+        self.current.index_count += self.styled_indices;
+        let back = self.quads.len() as u32 - data;
+        self.quads.push_value::<12>(Quad::styled(
+            geometry,
+            frame,
+            color,
+            slot | self.xform,
+            back,
+        ));
+    }
+
+    /// The slot of a styled glyph's `texture` new to the batch: the text's run ends first where the batch must
+    /// (the blend mode differs, or the texture does not fit).
+    #[cold]
+    fn styled_slot(&mut self, texture: TextureId, blend: BlendMode) -> u32 {
+        let c = &self.current;
+        let known = self
+            .slots
+            .get(texture.slot())
+            .is_some_and(|&(tick, _)| tick == self.tick);
+        if c.index_count > 0
+            && (c.blend != blend
+                || c.topology != Topology::TriangleList
+                || (!known && c.textures.len() == self.max_textures))
+        {
+            self.end_run();
+        }
+        self.prepare(texture, blend, Topology::TriangleList)
+    }
+
+    /// Ends the styled text begun by [`Batcher::begin_styled`].
+    pub fn end_styled(&mut self) {
+        if self.styled.take().is_some() {
+            self.end_run();
+        }
     }
 
     /// Forgets the frame just built: it was not uploaded (its frame failed), so the next frame writes and uploads
@@ -1009,6 +1151,7 @@ impl Batcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frame::elements::Element;
     use proptest::prelude::*;
 
     pub(super) fn tex(i: u32) -> TextureId {
@@ -1020,6 +1163,122 @@ mod tests {
 
     const Q: [[f32; 2]; 3] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
     const UV: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+    fn styled_data(passes: u32) -> StyledData {
+        StyledData {
+            passes,
+            outline: 0xff00_ff00,
+            shadow: 0x8000_00ff,
+            offset: [0.25, -0.5],
+        }
+    }
+
+    /// Pushes a styled text of `n` glyphs on texture `t`.
+    fn styled(b: &mut Batcher, t: u32, n: usize, passes: u32) {
+        assert!(b.begin_styled(n, styled_data(passes)));
+        for i in 0..n {
+            let g = [[i as f32, 0.0], [1.0, 0.0], [0.0, 1.0]];
+            b.push_styled(tex(t), g, [0, 0], 0xffff_ffff, BlendMode::Normal);
+        }
+        b.end_styled();
+    }
+
+    /// A styled text is its data quad and one quad a glyph, drawn pass by pass (shadows, then outlines, then
+    /// fills: no glyph's outline covers another's fill) from one run of indices, which the next frame keeps;
+    /// quads pushed after it start a run of their own; each glyph finds its data and its shadow's offset.
+    #[test]
+    fn a_styled_text_draws_each_pass_over_all_its_glyphs() {
+        let mut b = Batcher::new(4);
+        for frame in 0..2 {
+            b.begin();
+            quad(&mut b, 0, BlendMode::Normal);
+            styled(&mut b, 0, 3, PASS_FILL | PASS_OUTLINE | PASS_SHADOW);
+            quad(&mut b, 0, BlendMode::Normal);
+            b.finish();
+            assert_eq!(b.quads.len(), 1 + 1 + 3 + 1);
+            assert_eq!(b.batches().len(), 1, "one draw");
+            assert_eq!(b.batches()[0].index_count, 6 + 3 * 3 * 6 + 6);
+            let ix = b.indices.as_slice();
+            let named: Vec<(u32, u32, u32)> = ix[6..6 + 54]
+                .iter()
+                .map(|&i| match Element::of(i, QUAD_INDEX_BIT) {
+                    Element::Corner { quad, corner, pass } => (quad, corner, pass),
+                    Element::Vertex(v) => panic!("vertex {v}"),
+                })
+                .collect();
+            for (k, &(quad, corner, pass)) in named.iter().enumerate() {
+                let (p, g) = (k / 18, (k % 18) / 6);
+                assert_eq!(pass, 2 - p as u32, "shadows first, fills last");
+                assert_eq!(quad, 2 + g as u32);
+                assert_eq!(corner, [0, 1, 2, 0, 2, 3][k % 6]);
+            }
+            assert_eq!(
+                Element::of(ix[60], QUAD_INDEX_BIT),
+                Element::Corner {
+                    quad: 5,
+                    corner: 0,
+                    pass: 0
+                }
+            );
+            let quads = b.quads.as_slice();
+            assert!(
+                quads[1].texture & DATA_FLAG != 0,
+                "the data quad draws nothing"
+            );
+            for g in 2..5 {
+                assert_eq!(Quad::styled_data(quads, g), Some(styled_data(7)));
+                assert_eq!(Quad::shadow_offset(quads, g), [0.25, -0.5]);
+            }
+            assert_eq!(Quad::styled_data(quads, 0), None);
+            assert_eq!(
+                b.runs_kept,
+                3 * frame,
+                "the second frame keeps all three runs' indices"
+            );
+        }
+    }
+
+    /// Only the passes a text has are drawn; a text whose glyphs lie on more textures than a batch holds is cut
+    /// where the batch breaks, each part drawing its passes; and where indices have no room for passes (the
+    /// 24-bit quad bit) a styled text is refused, for the caller to draw its passes as quads.
+    #[test]
+    fn styled_texts_take_their_passes_batches_and_devices() {
+        let mut b = Batcher::new(1);
+        b.begin();
+        assert!(b.begin_styled(2, styled_data(PASS_FILL | PASS_OUTLINE)));
+        b.push_styled(tex(0), Q, [0, 0], 0, BlendMode::Normal);
+        b.push_styled(tex(1), Q, [0, 0], 0, BlendMode::Normal);
+        b.end_styled();
+        b.finish();
+        let counts: Vec<u32> = b.batches().iter().map(|x| x.index_count).collect();
+        assert_eq!(counts, [12, 12], "two passes a glyph, a batch a texture");
+        let passes: Vec<u32> = b
+            .indices
+            .as_slice()
+            .iter()
+            .map(|&i| match Element::of(i, QUAD_INDEX_BIT) {
+                Element::Corner { pass, .. } => pass,
+                Element::Vertex(_) => 9,
+            })
+            .collect();
+        assert_eq!(
+            passes[..12],
+            [1; 6].into_iter().chain([0; 6]).collect::<Vec<_>>()[..]
+        );
+        assert!(!b.begin_styled(1, styled_data(0)), "no passes");
+        assert!(!b.begin_styled(1, styled_data(8)), "no such pass");
+        let mut small = Batcher::with_quad_bit(4, crate::gpu::shader::QUAD_INDEX_BIT_24);
+        small.begin();
+        assert!(!small.styled_supported());
+        assert!(!small.begin_styled(1, styled_data(PASS_FILL | PASS_SHADOW)));
+        assert_eq!(small.quads.len(), 0, "nothing written");
+        assert_eq!(small.max_quads(), (1 << 21) - 1);
+        assert_eq!(
+            b.max_quads(),
+            (1 << 28) - 1,
+            "plain quads keep clear of the styled bit"
+        );
+    }
 
     pub(super) fn quad(b: &mut Batcher, t: u32, blend: BlendMode) {
         b.push_quad(tex(t), Q, UV, 0xffff_ffff, blend);

@@ -3,7 +3,7 @@
 //! ranges that culling leaves (`collect/cells.rs`).
 
 use super::{Batch, Batcher, MAX_BATCH_TEXTURES, TRANSFORM_SHIFT};
-use crate::frame::elements::{Quad, Vertex};
+use crate::frame::elements::{Element, Quad, Vertex, STYLED_INDEX_BIT};
 
 /// A render group's geometry as its own walk batched it (group space, transform 0), kept between frames and
 /// replayed into the frame's streams by [`Batcher::replay`].
@@ -84,16 +84,24 @@ impl Recorded {
                 (b.index_start + b.index_count) as usize,
             );
             for &i in self.indices.get(start..end).unwrap_or(&[]) {
-                if i & quad_bit != 0 {
-                    // Each quad once: at its second corner, which its six indices name once.
-                    if i & 3 == 1 {
-                        if let Some(q) = self.quads.get_mut(((i & !quad_bit) >> 2) as usize) {
+                match Element::of(i, quad_bit) {
+                    // Each quad once: at its second corner in its fill (or only) pass, which its indices name once.
+                    Element::Corner {
+                        quad,
+                        corner: 1,
+                        pass: 0,
+                    } => {
+                        if let Some(q) = self.quads.get_mut(quad as usize) {
                             slot(&mut q.texture);
                         }
                     }
-                } else if let Some(v) = self.vertices.get_mut(i as usize) {
-                    if !std::mem::replace(&mut seen[i as usize], true) {
-                        slot(&mut v.texture);
+                    Element::Corner { .. } => {}
+                    Element::Vertex(i) => {
+                        if let Some(v) = self.vertices.get_mut(i as usize) {
+                            if !std::mem::replace(&mut seen[i as usize], true) {
+                                slot(&mut v.texture);
+                            }
+                        }
                     }
                 }
             }
@@ -113,7 +121,12 @@ impl Batcher {
         transform: u32,
         visible: Option<&[(u32, u32)]>,
     ) -> bool {
-        if self.quads.len() + rec.quads.len() > self.max_quads()
+        // A recording's styled glyphs stay below 2^26 quads wherever it lands (their indices have no more room).
+        let styled_room = match self.styled_supported() {
+            true => STYLED_INDEX_BIT as usize >> 4,
+            false => usize::MAX,
+        };
+        if self.quads.len() + rec.quads.len() > self.max_quads().min(styled_room)
             || self.vertices.len() + rec.vertices.len() > self.quad_bit as usize
         {
             log::warn!("a render group does not fit the frame's streams: it is not drawn");
@@ -151,12 +164,12 @@ impl Batcher {
                     ..*v
                 });
             }
-            let (qb, vb) = ((here.quads as u32) << 2, here.vertices as u32);
+            let (qb, vb) = (here.quads as u32, here.vertices as u32);
             let bit = self.quad_bit;
             let mut buf = [0u32; 64];
             for chunk in rec.indices.chunks(64) {
                 for (d, &s) in buf.iter_mut().zip(chunk) {
-                    *d = if s & bit != 0 { s + qb } else { s + vb };
+                    *d = Element::rebase(s, bit, qb, vb);
                 }
                 self.indices.push_slice(&buf[..chunk.len()]);
             }

@@ -12,6 +12,7 @@
 
 use crate::frame::batcher::recording::Recorded;
 use crate::frame::batcher::DATA_FLAG;
+use crate::frame::elements::{Element, Quad};
 use crate::gpu::pipeline::Topology;
 use crate::scene::cull::Aabb;
 use glam::{Affine2, Vec2};
@@ -127,18 +128,26 @@ impl Cells {
                 bounds: Aabb::EMPTY,
             };
             for &s in chunk {
-                if s & bit != 0 {
-                    let Some(q) = rec.quads.get(((s & !bit) >> 2) as usize) else {
-                        continue;
-                    };
-                    if q.texture & DATA_FLAG != 0 {
-                        continue;
+                match Element::of(s, bit) {
+                    Element::Corner { quad, corner, pass } => {
+                        let Some(q) = rec.quads.get(quad as usize) else {
+                            continue;
+                        };
+                        if q.texture & DATA_FLAG != 0 {
+                            continue;
+                        }
+                        cell.quads += (corner == 1 && pass == 0) as u32;
+                        let mut p = Vec2::from(q.corner(corner as usize).0);
+                        if pass == 2 {
+                            p += Vec2::from(Quad::shadow_offset(&rec.quads, quad as usize));
+                        }
+                        cell.bounds.add_point(p);
                     }
-                    cell.quads += (s & 3 == 1) as u32;
-                    cell.bounds
-                        .add_point(Vec2::from(q.corner(s as usize & 3).0));
-                } else if let Some(v) = rec.vertices.get(s as usize) {
-                    cell.bounds.add_point(Vec2::from(v.position));
+                    Element::Vertex(v) => {
+                        if let Some(v) = rec.vertices.get(v as usize) {
+                            cell.bounds.add_point(Vec2::from(v.position));
+                        }
+                    }
                 }
             }
             self.quads += cell.quads as u64;

@@ -4,6 +4,7 @@
 //! font's pages, placed as PixiJS places them, distance-field ones flagged for the batch shader.
 
 use super::context::{skip, Caches, Ctx, Inherited};
+use crate::frame::batcher::{Quad, PASS_FILL, PASS_OUTLINE, PASS_SHADOW};
 use crate::text::GlyphKey;
 use crate::{NodeId, TextureId};
 use glam::{Affine2, Vec2};
@@ -129,7 +130,6 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     // on whole pixels.
     let snap = (px_x - Vec2::X * raster).abs().max_element() < 1e-4
         && (px_y + Vec2::Y * raster).abs().max_element() < 1e-4;
-    let page = caches.text.atlas.page_size() as f32;
     let dx_unit = matrix.matrix2.x_axis * inv;
     let dy_unit = matrix.matrix2.y_axis * inv;
     // Shadow, then outline, then fill: each pass draws every glyph, so no glyph's shadow or outline
@@ -184,9 +184,28 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         );
     }
     let passes_at = |run: u16| *run_passes.get(run as usize).unwrap_or(&passes);
+    // A text with an outline or a shadow (the same for all its runs, filled in colours): each glyph one bitmap
+    // of its three layers and one quad drawn three times, pass by pass (`Batcher::begin_styled`). Otherwise each
+    // pass's bitmaps are quads of their own.
+    let styled = (passes[0].is_some() || passes[1].is_some())
+        && run_passes.is_empty()
+        && style.gradient.is_none()
+        && cx.batcher.styled_room(layout.glyphs.len());
+    // A pass's offset (a shadow's) on the target: whole pixels where the glyphs land on whole pixels.
+    let offset_of = |cx: &Ctx<'_, F>, off: Vec2| {
+        let v = matrix.matrix2 * off;
+        match snap && v != Vec2::ZERO {
+            true => snap_vector(cx, v),
+            false => v,
+        }
+    };
+    let shadow_offset = passes[0].map_or(Vec2::ZERO, |(_, _, off)| offset_of(cx, off));
     // The text's bitmaps, looked up in the atlas only when its layout, size, passes or font changed or
     // the atlas emptied a page since.
-    let effects = passes.map(|p| p.map(|(e, _, _)| e));
+    let effects = match styled {
+        true => [Some(packed_of(&passes)), None, None],
+        false => passes.map(|p| p.map(|(e, _, _)| e)),
+    };
     let text_sys = &mut caches.text;
     let evictions = text_sys.atlas.evictions;
     let valid = text_sys.placed.get(&text.id()).is_some_and(|p| {
@@ -202,9 +221,13 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         placed.pages.clear();
         let deferred = text_sys.atlas.deferred_this_frame;
         let too_large = text_sys.atlas.too_large_this_frame;
-        for pass in 0..3 {
+        for (pass, &text_effect) in effects.iter().enumerate() {
             for (i, g) in layout.glyphs.iter().enumerate() {
-                let Some((effect, _, _)) = passes_at(g.run)[pass] else {
+                let effect = match styled {
+                    true => text_effect,
+                    false => passes_at(g.run)[pass].map(|(e, _, _)| e),
+                };
+                let Some(effect) = effect else {
                     continue;
                 };
                 // A shaped text's glyph may be a fallback font's.
@@ -223,6 +246,9 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                     effect,
                 };
                 let Some(e) = text_sys.atlas.get_or_insert(key, |max| {
+                    if styled {
+                        return font.rasterize_packed(g.glyph, glyph_size, effect, max);
+                    }
                     // Refused before rasterising when the grown bitmap could not fit.
                     let pad = 2 * crate::text::effect_pad(effect);
                     let r = font.rasterize_within(g.glyph, glyph_size, max.checked_sub(pad)?)?;
@@ -269,6 +295,78 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
     for &page_id in &placed.pages {
         atlas.touch_page(page_id);
     }
+    let page_size = atlas.page_size();
+    // Where a glyph's bitmap `e` lands: its top-left corner on the target (on whole pixels where crisp), from
+    // the glyph's pen position.
+    let place =
+        |cx: &Ctx<'_, F>, g: &crate::text::PlacedGlyph, e: &crate::text::atlas::AtlasGlyph| {
+            let local = origin + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
+            let p0 = matrix.transform_point2(local);
+            let p0 = match (snap, cx.cache_space) {
+                (false, _) => p0,
+                // On the cache's texels (its texture starts on a whole texel of its space).
+                (true, Some((to_local, to_clip, res))) => {
+                    to_clip.transform_point2((to_local.transform_point2(p0) * res).round() / res)
+                }
+                (true, None) => cx.view.clip_of(cx.view.pixels_of(p0).round()),
+            };
+            (local, p0)
+        };
+    // A run may fill in a colour of its own.
+    let fill_of = |g: &crate::text::PlacedGlyph| {
+        layout
+            .runs
+            .get(g.run as usize)
+            .and_then(|r| r.color)
+            .filter(|_| !mask)
+            .map(|c| (inh.color * c).to_rgba8_u32())
+    };
+    if styled {
+        let pass_color = |i: usize| passes[i].map_or(0, |(_, c, _)| c);
+        let data = crate::frame::batcher::StyledData {
+            passes: PASS_FILL
+                | if passes[1].is_some() { PASS_OUTLINE } else { 0 }
+                | if passes[0].is_some() { PASS_SHADOW } else { 0 },
+            outline: pass_color(1),
+            shadow: pass_color(0),
+            offset: shadow_offset.into(),
+        };
+        let shadow = passes[0].is_some();
+        if cx.batcher.begin_styled(placed.entries.len(), data) {
+            for (_, i, e) in &placed.entries {
+                let (Some(g), Some(tex)) = (
+                    layout.glyphs.get(*i as usize),
+                    caches.pages.get(e.page as usize),
+                ) else {
+                    continue;
+                };
+                let (_, p0) = place(cx, g, e);
+                let dx = dx_unit * e.rect[2] as f32;
+                let dy = dy_unit * e.rect[3] as f32;
+                if cx.track {
+                    cx.acc.add_quad(p0, dx, dy);
+                    if shadow {
+                        cx.acc.add_quad(p0 + shadow_offset, dx, dy);
+                    }
+                }
+                cx.stats.styled_glyphs += 1;
+                cx.batcher.push_styled(
+                    tex,
+                    [p0.into(), dx.into(), dy.into()],
+                    Quad::styled_frame(e.rect, page_size),
+                    fill_of(g).unwrap_or(color),
+                    inh.blend,
+                );
+            }
+            cx.batcher.end_styled();
+        }
+        caches.run_passes = run_passes;
+        if !mask {
+            cx.stats.texts += 1;
+        }
+        return Some(());
+    }
+    let page = page_size as f32;
     for &(pass, i, e) in &placed.entries {
         let Some(g) = layout.glyphs.get(i as usize) else {
             continue;
@@ -279,26 +377,17 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         // A rich text's run may fill in a colour of its own; else a gradient colours the fill's corners.
         let mut gradient = None;
         if pass == 2 && !mask {
-            if let Some(c) = layout.runs.get(g.run as usize).and_then(|r| r.color) {
-                color = (inh.color * c).to_rgba8_u32();
-            } else {
-                gradient = style.gradient;
+            match fill_of(g) {
+                Some(c) => color = c,
+                None => gradient = style.gradient,
             }
         }
         let Some(tex) = caches.pages.get(e.page as usize) else {
             continue;
         };
-        let local = origin + offset + Vec2::new(g.x, g.baseline) + Vec2::from(e.offset) * inv;
-        let mut p0 = matrix.transform_point2(local);
-        if snap {
-            p0 = match cx.cache_space {
-                // On the cache's texels (its texture starts on a whole texel of its space).
-                Some((to_local, to_clip, res)) => {
-                    to_clip.transform_point2((to_local.transform_point2(p0) * res).round() / res)
-                }
-                None => cx.view.clip_of(cx.view.pixels_of(p0).round()),
-            };
-        }
+        let (local, mut p0) = place(cx, g, &e);
+        p0 += offset_of(cx, offset);
+        let local = local + offset;
         let dx = dx_unit * e.rect[2] as f32;
         let dy = dy_unit * e.rect[3] as f32;
         if cx.track {
@@ -337,6 +426,31 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
         cx.stats.texts += 1;
     }
     Some(())
+}
+
+/// The packed atlas key of a styled text's glyphs with `passes` (shadow, outline, fill): the shadow's effect (or
+/// the outline's), and which layers it holds.
+fn packed_of(passes: &[Option<(u32, u32, Vec2)>; 3]) -> u32 {
+    use crate::text::glyph_effects::{PACKED_EFFECT, PACKED_OUTLINE, PACKED_SHADOW};
+    let (shadow, outline) = (passes[0].map(|p| p.0), passes[1].map(|p| p.0));
+    PACKED_EFFECT
+        | shadow.or(outline).unwrap_or(0)
+        | outline.map_or(0, |_| PACKED_OUTLINE)
+        | shadow.map_or(0, |_| PACKED_SHADOW)
+}
+
+/// A vector on the target (clip space, or a cache's) rounded to whole pixels (or texels) of it.
+fn snap_vector<F: Fn(TextureId) -> bool>(cx: &Ctx<'_, F>, v: Vec2) -> Vec2 {
+    match cx.cache_space {
+        Some((to_local, to_clip, res)) => {
+            to_clip.matrix2 * ((to_local.matrix2 * v * res).round() / res)
+        }
+        None => {
+            let px = Vec2::new(v.x, -v.y) * cx.view.half_size;
+            let px = px.round() / cx.view.half_size;
+            Vec2::new(px.x, -px.y)
+        }
+    }
 }
 
 /// The pixels a unit of the text's x and y axes span where its glyphs land (`matrix`: text to clip space): the

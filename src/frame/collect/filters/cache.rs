@@ -3,7 +3,7 @@
 
 use super::super::visit::{node_color, Ctx, Inherited};
 use super::{Antialias, CacheEntry, Cached, ChainSettings, FilterWalk, GroupKind, Open, Segment};
-use crate::frame::batcher::{DATA_FLAG, TRANSFORM_SHIFT};
+use crate::frame::batcher::{Quad, DATA_FLAG, TRANSFORM_SHIFT};
 use crate::scene::cull::Aabb;
 use crate::{NodeId, TextureId};
 use glam::{Affine2, Vec2};
@@ -143,15 +143,19 @@ impl FilterWalk {
         let inv = m.inverse();
         let k = open.xform;
         let mut local = Aabb::EMPTY;
-        for q in &cx.batcher.quads.as_slice()[open.quads..] {
+        let quads = cx.batcher.quads.as_slice();
+        for (i, q) in quads.iter().enumerate().skip(open.quads) {
             if q.texture >> TRANSFORM_SHIFT == k && q.texture & DATA_FLAG == 0 {
                 let (o, x, y) = (
                     Vec2::from(q.origin),
                     Vec2::from(q.x_edge),
                     Vec2::from(q.y_edge),
                 );
+                // A styled glyph's shadow too.
+                let s = Vec2::from(Quad::shadow_offset(quads, i));
                 for c in [o, o + x, o + y, o + x + y] {
                     local.add_point(inv.transform_point2(c));
+                    local.add_point(inv.transform_point2(c + s));
                 }
             }
         }

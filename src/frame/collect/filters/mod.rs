@@ -21,7 +21,7 @@ mod place;
 use super::visit::Ctx;
 use crate::filter::passes::{push_passes, ChainSettings, DisplacementMap, Pass};
 use crate::filter::{Antialias, Effect, Filter};
-use crate::frame::batcher::{DATA_FLAG, TRANSFORM_SHIFT};
+use crate::frame::batcher::{Quad, DATA_FLAG, TRANSFORM_SHIFT};
 use crate::scene::cull::Aabb;
 use crate::{MaskChannel, NodeId, NodeKind, TextureId};
 use glam::{Affine2, Vec2};
@@ -672,9 +672,16 @@ impl FilterWalk {
             }
             None => {
                 let k = open.xform;
-                for q in &cx.batcher.quads.as_slice()[open.quads..] {
+                let quads = cx.batcher.quads.as_slice();
+                for (i, q) in quads.iter().enumerate().skip(open.quads) {
                     if q.texture >> TRANSFORM_SHIFT == k && q.texture & DATA_FLAG == 0 {
                         clip.add_quad(q.origin.into(), q.x_edge.into(), q.y_edge.into());
+                        // A styled glyph's shadow too.
+                        let s = Vec2::from(Quad::shadow_offset(quads, i));
+                        if s != Vec2::ZERO {
+                            let o = Vec2::from(q.origin) + s;
+                            clip.add_quad(o, q.x_edge.into(), q.y_edge.into());
+                        }
                     }
                 }
                 for v in &cx.batcher.vertices.as_slice()[open.vertices..] {

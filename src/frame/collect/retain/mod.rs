@@ -195,6 +195,7 @@ impl Kept {
                 masks_too_deep: stats.masks_too_deep,
                 texts: stats.texts,
                 glyphs_too_large: stats.glyphs_too_large,
+                styled_glyphs: stats.styled_glyphs,
                 groups_replayed: stats.groups_replayed,
                 ..FrameStats::default()
             };
