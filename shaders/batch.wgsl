@@ -30,8 +30,9 @@ const DATA: u32 = 0x40u;
 const DISTANCE_FIELD: u32 = 0x20u;
 // STYLED quads (a styled text's glyphs) are drawn once a pass, pass 0 its fill, 1 its outline, 2 its shadow, each
 // from that channel (r, g, b) of a packed bitmap. Their frame is 16-bit fractions of the page (u0 | v0 << 16,
-// u1 | v1 << 16) and their text's data quad lies `uv1.x` quads back: its `uv0` the outline's and the shadow's
-// colours, `uv1.x` the passes, its origin the shadow's offset. The fragment stage gets the channel from bit 8 on.
+// u1 | v1 << 16; `uv1.y` in the same units what only the shadow covers on each side, left out of the other passes)
+// and their text's data quad lies `uv1.x` quads back: its `uv0` the outline's and the shadow's colours, `uv1.x`
+// the passes, its origin the shadow's offset. The fragment stage gets the channel from bit 8 on.
 const STYLED: u32 = 0x10u;
 const SLOT_MASK: u32 = 0x0fu;
 
@@ -119,8 +120,18 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
         texture = q.texture;
         color = q.color;
         if (q.texture & STYLED) != 0u {
-            let lo = vec2<f32>(vec2<u32>(q.uv0.x & 0xffffu, q.uv0.x >> 16u)) / 65536.0;
-            let hi = vec2<f32>(vec2<u32>(q.uv0.y & 0xffffu, q.uv0.y >> 16u)) / 65536.0;
+            var lo = vec2<f32>(vec2<u32>(q.uv0.x & 0xffffu, q.uv0.x >> 16u));
+            var hi = vec2<f32>(vec2<u32>(q.uv0.y & 0xffffu, q.uv0.y >> 16u));
+            let inset = f32(q.uv1.y);
+            if layer < 2u && inset > 0.0 {
+                // The fill and the outline: the box inside what only the shadow covers.
+                let t = vec2<f32>(inset) / max(hi - lo, vec2<f32>(1.0));
+                position = k.origin + k.x_edge * select(t.x, 1.0 - t.x, right) + k.y_edge * select(t.y, 1.0 - t.y, bottom);
+                lo = lo + vec2<f32>(inset);
+                hi = hi - vec2<f32>(inset);
+            }
+            lo = lo / 65536.0;
+            hi = hi / 65536.0;
             uv = vec2<f32>(select(lo.x, hi.x, right), select(lo.y, hi.y, bottom));
             let di = qi - q.uv1.x;
             let d = quad_rest[di];

@@ -798,3 +798,46 @@ fn styled_glyphs_from_one_bitmap_match_each_pass_drawn_apart() {
         assert!(differ(64..120, 90) == 0, "msaa {msaa}: only slightly");
     }
 }
+
+/// A styled text's shadow lies outside its glyphs' quads: a filter's area and a cached subtree's texture still
+/// cover it (both measure what a styled glyph draws, shadow included).
+#[test]
+fn a_shadow_beyond_its_glyphs_survives_filters_and_caches() {
+    let mut r = renderer_with_msaa(false);
+    let f = font();
+    let shadow = stage2d::TextShadow {
+        color: Color::hex(0xff0000),
+        angle: 0.0,
+        distance: 24.0,
+        ..Default::default()
+    };
+    for how in ["plain", "filtered", "cached"] {
+        let mut s = Scene::new();
+        let c = s.add(s.root(), Node::container().at(10.0, 0.0)).unwrap();
+        s.add(
+            c,
+            Node::text(
+                Text::new("I", &f, 40.0)
+                    .shadowed(shadow)
+                    .stroked(Color::hex(0x00ff00), 2.0),
+            ),
+        )
+        .unwrap();
+        match how {
+            "filtered" => s.set_filters(c, vec![stage2d::Filter::alpha(1.0)]).unwrap(),
+            "cached" => s
+                .set_cache_as_texture(c, Some(stage2d::CacheAsTexture::default()))
+                .unwrap(),
+            _ => {}
+        }
+        let img = render(&mut r, &s, 72, 56, Color::BLACK);
+        let red: Vec<u32> = (0..72)
+            .filter(|&x| px(&img, x, 25)[0] > 250 && px(&img, x, 25)[1] < 5)
+            .collect();
+        assert!(!red.is_empty(), "{how}: no shadow");
+        assert!(
+            *red.last().unwrap() >= 40,
+            "{how}: the shadow is cut at {red:?}"
+        );
+    }
+}

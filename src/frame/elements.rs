@@ -68,13 +68,19 @@ impl Quad {
     }
 
     /// A styled glyph's frame ([`Quad::styled`]): the texels `[x, y, w, h]` of a page of `page` texels (a power of
-    /// two up to 65,536) as 16-bit fractions of the page, exact: `u0 | v0 << 16` and `u1 | v1 << 16`.
+    /// two up to 65,536) as 16-bit fractions of the page, exact: `u0 | v0 << 16`, `u1 | v1 << 16`, and `inset`
+    /// texels (what only its shadow covers on each side, left out of its fill and outline passes) in the same
+    /// units.
     #[inline(always)]
-    pub fn styled_frame(texels: [u32; 4], page: u32) -> [u32; 2] {
+    pub fn styled_frame(texels: [u32; 4], inset: u32, page: u32) -> [u32; 3] {
         let shift = 16u32.saturating_sub(page.max(1).ilog2());
         let [x, y, w, h] = texels;
         let at = |v: u32| (v << shift).min(0xffff);
-        [at(x) | at(y) << 16, at(x + w) | at(y + h) << 16]
+        // At most just under half the frame, so the passes it shrinks keep a positive size.
+        let inset = inset
+            .min(w.saturating_sub(1) / 2)
+            .min(h.saturating_sub(1) / 2);
+        [at(x) | at(y) << 16, at(x + w) | at(y + h) << 16, at(inset)]
     }
 
     /// A styled glyph ([`STYLED_FLAG`]): corners `geometry`, `frame` from [`Quad::styled_frame`], fill `color`,
@@ -83,7 +89,7 @@ impl Quad {
     #[inline(always)]
     pub fn styled(
         geometry: [[f32; 2]; 3],
-        frame: [u32; 2],
+        frame: [u32; 3],
         color: u32,
         texture: u32,
         back: u32,
@@ -93,7 +99,7 @@ impl Quad {
             x_edge: geometry[1],
             y_edge: geometry[2],
             uv0: [f32::from_bits(frame[0]), f32::from_bits(frame[1])],
-            uv1: [f32::from_bits(back), 0.0],
+            uv1: [f32::from_bits(back), f32::from_bits(frame[2])],
             color,
             texture: texture | STYLED_FLAG,
         }
@@ -376,11 +382,17 @@ mod tests {
     /// A styled glyph's frame is exact in 16-bit fractions of a power-of-two page, and its data comes back whole.
     #[test]
     fn styled_frames_are_exact_and_data_round_trips() {
-        let [a, b] = Quad::styled_frame([3, 1000, 20, 23], 1024);
+        let [a, b, i] = Quad::styled_frame([3, 1000, 20, 23], 2, 1024);
         assert_eq!([a & 0xffff, a >> 16], [3 * 64, 1000 * 64]);
         assert_eq!([b & 0xffff, b >> 16], [23 * 64, 1023 * 64]);
-        let [_, b] = Quad::styled_frame([65000, 0, 1000, 0], 65536);
+        assert_eq!(i, 2 * 64);
+        let [_, b, _] = Quad::styled_frame([65000, 0, 1000, 0], 0, 65536);
         assert_eq!(b & 0xffff, 0xffff, "clamped at the page's end");
+        assert_eq!(
+            Quad::styled_frame([0, 0, 4, 9], 7, 1024)[2],
+            64,
+            "an inset keeps a texel of the frame"
+        );
         let d = StyledData {
             passes: PASS_FILL | PASS_SHADOW,
             outline: 0xffff_ffff,
@@ -394,7 +406,7 @@ mod tests {
             "colours that read as NaN keep their bits"
         );
         assert!(q.texture & DATA_FLAG != 0 && q.texture >> TRANSFORM_SHIFT == 3);
-        let g = Quad::styled([[0.0; 2]; 3], [0, 0], 0, 5, 1);
+        let g = Quad::styled([[0.0; 2]; 3], [0; 3], 0, 5, 1);
         assert_eq!(Quad::styled_data(&[q, g], 1), Some(d));
         assert_eq!(Quad::shadow_offset(&[q, g], 1), [-0.5, 2.0]);
         assert_eq!(
@@ -402,7 +414,7 @@ mod tests {
             None,
             "the data quad is no glyph"
         );
-        let far = Quad::styled([[0.0; 2]; 3], [0, 0], 0, 5, 9);
+        let far = Quad::styled([[0.0; 2]; 3], [0; 3], 0, 5, 9);
         assert_eq!(
             Quad::styled_data(&[q, far], 1),
             None,

@@ -36,6 +36,8 @@ pub struct AtlasGlyph {
     pub rect: [u32; 4],
     /// Offset of the bitmap's top-left from the pen position on the baseline, y down.
     pub offset: [f32; 2],
+    /// Of a packed bitmap: texels on each side that only its shadow covers.
+    pub inset: u32,
 }
 
 /// A bitmap to write into a page: `[x, y, w, h]` with padding, premultiplied white RGBA8.
@@ -65,6 +67,9 @@ pub struct Raster {
     /// A styled glyph's layers in one bitmap ([`pack_layers`](super::glyph_effects::pack_layers)): each pixel
     /// the fill's, the outline's and the shadow's coverage and their maximum, the page's RGBA as they are.
     pub packed: bool,
+    /// Of a packed bitmap: texels on each side that only its shadow covers (its fill and outline are drawn
+    /// from the box inside them).
+    pub inset: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -222,6 +227,7 @@ impl GlyphAtlas {
                 page: 0,
                 rect: [0; 4],
                 offset,
+                inset: 0,
             };
             self.glyphs.insert(key, (g, frame));
             return Some(g);
@@ -258,6 +264,7 @@ impl GlyphAtlas {
             page: page as u32,
             rect: [x + PAD, y + PAD, r.width, r.height],
             offset,
+            inset: r.inset,
         };
         self.glyphs.insert(key, (g, frame));
         Some(g)
@@ -377,6 +384,7 @@ mod tests {
             ymin: -2.0,
             coverage: vec![200; (w * h) as usize],
             packed: false,
+            inset: 0,
         }
     }
 

@@ -191,6 +191,7 @@ impl Font {
                 ymin: 0.0,
                 coverage: Vec::new(),
                 packed: false,
+                inset: 0,
             });
         }
         let m = font.metrics_indexed(glyph, px);
@@ -208,6 +209,7 @@ impl Font {
             ymin: m.ymin as f32,
             coverage,
             packed: false,
+            inset: 0,
         })
     }
 }

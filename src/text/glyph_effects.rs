@@ -257,6 +257,7 @@ pub fn apply_effect(
             .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
             .collect(),
         packed: false,
+        inset: 0,
     })
 }
 
@@ -343,6 +344,20 @@ pub fn pack_layers(
             }
         }
     }
+    // How far inside the box the fill and outline lie on every side (what only the shadow covers).
+    let inner = [Some(fill), outline]
+        .into_iter()
+        .flatten()
+        .filter(|r| r.width > 0 && r.height > 0 && r.coverage.iter().any(|&c| c > 0));
+    let inset = inner
+        .map(|r| {
+            let (l, b) = (r.xmin.round() as i64, r.ymin.round() as i64);
+            let (rt, t) = (l + i64::from(r.width), b + i64::from(r.height));
+            (l - x0).min(b - y0).min(x1 - rt).min(y1 - t)
+        })
+        .min()
+        .unwrap_or(0)
+        .max(0) as u32;
     Some(Raster {
         width: w as u32,
         height: h as u32,
@@ -350,6 +365,7 @@ pub fn pack_layers(
         ymin: y0 as f32,
         coverage: out,
         packed: true,
+        inset,
     })
 }
 
@@ -368,6 +384,7 @@ mod tests {
             ymin,
             coverage: vec![c; (w * h) as usize],
             packed: false,
+            inset: 0,
         };
         let fill = r(2, 2, 1.0, 0.0, 200);
         let outline = r(4, 4, 0.0, -1.0, 100);
@@ -375,6 +392,10 @@ mod tests {
         let p = pack_layers(&fill, Some(&outline), Some(&shadow), 64).unwrap();
         assert!(p.packed);
         assert_eq!((p.width, p.height, p.xmin, p.ymin), (6, 6, -1.0, -2.0));
+        assert_eq!(
+            p.inset, 1,
+            "the outline lies a texel inside the shadow's box"
+        );
         let at = |x: usize, y: usize| &p.coverage[(y * 6 + x) * 4..(y * 6 + x) * 4 + 4];
         assert_eq!(at(0, 0), [0, 0, 50, 50]);
         assert_eq!(at(1, 1), [0, 100, 50, 100]);
@@ -385,6 +406,7 @@ mod tests {
         // Without a shadow the box is the outline's.
         let p = pack_layers(&fill, Some(&outline), None, 64).unwrap();
         assert_eq!((p.width, p.height, p.xmin, p.ymin), (4, 4, 0.0, -1.0));
+        assert_eq!(p.inset, 0);
         // A space: nothing to draw.
         let blank = r(0, 0, 0.0, 0.0, 0);
         let p = pack_layers(&blank, Some(&r(3, 3, -1.0, -1.0, 0)), None, 64).unwrap();
@@ -424,6 +446,7 @@ mod tests {
             ymin: 1.0,
             coverage: vec![255; 4],
             packed: false,
+            inset: 0,
         }
     }
 

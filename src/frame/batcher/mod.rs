@@ -593,7 +593,7 @@ impl Batcher {
         &mut self,
         texture: TextureId,
         geometry: [[f32; 2]; 3],
-        frame: [u32; 2],
+        frame: [u32; 3],
         color: u32,
         blend: BlendMode,
     ) {
@@ -1178,7 +1178,7 @@ mod tests {
         assert!(b.begin_styled(n, styled_data(passes)));
         for i in 0..n {
             let g = [[i as f32, 0.0], [1.0, 0.0], [0.0, 1.0]];
-            b.push_styled(tex(t), g, [0, 0], 0xffff_ffff, BlendMode::Normal);
+            b.push_styled(tex(t), g, [0; 3], 0xffff_ffff, BlendMode::Normal);
         }
         b.end_styled();
     }
@@ -1246,8 +1246,8 @@ mod tests {
         let mut b = Batcher::new(1);
         b.begin();
         assert!(b.begin_styled(2, styled_data(PASS_FILL | PASS_OUTLINE)));
-        b.push_styled(tex(0), Q, [0, 0], 0, BlendMode::Normal);
-        b.push_styled(tex(1), Q, [0, 0], 0, BlendMode::Normal);
+        b.push_styled(tex(0), Q, [0; 3], 0, BlendMode::Normal);
+        b.push_styled(tex(1), Q, [0; 3], 0, BlendMode::Normal);
         b.end_styled();
         b.finish();
         let counts: Vec<u32> = b.batches().iter().map(|x| x.index_count).collect();

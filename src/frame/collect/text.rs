@@ -353,7 +353,7 @@ pub(super) fn draw_text<F: Fn(TextureId) -> bool>(
                 cx.batcher.push_styled(
                     tex,
                     [p0.into(), dx.into(), dy.into()],
-                    Quad::styled_frame(e.rect, page_size),
+                    Quad::styled_frame(e.rect, e.inset, page_size),
                     fill_of(g).unwrap_or(color),
                     inh.blend,
                 );
