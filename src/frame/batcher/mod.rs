@@ -524,40 +524,31 @@ impl Batcher {
         let count = (run.per_quad() * run.quads) as usize;
         if self.last_runs.get(self.runs.len()) == Some(&run) && self.indices.keep(count) {
             self.runs_kept += 1;
-        } else if run.passes != 0 {
-            self.write_styled_indices(run);
+        } else if run.passes == 0 {
+            self.write_corners(self.quad_bit | run.quad_start << 2, 4, run.quads);
         } else {
-            let mut buf = [0u32; 6 * 32];
-            let mut b = self.quad_bit | run.quad_start << 2;
-            for chunk in 0..run.quads.div_ceil(32) {
-                let n = (run.quads - 32 * chunk).min(32) as usize;
-                for q in buf.chunks_exact_mut(6).take(n) {
-                    q.copy_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
-                    b += 4;
+            // A styled text's: each pass it draws (shadow, outline, fill) over all its quads.
+            for pass in [2u32, 1, 0] {
+                if run.passes & (1 << pass) != 0 {
+                    let first = self.quad_bit | STYLED_INDEX_BIT | run.quad_start << 4 | pass << 2;
+                    self.write_corners(first, 16, run.quads);
                 }
-                self.indices.push_slice(&buf[..6 * n]);
             }
         }
         self.runs.push(run);
     }
 
-    /// Writes a styled run's indices: each pass it draws (shadow, outline, fill) over all its quads.
-    #[cold]
-    fn write_styled_indices(&mut self, run: QuadRun) {
+    /// Writes the six corner indices (`0 1 2 0 2 3` on from `first`) of `quads` quads, `step` apart.
+    fn write_corners(&mut self, first: u32, step: u32, quads: u32) {
         let mut buf = [0u32; 6 * 32];
-        for pass in [2u32, 1, 0] {
-            if run.passes & (1 << pass) == 0 {
-                continue;
+        let mut b = first;
+        for chunk in 0..quads.div_ceil(32) {
+            let n = (quads - 32 * chunk).min(32) as usize;
+            for q in buf.chunks_exact_mut(6).take(n) {
+                q.copy_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
+                b += step;
             }
-            let mut b = self.quad_bit | STYLED_INDEX_BIT | run.quad_start << 4 | pass << 2;
-            for chunk in 0..run.quads.div_ceil(32) {
-                let n = (run.quads - 32 * chunk).min(32) as usize;
-                for q in buf.chunks_exact_mut(6).take(n) {
-                    q.copy_from_slice(&[b, b + 1, b + 2, b, b + 2, b + 3]);
-                    b += 16;
-                }
-                self.indices.push_slice(&buf[..6 * n]);
-            }
+            self.indices.push_slice(&buf[..6 * n]);
         }
     }
 
@@ -601,7 +592,9 @@ impl Batcher {
             return;
         };
         let (tick, slot) = self.slots.get(texture.slot()).copied().unwrap_or((0, 0));
-        let slot = if tick == self.tick && self.current.blend == blend {
+        let c = &self.current;
+        let slot = if tick == self.tick && c.blend == blend && c.topology == Topology::TriangleList
+        {
             u32::from(slot)
         } else {
             self.styled_slot(texture, blend)
@@ -1278,6 +1271,15 @@ mod tests {
             (1 << 28) - 1,
             "plain quads keep clear of the styled bit"
         );
+        // A glyph never joins a batch of lines, even on a texture the batch holds.
+        let mut b = Batcher::new(4);
+        b.begin();
+        let line = [([0.0, 0.0], [0.0, 0.0]), ([1.0, 0.0], [1.0, 0.0])];
+        mesh(&mut b, 0, &line, &[0, 1], Topology::LineList);
+        styled(&mut b, 0, 1, PASS_FILL | PASS_OUTLINE);
+        b.finish();
+        let topologies: Vec<Topology> = b.batches().iter().map(|x| x.topology).collect();
+        assert_eq!(topologies, [Topology::LineList, Topology::TriangleList]);
     }
 
     pub(super) fn quad(b: &mut Batcher, t: u32, blend: BlendMode) {
